@@ -2,9 +2,12 @@ import { defineConfig } from "vitest/config";
 
 // One root config; every package is a project with its own vitest.config.ts.
 // The `dev-source` condition lets tests import workspace packages from src/ without a build.
+// CI sets TROVE_VITEST_JSON to collect a machine-readable report beside the console summary.
+const jsonReport = process.env.TROVE_VITEST_JSON;
+
 export default defineConfig({
   test: {
     projects: ["packages/*", "apps/*", "e2e"],
-    reporters: ["default"],
+    reporters: jsonReport ? ["default", ["json", { outputFile: jsonReport }]] : ["default"],
   },
 });

@@ -1,1 +1,10 @@
-export {};
+export * from "./common.js";
+export * from "./endpoints.js";
+export * from "./error-shapes.js";
+export * from "./errors.js";
+export * from "./files.js";
+export * from "./folders.js";
+export * from "./multipart.js";
+export * from "./sources.js";
+export * from "./transform/index.js";
+export * from "./uploads.js";

@@ -1,0 +1,145 @@
+import { z } from "zod";
+import {
+  commaListSchema,
+  fileNoSchema,
+  limitQuerySchema,
+  pageQuerySchema,
+  timestampSchema,
+  uuidSchema,
+} from "./common.js";
+
+export const FILE_SORT_FIELDS = ["file_size", "name", "created_at", "updated_at"] as const;
+export const SORT_ORDERS = ["asc", "desc"] as const;
+export const FILE_SORTS = [
+  "name_asc",
+  "name_desc",
+  "size_asc",
+  "size_desc",
+  "created_at_asc",
+  "created_at_desc",
+] as const;
+
+/** Endpoint 6 query. Both sort forms are accepted; when both are sent, the combined `sort` wins. */
+export const listFilesQuerySchema = z.object({
+  page: pageQuerySchema,
+  limit: limitQuerySchema(20),
+  sort_field: z.enum(FILE_SORT_FIELDS).optional(),
+  sort_order: z.enum(SORT_ORDERS).optional(),
+  sort: z.enum(FILE_SORTS).optional(),
+  folder_no: z.string().max(64).optional(),
+  name: z.string().max(255).optional(),
+  path: z.string().max(1024).optional(),
+  tags: commaListSchema.optional(),
+});
+export type ListFilesQuery = z.infer<typeof listFilesQuerySchema>;
+export type ListFilesQueryInput = z.input<typeof listFilesQuerySchema>;
+
+/** The list row. `thumbanil` is misspelled in the wire format and must stay so. */
+export const fileListRowSchema = z.object({
+  file_no: fileNoSchema,
+  name: z.string(),
+  thumbanil: z.string().nullable(),
+  url: z.string(),
+  file_size: z.number().int().min(0),
+  format: z.string(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  created_at: timestampSchema,
+  workspace_no: z.string(),
+  path: z.string(),
+  extension: z.string(),
+});
+export type FileListRow = z.infer<typeof fileListRowSchema>;
+
+export const pageMetaSchema = z.object({
+  page: z.number().int().min(1),
+  limit: z.number().int().min(1),
+  total: z.number().int().min(0),
+  hasNext: z.boolean(),
+  hasPrev: z.boolean(),
+});
+export type PageMeta = z.infer<typeof pageMetaSchema>;
+
+export const listFilesResponseSchema = z.object({
+  files: z.array(fileListRowSchema),
+  meta: pageMetaSchema,
+});
+export type ListFilesResponse = z.infer<typeof listFilesResponseSchema>;
+
+export const fileNoParamsSchema = z.object({ fileNo: fileNoSchema });
+
+export const folderReferenceSchema = z.object({
+  id: uuidSchema,
+  folder_no: z.string(),
+  name: z.string(),
+  path: z.string(),
+});
+
+/** Endpoint 7 `data`. */
+export const fileDetailsSchema = z.object({
+  id: uuidSchema,
+  file_no: fileNoSchema,
+  name: z.string(),
+  url: z.string(),
+  path: z.string().nullable(),
+  format: z.string(),
+  dimensions: z.object({ width: z.number().int().nullable(), height: z.number().int().nullable() }),
+  size: z.number().int().min(0),
+  workspace: z.object({ name: z.string(), workspace_no: z.string() }),
+  folder: folderReferenceSchema.nullable(),
+  uploaded_by: z.string(),
+  uploaded_at: timestampSchema,
+  asset_key: z.string(),
+  asset_url: z.string(),
+  extension: z.string(),
+});
+export type FileDetails = z.infer<typeof fileDetailsSchema>;
+
+export const fileDetailsResponseSchema = z.object({ success: z.literal(true), data: fileDetailsSchema });
+export type FileDetailsResponse = z.infer<typeof fileDetailsResponseSchema>;
+
+/** Endpoint 8 body: a new base name, without extension handling by the caller or any path separator. */
+export const renameFileBodySchema = z.object({
+  name: z
+    .string()
+    .min(1)
+    .max(255)
+    .refine((name) => !/[/\\\0]/.test(name), "name must not contain path separators or NUL")
+    .refine((name) => name.trim().length > 0 && name !== "." && name !== "..", "name must not be blank"),
+});
+export type RenameFileBody = z.infer<typeof renameFileBodySchema>;
+
+/** Endpoint 8 response: the full file record. */
+export const fileRecordSchema = z.object({
+  id: uuidSchema,
+  file_no: fileNoSchema,
+  name: z.string(),
+  folder_id: uuidSchema.nullable(),
+  path: z.string().nullable(),
+  url: z.string(),
+  original_url: z.string().nullable(),
+  workspace_id: uuidSchema,
+  workspace_no: z.string(),
+  height: z.number().int().nullable(),
+  width: z.number().int().nullable(),
+  format: z.string(),
+  file_size: z.number().int().min(0),
+  is_delete: z.boolean(),
+  is_active: z.boolean(),
+  created_by: z.string().nullable(),
+  meta_data: z.object({
+    size: z.number().int().min(0),
+    width: z.number().int().nullable(),
+    format: z.string(),
+    height: z.number().int().nullable(),
+    orientation: z.string().nullable(),
+  }),
+  created_at: timestampSchema,
+  updated_at: timestampSchema,
+  transform_string: z.string().nullable(),
+  source: z.string(),
+  is_default: z.boolean(),
+  orientation: z.string().nullable(),
+  extension: z.string(),
+});
+export type FileRecord = z.infer<typeof fileRecordSchema>;

@@ -1,0 +1,66 @@
+import { z } from "zod";
+import { fileNoSchema, metadataObjectSchema, tagSchema } from "./common.js";
+import { fileNameSchema, folderPathSchema } from "./uploads.js";
+
+/** Longest lifetime of presigned part URLs we accept: 7 days, S3's own limit for presigning. */
+export const MAX_TTL_SECONDS = 7 * 24 * 60 * 60;
+
+/** Endpoint 3: multipart start. */
+export const multipartStartBodySchema = z.object({
+  file_name: fileNameSchema,
+  size: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+  format: z.string().min(1).max(255),
+  folder: folderPathSchema.optional(),
+  tags: z.array(tagSchema).max(100).optional(),
+  metadata: metadataObjectSchema.optional(),
+  custom_id: z.string().max(255).optional(),
+  random_prefix: z.boolean().optional(),
+  ttl_seconds: z.number().int().min(1).max(MAX_TTL_SECONDS).optional(),
+});
+export type MultipartStartBody = z.infer<typeof multipartStartBodySchema>;
+export type MultipartStartBodyInput = z.input<typeof multipartStartBodySchema>;
+
+/**
+ * The multipart session. The spec does not name the expiry field; Trove calls it `expires_at`
+ * (Unix seconds).
+ */
+export const multipartSessionSchema = z.object({
+  session_id: z.string().min(1),
+  part_size: z.number().int().min(1),
+  parts: z.array(z.string()).min(1),
+  expires_at: z.number().int(),
+});
+export type MultipartSession = z.infer<typeof multipartSessionSchema>;
+
+/** Endpoint 5: multipart complete. */
+export const multipartCompleteBodySchema = z.object({ session_id: z.string().min(1).max(128) });
+export type MultipartCompleteBody = z.infer<typeof multipartCompleteBodySchema>;
+
+export const multipartCompleteResultSchema = z.object({
+  id: z.string(),
+  file_no: fileNoSchema,
+  name: z.string(),
+  url: z.string(),
+  path: z.string(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  format: z.string(),
+  file_size: z.number().int().min(0),
+  workspace_no: z.string(),
+});
+export type MultipartCompleteResult = z.infer<typeof multipartCompleteResultSchema>;
+
+export const multipartCompleteResponseSchema = z.object({
+  success: z.literal(true),
+  data: multipartCompleteResultSchema,
+});
+export type MultipartCompleteResponse = z.infer<typeof multipartCompleteResponseSchema>;
+
+/** Endpoint 4's success: 200 with an optional ETag header and this body from Trove's part gateway. */
+export const partUploadResponseSchema = z.object({
+  success: z.literal(true),
+  part_number: z.number().int().min(1),
+  size: z.number().int().min(0),
+  etag: z.string(),
+});
+export type PartUploadResponse = z.infer<typeof partUploadResponseSchema>;

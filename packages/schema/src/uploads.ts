@@ -1,0 +1,128 @@
+import { z } from "zod";
+import { commaListSchema, fileNoSchema, metadataObjectSchema, tagSchema, timestampSchema } from "./common.js";
+import { transformStringSchema } from "./transform/index.js";
+
+/** A URL the service may call or fetch: http or https only (SSRF checks happen on the server). */
+export const httpUrlSchema = z.url({ protocol: /^https?$/ }).max(2048);
+
+/** `file_name`: a name, not a path. Separators, NUL and the dot names are refused. */
+export const fileNameSchema = z
+  .string()
+  .min(1)
+  .max(255)
+  .refine((name) => !/[/\\\0]/.test(name), "file_name must not contain path separators or NUL")
+  .refine((name) => name.trim() !== "." && name.trim() !== "..", "file_name must not be . or ..")
+  .refine((name) => name.trim().length > 0, "file_name must not be blank");
+
+/** A folder path like `photos/2024`; created as needed. Empty segments and dot segments are refused. */
+export const folderPathSchema = z
+  .string()
+  .max(1024)
+  .transform((path) => path.replace(/^\/+|\/+$/g, ""))
+  .refine((path) => !/[\\\0]/.test(path), "folder must not contain backslashes or NUL")
+  .refine(
+    (path) => path === "" || path.split("/").every((s) => s.trim() !== "" && s !== "." && s !== ".."),
+    "folder must be a slash-separated path without empty, '.' or '..' segments",
+  )
+  .refine((path) => path.split("/").every((s) => s.length <= 255), "folder names are at most 255 characters");
+
+/** `"true"` / `"false"` form strings (booleans accepted too, for JSON callers). */
+export const booleanStringSchema = z
+  .union([z.boolean(), z.enum(["true", "false"])])
+  .transform((value) => value === true || value === "true");
+
+/** `metadata` arrives as a JSON-encoded string of an object; invalid JSON is a 400. */
+export const metadataJsonSchema = z.union([metadataObjectSchema, z.string()]).transform((value, ctx) => {
+  if (typeof value !== "string") return value;
+  try {
+    const parsed: unknown = JSON.parse(value);
+    if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) {
+      return parsed as Record<string, unknown>;
+    }
+    ctx.addIssue({ code: "custom", message: "metadata must be a JSON object" });
+  } catch {
+    ctx.addIssue({ code: "custom", message: "metadata must be valid JSON" });
+  }
+  return z.NEVER;
+});
+
+const uploadOptionFields = {
+  folder: folderPathSchema.optional(),
+  transform: transformStringSchema.optional(),
+  metadata: metadataJsonSchema.optional(),
+  custom_id: z.string().max(255).optional(),
+  random_prefix: booleanStringSchema.optional(),
+  webhook_url: httpUrlSchema.optional(),
+};
+
+/**
+ * Endpoint 1: the text fields of the `multipart/form-data` direct upload (the `file` part is
+ * streamed separately). `tags` is comma-separated.
+ */
+export const directUploadFieldsSchema = z.object({
+  file_name: fileNameSchema,
+  tags: commaListSchema.pipe(z.array(tagSchema).max(100)).optional(),
+  ...uploadOptionFields,
+});
+export type DirectUploadFields = z.infer<typeof directUploadFieldsSchema>;
+export type DirectUploadFieldsInput = z.input<typeof directUploadFieldsSchema>;
+
+/** Endpoint 2: remote-URL upload body. `tags` may be an array or a comma-separated string. */
+export const remoteUploadBodySchema = z.object({
+  remote_url: httpUrlSchema,
+  file_name: fileNameSchema.optional(),
+  tags: z
+    .union([z.array(tagSchema), commaListSchema])
+    .pipe(z.array(tagSchema).max(100))
+    .optional(),
+  ...uploadOptionFields,
+});
+export type RemoteUploadBody = z.infer<typeof remoteUploadBodySchema>;
+export type RemoteUploadBodyInput = z.input<typeof remoteUploadBodySchema>;
+
+/** The flat upload response (direct and remote-URL upload). */
+export const uploadResponseSchema = z.object({
+  id: z.string(),
+  file_no: fileNoSchema,
+  workspace_id: z.string(),
+  name: z.string(),
+  path: z.string(),
+  url: z.string(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  size: z.number().int().min(0),
+  mime_type: z.string(),
+  tags: z.array(z.string()),
+  metadata: metadataObjectSchema,
+  custom_id: z.string().nullable(),
+  folder_no: z.string().nullable(),
+  is_duplicate: z.boolean(),
+  created_at: timestampSchema,
+  upload_source: z.string(),
+  thumbnail: z.string().nullable(),
+  extension: z.string(),
+  format: z.string(),
+  hash: z.string(),
+  is_private: z.boolean(),
+});
+export type UploadResponse = z.infer<typeof uploadResponseSchema>;
+
+/** The second success shape the spec's prose shows for direct upload. Clients accept both. */
+export const uploadEnvelopeResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({
+    file_no: fileNoSchema,
+    name: z.string(),
+    url: z.string(),
+    path: z.string(),
+    format: z.string(),
+    file_size: z.number().int().min(0),
+  }),
+});
+export type UploadEnvelopeResponse = z.infer<typeof uploadEnvelopeResponseSchema>;
+
+/** Either documented success body of a direct upload. */
+export const anyUploadResponseSchema = z.union([uploadResponseSchema, uploadEnvelopeResponseSchema]);
+export type AnyUploadResponse = z.infer<typeof anyUploadResponseSchema>;
+
+export const tagsArraySchema = z.array(tagSchema);
