@@ -23,6 +23,7 @@ import {
   multipartCompleteResponseSchema,
   multipartSessionSchema,
   multipartStartBodySchema,
+  partUploadParamsSchema,
   partUploadResponseSchema,
 } from "./multipart.js";
 import {
@@ -115,6 +116,7 @@ export const ENDPOINTS = [
     path: "/api/v1/multipart/parts/:sessionId/:partNumber",
     key: "none",
     group: "multipart",
+    params: partUploadParamsSchema,
     bodyContentType: "application/octet-stream",
     successStatus: 200,
     response: partUploadResponseSchema,

@@ -5,6 +5,7 @@ export * from "./errors.js";
 export * from "./files.js";
 export * from "./folders.js";
 export * from "./multipart.js";
+export * from "./openapi/index.js";
 export * from "./sources.js";
 export * from "./transform/index.js";
 export * from "./uploads.js";

@@ -56,6 +56,13 @@ export const multipartCompleteResponseSchema = z.object({
 });
 export type MultipartCompleteResponse = z.infer<typeof multipartCompleteResponseSchema>;
 
+/** Endpoint 4's path on Trove's part gateway: `/api/v1/multipart/parts/:sessionId/:partNumber`. */
+export const partUploadParamsSchema = z.object({
+  sessionId: z.string().min(1).max(128),
+  partNumber: z.coerce.number().int().min(1),
+});
+export type PartUploadParams = z.infer<typeof partUploadParamsSchema>;
+
 /** Endpoint 4's success: 200 with an optional ETag header and this body from Trove's part gateway. */
 export const partUploadResponseSchema = z.object({
   success: z.literal(true),

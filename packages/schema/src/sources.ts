@@ -6,7 +6,12 @@ export const sourceTypeSchema = z.enum(SOURCE_TYPES);
 export type SourceType = z.infer<typeof sourceTypeSchema>;
 
 /** Fields that are secrets: encrypted at rest, masked in every response. */
-export const SOURCE_SECRET_FIELDS = ["access_key", "secret_key", "connection_string", "service_account_json"] as const;
+export const SOURCE_SECRET_FIELDS = [
+  "access_key",
+  "secret_key",
+  "connection_string",
+  "service_account_json",
+] as const;
 export type SourceSecretField = (typeof SOURCE_SECRET_FIELDS)[number];
 
 /** What a masked secret looks like in a response. Its length says nothing about the secret. */
