@@ -178,6 +178,13 @@ describe("source responses", () => {
     expect(sourceResponseSchema.parse(response)).toEqual(response);
   });
 
+  it("rejects a response that carries a plaintext secret", () => {
+    const leaked = { ...sourceOf("s3"), configuration: { ...CONFIGURATIONS.s3 } };
+    expect(sourceSchema.safeParse(leaked).success).toBe(false);
+    const azure = { ...sourceOf("azure"), configuration: { ...CONFIGURATIONS.azure } };
+    expect(sourceSchema.safeParse(azure).success).toBe(false);
+  });
+
   it("accepts an updated_at timestamp", () => {
     expect(
       sourceSchema.safeParse({ ...sourceOf("s3"), updated_at: "2024-05-02T10:00:00.000Z" }).success,

@@ -114,12 +114,35 @@ const sourceBaseSchema = z.object({
   updated_at: timestampSchema.nullable(),
 });
 
+/** A masked secret: only asterisks. A response schema that accepts nothing else catches a leak. */
+const maskedSecret = z.string().regex(/^\*+$/, "secrets are masked in responses");
+
+/** The configuration of each type as returned: secret fields masked. */
+export const maskedSourceConfigurationSchemas = {
+  s3: s3ConfigurationSchema.extend({
+    access_key: maskedSecret.optional(),
+    secret_key: maskedSecret.optional(),
+  }),
+  azure: azureConfigurationSchema.extend({ connection_string: maskedSecret }),
+  google_cloud: googleCloudConfigurationSchema.extend({ service_account_json: maskedSecret }),
+  image_source: imageSourceConfigurationSchema,
+} as const satisfies Record<SourceType, z.ZodType>;
+
 /** A source as returned: configuration shaped for its type, secrets masked. */
 export const sourceSchema = z.discriminatedUnion("type", [
-  sourceBaseSchema.extend({ type: z.literal("s3"), configuration: s3ConfigurationSchema }),
-  sourceBaseSchema.extend({ type: z.literal("azure"), configuration: azureConfigurationSchema }),
-  sourceBaseSchema.extend({ type: z.literal("google_cloud"), configuration: googleCloudConfigurationSchema }),
-  sourceBaseSchema.extend({ type: z.literal("image_source"), configuration: imageSourceConfigurationSchema }),
+  sourceBaseSchema.extend({ type: z.literal("s3"), configuration: maskedSourceConfigurationSchemas.s3 }),
+  sourceBaseSchema.extend({
+    type: z.literal("azure"),
+    configuration: maskedSourceConfigurationSchemas.azure,
+  }),
+  sourceBaseSchema.extend({
+    type: z.literal("google_cloud"),
+    configuration: maskedSourceConfigurationSchemas.google_cloud,
+  }),
+  sourceBaseSchema.extend({
+    type: z.literal("image_source"),
+    configuration: maskedSourceConfigurationSchemas.image_source,
+  }),
 ]);
 export type Source = z.infer<typeof sourceSchema>;
 
