@@ -1,0 +1,127 @@
+/**
+ * # Media pipeline (sharp)
+ *
+ * Identifies uploaded content, reads image dimensions, applies transformation strings (grammar:
+ * `@trove/schema`, shared/design/TRANSFORMS.md) at store time and at delivery, and makes
+ * thumbnails. Routes call it; it knows nothing of HTTP, storage or the database.
+ *
+ * ## Upload (store time)
+ *
+ * ```ts
+ * // 1. While streaming the upload to storage, keep its first SNIFF_HEAD_BYTES.
+ * const sniffed = await sniffContent(head, fileName); // { mimeType, format, extension, isRasterImage }
+ * // 2. Raster images only (jpeg, png, webp, gif, avif, tiff); everything else is stored as bytes.
+ * if (sniffed.isRasterImage) {
+ *   const { output, info, thumbnail, transform } = await processImage({ input: tempPath, transform: body.transform, limits });
+ *   // output.kind === "original": store the upload as is. "transformed": store output.buffer
+ *   //   instead (and hash those bytes); info.{format,mimeType,extension,size} describe it.
+ *   // info.width/height/orientation → the file record; transform → transform_string ("" = none).
+ *   // thumbnail.buffer is WebP inside 256×256.
+ * }
+ * ```
+ * `probeImage(input)` reads only the header (dimensions, orientation), for callers that need
+ * no thumbnail; non-images give `{ isImage: false, width: null, height: null, orientation: null }`
+ * without being decoded.
+ *
+ * ## Delivery
+ *
+ * ```ts
+ * const canonical = canonicalizeTransform(segment);              // @trove/schema; 400 on error
+ * const key = variantCacheKey(file.storageKey, canonical, negotiateAutoFormat(req.headers.accept));
+ * // cache miss:
+ * const variant = await renderVariant({ source: stream, transform: canonical, accept: req.headers.accept });
+ * // reply with variant.body, Content-Type variant.mimeType, and `Vary: Accept` when variant.vary.
+ * ```
+ * `f_auto` is avif if Accept lists image/avif, else webp if image/webp, else jpeg (png when the
+ * result has alpha); wildcards do not count. The cache key holds the canonical transform and,
+ * for f_auto only, that choice; every f_auto response (hit or miss: `negotiatesFormat(canonical)`)
+ * must send `Vary: Accept`, or a shared cache would hand AVIF to a browser that asked for JPEG.
+ * A canonical transform of "" means none: serve the stored file itself.
+ *
+ * ## Errors
+ *
+ * Refusals throw `MediaError` with `status` and `code` from the shared ERROR_CODES:
+ * IMAGE_TOO_LARGE (400: header over maxInputPixels, i.e. a decompression bomb; any intermediate
+ * or final image over maxOutputPixels; a pipeline over timeoutSeconds), UNSUPPORTED_MEDIA_TYPE
+ * (400: not a raster image, or corrupt/truncated), INVALID_TRANSFORM (400: grammar errors, the
+ * parser's message naming the directive), FILE_TOO_LARGE (413: a delivery stream over
+ * maxSourceBytes). Messages are safe to show. Anything else thrown is a bug: a 500.
+ * An upload route may catch UNSUPPORTED_MEDIA_TYPE from processImage and store a corrupt
+ * image as plain bytes instead, if it prefers accepting it.
+ *
+ * ## Decisions
+ *
+ * - **The bytes decide the type.** The client's MIME type is never read; its file name only
+ *   supplies the extension of content that has no signature (sanitised: ASCII alphanumerics,
+ *   at most 16, lowercase, else `bin`).
+ * - **SVG is never rasterised.** It is sniffed (`image/svg+xml`, isRasterImage false) and stored
+ *   as bytes. Handing user SVG to libvips (librsvg) or any XML parser invites XXE and SSRF
+ *   (external entities, `<image href="http://169.254.169.254/...">`), and SVG can carry script.
+ *   Delivery must serve SVG (and any text) with `X-Content-Type-Options: nosniff` and
+ *   `Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'; sandbox`. XML, HTML
+ *   and scripts are labelled text/plain for the same reason. This module itself never loads
+ *   SVG (rounded corners are drawn on the alpha channel), so the app can also block libvips'
+ *   non-raster loaders at start-up as a second line of defence, e.g.
+ *   `sharp.block({ operation: ["VipsForeignLoadSvg", "VipsForeignLoadPdf"] })`; that is
+ *   process-wide, so it belongs in main.ts, not here.
+ * - **Limits, not file size, bound memory.** The header's declared pixels are checked before
+ *   decoding (sharp `limitInputPixels`, default 100 MP); every image the pipeline makes is
+ *   checked against `maxOutputPixels` (default 40 MP) before it is allocated, so a transform
+ *   asking for too much is a 400, never an OOM. Frames are raw 8-bit sRGB(A): at most about
+ *   2 × 4 B × maxOutputPixels per image in flight. `failOn: "error"` refuses corrupt data.
+ * - **One decode, EXIF first.** Auto-orientation happens before everything; the first resize or
+ *   crop runs inside the decoding pipeline (libvips shrink-on-load), later operations each get a
+ *   pipeline over the previous raw frame, because sharp reorders operations within one pipeline.
+ *   Output and thumbnail share the final frame.
+ * - **Within a step** the order is: resize/crop, effect, rounded corners, flip, rotation,
+ *   flatten onto `bg`. Steps sequence everything else. `f` and `q` apply to the output, last
+ *   wins. Without `f` the source format is kept (TIFF becomes png/jpeg); `f_auto` is webp at
+ *   store time. JPEG output lays transparency on white.
+ * - **No transform, no re-encode.** processImage keeps the upload's bytes (EXIF included) and
+ *   reports dimensions as displayed. Transformed outputs are stripped of metadata.
+ * - **Multi-frame images** (animated GIF/WebP, multi-page TIFF) are read from their first frame:
+ *   a transformed or thumbnailed animation is a still.
+ *
+ * Runs on Node 20.19+: file-type 21 is ESM-only, which the CJS build reaches via require(esm).
+ */
+
+export type { EncodedImage } from "./encode-image.js";
+export { fileNameExtension, MAX_EXTENSION_LENGTH } from "./file-name-extension.js";
+export type { ImageInput } from "./image-input.js";
+export { makeThumbnail, THUMBNAIL_MAX_SIZE, type Thumbnail } from "./make-thumbnail.js";
+export { isMediaError, MediaError, type MediaErrorCode } from "./media-error.js";
+export { DEFAULT_MEDIA_LIMITS, type MediaLimits, resolveMediaLimits } from "./media-limits.js";
+export { type AutoFormatChoice, negotiateAutoFormat } from "./negotiate-format.js";
+export { type ImageProbe, probeImage } from "./probe-image.js";
+export {
+  type ProcessedImage,
+  type ProcessedInfo,
+  type ProcessedOutput,
+  type ProcessImageOptions,
+  processImage,
+} from "./process-image.js";
+export {
+  FORMAT_EXTENSIONS,
+  FORMAT_MIME_TYPES,
+  isRasterFormat,
+  OUTPUT_FORMATS,
+  type OutputFormat,
+  RASTER_FORMATS,
+  type RasterFormat,
+} from "./raster-format.js";
+export type { ImageHeader, ImageOrientation } from "./read-image-header.js";
+export type { SourceInput } from "./read-source.js";
+export { type RenderedVariant, type RenderVariantOptions, renderVariant } from "./render-variant.js";
+export {
+  SNIFF_HEAD_BYTES,
+  type SniffedContent,
+  type SniffedOther,
+  type SniffedRasterImage,
+  sniffContent,
+} from "./sniff-content.js";
+export {
+  negotiatesFormat,
+  VARIANT_RENDERER_VERSION,
+  variantCacheKey,
+  variantCachePrefix,
+} from "./variant-cache-key.js";

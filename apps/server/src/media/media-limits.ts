@@ -1,0 +1,39 @@
+/**
+ * Bounds on the work one image may cost. Decoded pixels, not file bytes, decide memory: a
+ * 500 KB PNG can declare 100000×100000 pixels.
+ */
+export interface MediaLimits {
+  /** Largest source image, width × height as declared in its header. Checked before decoding. */
+  maxInputPixels: number;
+  /**
+   * Largest image the pipeline produces, intermediate or final (width × height). Every
+   * intermediate is held as raw RGBA, so memory per image is at most about 2 × 4 × this.
+   */
+  maxOutputPixels: number;
+  /** CPU time one sharp pipeline may take, in seconds; beyond it the request is refused. */
+  timeoutSeconds: number;
+  /** Largest source read from a stream (delivery), in bytes. */
+  maxSourceBytes: number;
+}
+
+export const DEFAULT_MEDIA_LIMITS: Readonly<MediaLimits> = Object.freeze({
+  maxInputPixels: 100_000_000,
+  maxOutputPixels: 40_000_000,
+  timeoutSeconds: 30,
+  maxSourceBytes: 256 * 1024 * 1024,
+});
+
+/** Fills in defaults; a limit that is not a positive integer is a configuration bug, so it throws. */
+export function resolveMediaLimits(limits: Partial<MediaLimits> = {}): MediaLimits {
+  const resolved = { ...DEFAULT_MEDIA_LIMITS, ...stripUndefined(limits) };
+  for (const [name, value] of Object.entries(resolved)) {
+    if (!Number.isSafeInteger(value) || value <= 0) {
+      throw new RangeError(`media limit ${name} must be a positive integer, got ${String(value)}`);
+    }
+  }
+  return resolved;
+}
+
+function stripUndefined(limits: Partial<MediaLimits>): Partial<MediaLimits> {
+  return Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined));
+}

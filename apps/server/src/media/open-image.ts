@@ -1,0 +1,19 @@
+import sharp, { type Sharp } from "sharp";
+import type { ImageInput } from "./image-input.js";
+import type { MediaLimits } from "./media-limits.js";
+
+/**
+ * The one place a client's image reaches libvips. Callers sniff first (only RASTER_FORMATS get
+ * here). `limitInputPixels` makes libvips refuse a header that declares too many pixels before
+ * allocating anything; `failOn: "error"` refuses corrupt and truncated data instead of decoding
+ * grey garbage; `autoOrient` applies the EXIF orientation before every other operation, so
+ * transforms address the image as people see it.
+ */
+export function openImage(input: ImageInput, limits: MediaLimits): Sharp {
+  return sharp(input, {
+    limitInputPixels: limits.maxInputPixels,
+    failOn: "error",
+    sequentialRead: true,
+    autoOrient: true,
+  }).timeout({ seconds: limits.timeoutSeconds });
+}

@@ -1,0 +1,23 @@
+import { MediaError } from "./media-error.js";
+
+/** What delivery may hand over: a path, bytes, or a stream (Node Readable or web ReadableStream). */
+export type SourceInput = string | Buffer | AsyncIterable<Uint8Array>;
+
+/**
+ * Turns a stream into bytes, refusing past `maxBytes` as soon as the limit is crossed. sharp
+ * itself collects a piped stream into one buffer before decoding, so buffering here costs
+ * nothing extra and lets the head be sniffed before any decoder sees the bytes.
+ */
+export async function readSource(source: SourceInput, maxBytes: number): Promise<string | Buffer> {
+  if (typeof source === "string" || Buffer.isBuffer(source)) return source;
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of source) {
+    total += chunk.length;
+    if (total > maxBytes) {
+      throw new MediaError("FILE_TOO_LARGE", `source is larger than the ${maxBytes}-byte limit`);
+    }
+    chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length));
+  }
+  return Buffer.concat(chunks, total);
+}

@@ -1,0 +1,20 @@
+import { normalizeTransform, parseTransform, type Transformation, TransformParseError } from "@trove/schema";
+import { MediaError } from "./media-error.js";
+
+/**
+ * A transform as callers have it (a string from a request, or steps) in its canonical model:
+ * validated, normalised (r into 0..359, f_jpeg as f_jpg, no-op steps gone). An empty result
+ * means "no transformation". Grammar errors become 400 INVALID_TRANSFORM, message unchanged
+ * (it names the directive, e.g. "q_200: quality must be 1..100").
+ */
+export function readTransform(transform: Transformation | string | undefined): Transformation {
+  if (transform === undefined) return [];
+  try {
+    return normalizeTransform(typeof transform === "string" ? parseTransform(transform) : transform);
+  } catch (error) {
+    if (error instanceof TransformParseError) {
+      throw new MediaError("INVALID_TRANSFORM", error.message, { cause: error });
+    }
+    throw error;
+  }
+}

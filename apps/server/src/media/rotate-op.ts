@@ -1,0 +1,51 @@
+import type { Flip } from "@trove/schema";
+import type { Colour } from "sharp";
+import type { Size } from "./frame.js";
+import { type SharpOp, sameSize } from "./image-op.js";
+
+/**
+ * `r`: right angles are lossless transposes; any other angle rotates onto `background`
+ * (transparent unless `bg` says otherwise; libvips adds the alpha channel it needs).
+ */
+export function rotateOp(degrees: number, background: Colour): SharpOp | undefined {
+  const angle = ((degrees % 360) + 360) % 360;
+  if (angle === 0) return undefined;
+  if (angle % 90 === 0) {
+    return {
+      kind: "sharp",
+      fusable: false,
+      outputSize: (input) => (angle === 180 ? sameSize(input) : { width: input.height, height: input.width }),
+      apply: (image) => image.rotate(angle),
+    };
+  }
+  return {
+    kind: "sharp",
+    fusable: false,
+    outputSize: (input) => boundingBox(input, angle),
+    apply: (image) => image.rotate(angle, { background }),
+  };
+}
+
+/** The box around a rotated w×h rectangle, rounded up (plus one for libvips' own rounding). */
+function boundingBox({ width, height }: Size, angle: number): Size {
+  const radians = (angle * Math.PI) / 180;
+  const cos = Math.abs(Math.cos(radians));
+  const sin = Math.abs(Math.sin(radians));
+  return {
+    width: Math.ceil(width * cos + height * sin) + 1,
+    height: Math.ceil(width * sin + height * cos) + 1,
+  };
+}
+
+/** `flip`: h mirrors left to right (sharp's flop), v top to bottom (sharp's flip). */
+export function flipOp(flip: Flip): SharpOp {
+  return {
+    kind: "sharp",
+    fusable: false,
+    outputSize: sameSize,
+    apply: (image) => {
+      const flopped = flip === "h" || flip === "hv" ? image.flop() : image;
+      return flip === "v" || flip === "hv" ? flopped.flip() : flopped;
+    },
+  };
+}

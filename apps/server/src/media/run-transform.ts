@@ -1,0 +1,105 @@
+import { canonicalTransform, type Transformation } from "@trove/schema";
+import type { Sharp } from "sharp";
+import { type Frame, type FrameShape, frameImage, materialize, type Size } from "./frame.js";
+import type { ImageOp } from "./image-op.js";
+import { MediaError } from "./media-error.js";
+import type { MediaLimits } from "./media-limits.js";
+import { planStep } from "./plan-step.js";
+import type { ImageHeader } from "./read-image-header.js";
+import { decodeError, timeoutError } from "./sharp-error.js";
+
+/** The transformed image, not yet encoded. */
+export interface RenderedImage {
+  /** A fresh pipeline over the final pixels; call once per output (the file, the thumbnail). */
+  image(): Sharp;
+  width: number;
+  height: number;
+  hasAlpha: boolean;
+  /**
+   * True when no operation ran and image() decodes the source itself (a transform of only f
+   * and q): its errors are then the input's fault. See mapRenderError.
+   */
+  fromSource: boolean;
+}
+
+/**
+ * Applies the steps to `source` (a pipeline from openImage whose header is `header`). Each
+ * operation gets its own pipeline over the previous frame, because sharp applies the
+ * operations of one pipeline in its own fixed order, not in call order. The first operation, if
+ * it is a resize or extract, runs inside the decoding pipeline (shrink-on-load), so the source
+ * is decoded once and never held whole when it is reduced. Every frame, intermediate or final,
+ * is checked against maxOutputPixels before it is made.
+ */
+export async function runTransform(
+  source: Sharp,
+  header: ImageHeader,
+  steps: Transformation,
+  limits: MediaLimits,
+): Promise<RenderedImage> {
+  let frame: Frame | undefined;
+  let shape: FrameShape = { width: header.width, height: header.height, channels: header.hasAlpha ? 4 : 3 };
+  for (const [index, step] of steps.entries()) {
+    const label = `step ${index + 1} (${canonicalTransform([step])})`;
+    for (const op of planStep(step, shape)) {
+      if (op.kind === "sharp" && op.skip?.(shape)) continue;
+      checkOutputSize(op.outputSize(shape), label, limits);
+      if (frame === undefined && op.kind === "sharp" && op.fusable) {
+        frame = await decode(op.apply(source.clone(), shape), limits);
+      } else {
+        frame ??= await decode(source.clone(), limits);
+        frame = await runOp(op, frame, limits);
+      }
+      shape = { width: frame.width, height: frame.height, channels: frame.channels };
+    }
+  }
+  if (frame === undefined) {
+    checkOutputSize(header, "the image", limits);
+    return { image: () => source.clone(), ...sizeOf(header), hasAlpha: header.hasAlpha, fromSource: true };
+  }
+  const final = frame;
+  return {
+    image: () => frameImage(final, limits),
+    ...sizeOf(final),
+    hasAlpha: final.channels === 4,
+    fromSource: false,
+  };
+}
+
+/** Errors of an encode or thumbnail of a RenderedImage, classified like runTransform's own. */
+export function mapRenderError(error: unknown, rendered: RenderedImage, limits: MediaLimits): unknown {
+  return rendered.fromSource ? decodeError(error, limits) : (timeoutError(error, limits) ?? error);
+}
+
+function checkOutputSize({ width, height }: Size, what: string, limits: MediaLimits): void {
+  const pixels = width * height;
+  if (pixels > limits.maxOutputPixels) {
+    throw new MediaError(
+      "IMAGE_TOO_LARGE",
+      `${what} would produce ${width}×${height} = ${pixels} pixels, more than the ${limits.maxOutputPixels}-pixel output limit`,
+    );
+  }
+}
+
+/** The stage that reads the client's bytes: its failures are the input's fault (400). */
+async function decode(image: Sharp, limits: MediaLimits): Promise<Frame> {
+  try {
+    return await materialize(image);
+  } catch (error) {
+    throw decodeError(error, limits);
+  }
+}
+
+/** Later stages work on frames we made; only a timeout is the request's fault there. */
+async function runOp(op: ImageOp, frame: Frame, limits: MediaLimits): Promise<Frame> {
+  if (op.kind === "pixels") {
+    op.run(frame);
+    return frame;
+  }
+  try {
+    return await materialize(op.apply(frameImage(frame, limits), frame));
+  } catch (error) {
+    throw timeoutError(error, limits) ?? error;
+  }
+}
+
+const sizeOf = ({ width, height }: Size): Size => ({ width, height });

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { negotiatesFormat, variantCacheKey, variantCachePrefix } from "./variant-cache-key.js";
+
+describe("variantCacheKey", () => {
+  const key = "ws_1/photos/cat.jpg";
+
+  it("is stable, fixed-length and under the file's prefix", () => {
+    const first = variantCacheKey(key, "w_300,h_300,c_fill", "avif");
+    expect(variantCacheKey(key, "w_300,h_300,c_fill", "avif")).toBe(first);
+    expect(first.startsWith(variantCachePrefix(key))).toBe(true);
+    expect(first).toMatch(/^variants\/v1\/[0-9a-f]{32}\/[0-9a-f]{64}$/);
+  });
+
+  it("differs by file and by transform", () => {
+    const base = variantCacheKey(key, "w_300", "legacy");
+    expect(variantCacheKey("ws_1/photos/dog.jpg", "w_300", "legacy")).not.toBe(base);
+    expect(variantCacheKey(key, "w_301", "legacy")).not.toBe(base);
+  });
+
+  it("includes the negotiated format only for f_auto", () => {
+    const auto = (choice: "avif" | "webp" | "legacy") => variantCacheKey(key, "w_300,f_auto", choice);
+    expect(new Set([auto("avif"), auto("webp"), auto("legacy")]).size).toBe(3);
+    expect(variantCacheKey(key, "w_300/e_grayscale,f_auto", "avif")).not.toBe(
+      variantCacheKey(key, "w_300/e_grayscale,f_auto", "webp"),
+    );
+    // An explicit format does not depend on Accept: one entry for every client.
+    expect(variantCacheKey(key, "w_300,f_webp", "avif")).toBe(variantCacheKey(key, "w_300,f_webp", "legacy"));
+    expect(variantCacheKey(key, "q_auto", "avif")).toBe(variantCacheKey(key, "q_auto", "webp"));
+  });
+
+  it("keeps any storage key out of the cache key's text", () => {
+    expect(variantCacheKey("../../etc/passwd\n", "w_1", "legacy")).not.toContain("..");
+  });
+
+  it("tells which transforms depend on Accept", () => {
+    expect(negotiatesFormat("f_auto")).toBe(true);
+    expect(negotiatesFormat("w_300,f_auto,q_auto")).toBe(true);
+    expect(negotiatesFormat("w_300/f_auto")).toBe(true);
+    expect(negotiatesFormat("w_300,f_webp,q_auto")).toBe(false);
+    expect(negotiatesFormat("")).toBe(false);
+  });
+});

@@ -1,0 +1,44 @@
+import { createHash } from "node:crypto";
+import type { AutoFormatChoice } from "./negotiate-format.js";
+
+/**
+ * Bumped whenever rendering changes what a transform produces, so variants cached by an older
+ * renderer are not served for it.
+ */
+export const VARIANT_RENDERER_VERSION = 1;
+
+// Values cannot contain "," or "/", so this matches the f_auto directive and nothing else.
+const F_AUTO = /(?:^|[,/])f_auto(?:[,/]|$)/;
+
+/**
+ * The cache key of a rendered variant: `variants/v1/<file>/<variant>`, both parts hex digests,
+ * so keys are fixed-length and safe on any storage driver whatever the storage key holds.
+ * `canonicalTransform` must be canonical (canonicalizeTransform) so that equal transforms share
+ * one entry. `autoFormat` (from negotiateAutoFormat, known before decoding) is part of the key
+ * only for f_auto transforms; such responses must carry `Vary: Accept`.
+ */
+export function variantCacheKey(
+  storageKey: string,
+  canonicalTransform: string,
+  autoFormat: AutoFormatChoice,
+): string {
+  const negotiated = negotiatesFormat(canonicalTransform) ? autoFormat : "";
+  return `${variantCachePrefix(storageKey)}${sha256(`${canonicalTransform}\n${negotiated}`)}`;
+}
+
+/**
+ * True when a canonical transform contains f_auto: its response depends on the Accept header,
+ * so every response for it, cache hit or miss, must carry `Vary: Accept`.
+ */
+export function negotiatesFormat(canonicalTransform: string): boolean {
+  return F_AUTO.test(canonicalTransform);
+}
+
+/** Every variant of one stored file lives under this prefix: delete it with the file. */
+export function variantCachePrefix(storageKey: string): string {
+  return `variants/v${VARIANT_RENDERER_VERSION}/${sha256(storageKey).slice(0, 32)}/`;
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
