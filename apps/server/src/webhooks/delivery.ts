@@ -1,0 +1,162 @@
+import { randomUUID } from "node:crypto";
+import type { Prisma } from "../generated/prisma/client.js";
+import { checkRemoteUrl } from "../network/check-url.js";
+import type { Connector, LookupAll } from "../network/guarded-connector.js";
+import { isRemoteFetchError } from "../network/remote-fetch-error.js";
+import { safeFetch } from "../network/safe-fetch.js";
+import type { TrustedRangesInput } from "../network/trusted-ranges.js";
+import { enqueueJob, type JobWriter } from "./job-queue.js";
+import { type JobHandler, PermanentJobError } from "./job-runner.js";
+import { signWebhook } from "./signing.js";
+
+/** `kind` of webhook rows in the `jobs` table. */
+export const WEBHOOK_JOB_KIND = "webhook";
+
+/** Event type sent after a direct or remote-URL upload succeeded. */
+export const FILE_UPLOADED = "file.uploaded";
+
+/**
+ * The JSON body of every delivery: `{ type, timestamp, data }`. For `file.uploaded`, `data` is the
+ * upload response object exactly as the upload endpoint returned it; `timestamp` is when the event
+ * happened (ISO 8601), fixed at enqueue time and the same on every retry.
+ */
+export interface WebhookEvent<T = unknown> {
+  type: string;
+  timestamp: string;
+  data: T;
+}
+
+/** What a webhook job stores in `jobs.payload`. */
+export interface WebhookJobPayload {
+  workspaceId: string;
+  url: string;
+  /** `webhook-id` header: `msg_<uuid>`, the same on every attempt, so receivers can drop repeats. */
+  webhookId: string;
+  event: WebhookEvent;
+}
+
+export function fileUploadedEvent<T>(data: T, at: Date = new Date()): WebhookEvent<T> {
+  return { type: FILE_UPLOADED, timestamp: at.toISOString(), data };
+}
+
+/**
+ * Checks a `webhook_url` before accepting a request (no DNS): http(s), no credentials, no refused IP
+ * literal. Throws `RemoteFetchError` (`REMOTE_URL_FORBIDDEN`, 400, "webhook_url ..."). Host names are
+ * checked at delivery time, on the addresses they resolve to then.
+ */
+export function checkWebhookUrl(url: string, options: { trustedRanges?: TrustedRangesInput } = {}): URL {
+  return checkRemoteUrl(url, { trustedRanges: options.trustedRanges, label: "webhook_url" });
+}
+
+export interface EnqueueWebhookInput {
+  workspaceId: string;
+  url: string;
+  payload: WebhookEvent;
+  maxAttempts?: number;
+  /** Needed only if `url` may be an IP literal in a trusted range. */
+  trustedRanges?: TrustedRangesInput;
+}
+
+/**
+ * Queues one delivery (a `jobs` row of kind `webhook`) and returns at once; the JobRunner sends it.
+ * Works with a transaction client too, so the row can commit together with the upload's own rows.
+ * Throws `RemoteFetchError` for a URL `checkWebhookUrl` refuses, and a TypeError for a payload that
+ * is not JSON (a BigInt, say).
+ */
+export async function enqueueWebhook(
+  db: JobWriter,
+  input: EnqueueWebhookInput,
+): Promise<{ jobId: string; webhookId: string }> {
+  const url = checkWebhookUrl(input.url, { trustedRanges: input.trustedRanges }).toString();
+  const webhookId = `msg_${randomUUID()}`;
+  const payload: WebhookJobPayload = {
+    workspaceId: input.workspaceId,
+    url,
+    webhookId,
+    event: JSON.parse(JSON.stringify(input.payload)) as WebhookEvent,
+  };
+  const job = await enqueueJob(db, {
+    kind: WEBHOOK_JOB_KIND,
+    payload: payload as unknown as Prisma.InputJsonValue,
+    ...(input.maxAttempts === undefined ? {} : { maxAttempts: input.maxAttempts }),
+  });
+  return { jobId: job.id, webhookId };
+}
+
+export interface WebhookDeliveryOptions {
+  trustedRanges?: TrustedRangesInput;
+  /** Deadline of one attempt, ms (10 s). */
+  timeoutMs?: number;
+  userAgent?: string;
+  /** Injectable resolver and connector (tests). */
+  lookup?: LookupAll;
+  connect?: Connector;
+}
+
+export interface WebhookDeliveryResult {
+  status: number;
+  ok: boolean;
+}
+
+/**
+ * Sends one signed delivery: POST `url` with the event as JSON, signed now. Redirects are not
+ * followed; the response body is not read. Resolves with the receiver's status (`ok` for 2xx);
+ * throws `RemoteFetchError` when the guard refuses the URL or the request fails.
+ */
+export async function deliverWebhook(
+  input: { url: string; webhookId: string; event: WebhookEvent; secret: string; timestamp?: Date },
+  options: WebhookDeliveryOptions = {},
+): Promise<WebhookDeliveryResult> {
+  const body = JSON.stringify(input.event);
+  const signature = signWebhook({
+    secret: input.secret,
+    webhookId: input.webhookId,
+    body,
+    ...(input.timestamp ? { timestamp: input.timestamp } : {}),
+  });
+  const response = await safeFetch(input.url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "user-agent": options.userAgent ?? "Trove-Webhooks/1.0",
+      ...signature,
+    },
+    body,
+    maxRedirects: 0,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    label: "webhook_url",
+    trustedRanges: options.trustedRanges,
+    ...(options.lookup ? { lookup: options.lookup } : {}),
+    ...(options.connect ? { connect: options.connect } : {}),
+  });
+  response.body.destroy();
+  return { status: response.status, ok: response.status >= 200 && response.status < 300 };
+}
+
+export interface WebhookHandlerOptions extends WebhookDeliveryOptions {
+  /** The workspace's plaintext signing secret (`whsec_...`), or null if the workspace is gone. */
+  resolveSecret(workspaceId: string): Promise<string | null>;
+}
+
+/**
+ * The JobRunner handler for `webhook` jobs: 2xx = delivered; another status, a network error or a
+ * timeout = retry with backoff; a URL the SSRF guard refuses, or a deleted workspace = `failed` at
+ * once (no retry, no connection attempted).
+ */
+export function createWebhookHandler(options: WebhookHandlerOptions): JobHandler<WebhookJobPayload> {
+  return async (job) => {
+    const payload = job.payload;
+    const secret = await options.resolveSecret(payload.workspaceId);
+    if (!secret) throw new PermanentJobError(`workspace ${payload.workspaceId} has no webhook secret`);
+    let result: WebhookDeliveryResult;
+    try {
+      result = await deliverWebhook({ ...payload, secret }, options);
+    } catch (error) {
+      if (isRemoteFetchError(error) && error.code === "REMOTE_URL_FORBIDDEN") {
+        throw new PermanentJobError(`${error.message}${error.detail ? ` (${error.detail})` : ""}`);
+      }
+      throw error;
+    }
+    if (!result.ok) throw new Error(`receiver answered HTTP ${result.status}`);
+  };
+}
