@@ -23,7 +23,7 @@ import {
   type WebhookHandlerOptions,
   type WebhookJobPayload,
 } from "./delivery.js";
-import { JobRunner, type JobRunnerOptions } from "./job-runner.js";
+import { JobRunner, type JobRunnerOptions } from "../jobs/job-runner.js";
 import { generateWebhookSecret, signWebhook } from "./signing.js";
 
 // No test here may use the system resolver: every name comes from tableLookup.

@@ -5,8 +5,8 @@ import type { Connector, LookupAll } from "../network/guarded-connector.js";
 import { isRemoteFetchError } from "../network/remote-fetch-error.js";
 import { safeFetch } from "../network/safe-fetch.js";
 import type { TrustedRangesInput } from "../network/trusted-ranges.js";
-import { enqueueJob, type JobWriter } from "./job-queue.js";
-import { type JobHandler, PermanentJobError } from "./job-runner.js";
+import { enqueueJob, type JobWriter } from "../jobs/job-queue.js";
+import { type JobHandler, PermanentJobError } from "../jobs/job-runner.js";
 import { signWebhook } from "./signing.js";
 
 /** `kind` of webhook rows in the `jobs` table. */

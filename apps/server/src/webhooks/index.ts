@@ -71,9 +71,9 @@ export {
   fileUploadedEvent,
   WEBHOOK_JOB_KIND,
 } from "./delivery.js";
-export type { ClaimedJob, ClaimOptions, EnqueueJobInput, JobDb, JobWriter } from "./job-queue.js";
-export { claimJobs, completeJob, enqueueJob, failJob, retryJob } from "./job-queue.js";
-export type { BackoffOptions, JobHandler, JobRunnerLogger, JobRunnerOptions } from "./job-runner.js";
-export { backoffDelayMs, JobRunner, PermanentJobError } from "./job-runner.js";
+export type { ClaimedJob, ClaimOptions, EnqueueJobInput, JobDb, JobWriter } from "../jobs/job-queue.js";
+export { claimJobs, completeJob, enqueueJob, failJob, retryJob } from "../jobs/job-queue.js";
+export type { BackoffOptions, JobHandler, JobRunnerLogger, JobRunnerOptions } from "../jobs/job-runner.js";
+export { backoffDelayMs, JobRunner, PermanentJobError } from "../jobs/job-runner.js";
 export type { WebhookSignatureHeaders } from "./signing.js";
 export { generateWebhookSecret, signWebhook } from "./signing.js";

@@ -1,6 +1,6 @@
 // Real concurrency on PostgreSQL: two connection pools (two "instances") claiming from one table at
 // once. PGlite runs one query at a time, so only a real server exercises FOR UPDATE SKIP LOCKED under
-// contention. Runs when TROVE_TEST_POSTGRES_URL names a PostgreSQL database (on this machine, e.g.
+// contention. Runs when TROVE_TEST_DATABASE_URL names a PostgreSQL database (on this machine, e.g.
 // postgres://user@127.0.0.1:5432/trove_test); skipped otherwise. Jobs use a kind unique to the run, so
 // other suites sharing the database are not disturbed.
 import { randomBytes } from "node:crypto";
@@ -9,9 +9,9 @@ import { type Database, openDatabase } from "../db/database.js";
 import { claimJobs, enqueueJob } from "./job-queue.js";
 import { JobRunner } from "./job-runner.js";
 
-const url = process.env.TROVE_TEST_POSTGRES_URL;
+const url = process.env.TROVE_TEST_DATABASE_URL;
 
-describe.runIf(url)("job queue on PostgreSQL (TROVE_TEST_POSTGRES_URL)", () => {
+describe.runIf(url)("job queue on PostgreSQL (TROVE_TEST_DATABASE_URL)", () => {
   let first: Database;
   let second: Database;
   const kind = `pgtest-${randomBytes(4).toString("hex")}`;
