@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** ISO 8601 UTC date-time, as every timestamp in the API. */
 export const timestampSchema = z.iso.datetime({ offset: true });

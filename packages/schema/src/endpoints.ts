@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod";
 import { messageResponseSchema } from "./common.js";
 import type { ErrorGroup } from "./error-shapes.js";
 import {

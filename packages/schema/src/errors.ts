@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Error envelopes, exactly as the spec's Errors section lists them. Which shape an endpoint

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { shortNoSchema, timestampSchema, uuidSchema } from "./common.js";
 
 /** A folder's own name: no slashes, not a dot name, not blank. */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { fileNoSchema, metadataObjectSchema, tagSchema } from "./common.js";
 import { fileNameSchema, folderPathSchema } from "./uploads.js";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { limitQuerySchema, pageQuerySchema, timestampSchema, uuidSchema } from "./common.js";
 
 export const SOURCE_TYPES = ["s3", "azure", "google_cloud", "image_source"] as const;

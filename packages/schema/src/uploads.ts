@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { commaListSchema, fileNoSchema, metadataObjectSchema, tagSchema, timestampSchema } from "./common.js";
 import { transformStringSchema } from "./transform/index.js";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { ZodOpenApiOperationObject, ZodOpenApiResponsesObject } from "zod-openapi";
 import type { EndpointDefinition } from "../endpoints.js";
 import { errorResponsesOf } from "./error-responses.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { ZodOpenApiOperationObject, ZodOpenApiParameters } from "zod-openapi";
 import type { EndpointDefinition, EndpointOperationId } from "../endpoints.js";
 import {

@@ -1,0 +1,65 @@
+import type { ApiTransport, TransportTarget } from "./api-transport.js";
+import { assertKeyAllowed } from "./assert-key-allowed.js";
+import type { ClientContext, InputResolver } from "./client-context.js";
+import {
+  BASE_RETRY_DELAY,
+  type ClientOptions,
+  DEFAULT_CONCURRENCY,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_MAX_RETRY_DELAY,
+  DEFAULT_MULTIPART_THRESHOLD,
+  DEFAULT_TIMEOUT,
+  DEFAULT_UPLOAD_TIMEOUT,
+} from "./client-options.js";
+import { invalidArgument } from "./invalid-argument.js";
+import type { UploadSchemas } from "./response-schema.js";
+
+/** What differs between createClient, createUploadClient and their @trove/sdk/node versions. */
+export interface ClientParts {
+  transport: (target: TransportTarget) => ApiTransport;
+  schemas: UploadSchemas;
+  resolveInput: InputResolver;
+}
+
+/** Checks the options once and fixes every default. */
+export function buildContext(options: ClientOptions, parts: ClientParts): ClientContext {
+  if (typeof options.apiKey !== "string" || options.apiKey === "") {
+    throw invalidArgument("apiKey is required");
+  }
+  if (!isAbsoluteUrl(options.baseUrl)) {
+    throw invalidArgument("baseUrl must be an absolute URL such as https://api.example.com");
+  }
+  assertKeyAllowed(options.apiKey, options.allowPrivateKeyInBrowser);
+
+  const baseUrl = options.baseUrl.replace(/\/+$/, "");
+  const headers = { ...options.headers, "x-api-key": options.apiKey };
+  // Looked up per call, not captured: test tools and polyfills replace globalThis.fetch later.
+  const fetchFn: typeof fetch = (input, init) => (options.fetch ?? globalThis.fetch)(input, init);
+  return {
+    transport: parts.transport({ baseUrl, headers, fetch: fetchFn }),
+    baseUrl,
+    headers,
+    fetch: fetchFn,
+    retry: {
+      maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+      maxRetryDelay: options.maxRetryDelay ?? DEFAULT_MAX_RETRY_DELAY,
+      baseDelay: BASE_RETRY_DELAY,
+    },
+    timeout: options.timeout ?? DEFAULT_TIMEOUT,
+    uploadTimeout: options.uploadTimeout ?? DEFAULT_UPLOAD_TIMEOUT,
+    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+    multipartThreshold: options.multipartThreshold ?? DEFAULT_MULTIPART_THRESHOLD,
+    sessionStore: options.sessionStore,
+    schemas: parts.schemas,
+    resolveInput: parts.resolveInput,
+  };
+}
+
+// Not URL.canParse: Safari added it only in 17.
+function isAbsoluteUrl(value: unknown): boolean {
+  try {
+    return typeof value === "string" && /^https?:$/.test(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}

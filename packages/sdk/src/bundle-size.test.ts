@@ -1,0 +1,55 @@
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { build } from "esbuild";
+import { describe, expect, it } from "vitest";
+
+/** The upload-only browser entry must stay below this, minified and gzipped. */
+const UPLOAD_BUDGET = 12 * 1024;
+
+/**
+ * Bundles an entry the way a browser app's bundler would (browser conditions, minified, every
+ * dependency included; `node:` builtins left external so a leak shows up as an import).
+ */
+async function bundle(entry: string) {
+  const result = await build({
+    entryPoints: [fileURLToPath(new URL(entry, import.meta.url))],
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "browser",
+    conditions: ["dev-source"],
+    external: ["node:*"],
+    metafile: true,
+    write: false,
+    logLevel: "silent",
+  });
+  const code = result.outputFiles[0]?.contents ?? new Uint8Array();
+  const output = Object.values(result.metafile.outputs)[0];
+  return {
+    minified: code.byteLength,
+    gzipped: gzipSync(code, { level: 9 }).byteLength,
+    imports: (output?.imports ?? []).map((item) => item.path),
+    // Files that contributed bytes (the metafile also lists files parsed and then shaken out).
+    inputs: Object.entries(output?.inputs ?? {})
+      .filter(([, input]) => input.bytesInOutput > 0)
+      .map(([path]) => path),
+  };
+}
+
+describe("browser bundles", () => {
+  it(`@trove/sdk/upload stays under ${UPLOAD_BUDGET / 1024} kB min+gzip, with nothing Node-only`, async () => {
+    const upload = await bundle("./upload.ts");
+    console.info(`@trove/sdk/upload: ${upload.minified} B minified, ${upload.gzipped} B min+gzip`);
+    expect(upload.gzipped).toBeLessThan(UPLOAD_BUDGET);
+    expect(upload.imports).toEqual([]);
+    expect(upload.inputs.filter((path) => /node_modules\/(zod|ky)\//.test(path))).toEqual([]);
+    expect(upload.inputs.filter((path) => path.includes("src/node/"))).toEqual([]);
+  });
+
+  it("@trove/sdk (the full client) imports nothing Node-only either", async () => {
+    const full = await bundle("./index.ts");
+    console.info(`@trove/sdk: ${full.minified} B minified, ${full.gzipped} B min+gzip`);
+    expect(full.imports).toEqual([]);
+    expect(full.inputs.filter((path) => path.includes("src/node/"))).toEqual([]);
+  });
+});

@@ -1,0 +1,57 @@
+import {
+  anyUploadResponseSchema,
+  multipartCompleteResponseSchema,
+  multipartSessionSchema,
+} from "@trove/schema";
+import { buildContext } from "./build-context.js";
+import type { ClientContext } from "./client-context.js";
+import type { ClientOptions } from "./client-options.js";
+import {
+  resolveWebInput,
+  type TroveUploadClient,
+  type UploadInput,
+  uploadClientOf,
+} from "./create-upload-client.js";
+import { type DeliveryTarget, type DeliveryTransform, deliveryUrl } from "./delivery-url.js";
+import { kyTransport } from "./ky-transport.js";
+import { type FilesResource, filesResource } from "./resources/files.js";
+import { type FoldersResource, foldersResource } from "./resources/folders.js";
+import { type SourcesResource, sourcesResource } from "./resources/sources.js";
+import type { UploadSchemas } from "./response-schema.js";
+
+export interface TroveClient<TInput = UploadInput> extends TroveUploadClient<TInput> {
+  files: FilesResource;
+  folders: FoldersResource;
+  sources: SourcesResource;
+  /** The delivery URL of a file, optionally transformed: `{assetsUrl}/{workspace_no}/{transform}/{path}`. */
+  url(file: DeliveryTarget, transform?: DeliveryTransform): string;
+}
+
+/** Upload responses parsed with the shared zod schemas, like every other response of this client. */
+export const zodUploadSchemas: UploadSchemas = {
+  upload: anyUploadResponseSchema,
+  session: multipartSessionSchema,
+  complete: multipartCompleteResponseSchema,
+};
+
+export function clientOf<TInput>(ctx: ClientContext, assetsUrl: string | undefined): TroveClient<TInput> {
+  return {
+    ...uploadClientOf<TInput>(ctx),
+    files: filesResource(ctx),
+    folders: foldersResource(ctx),
+    sources: sourcesResource(ctx),
+    url: (file, transform) => deliveryUrl(file, transform, assetsUrl),
+  };
+}
+
+/** The whole API: uploads, files, folders, sources and delivery URLs. Web APIs only. */
+export function createClient(options: ClientOptions): TroveClient {
+  return clientOf(
+    buildContext(options, {
+      transport: kyTransport,
+      schemas: zodUploadSchemas,
+      resolveInput: resolveWebInput,
+    }),
+    options.assetsUrl,
+  );
+}

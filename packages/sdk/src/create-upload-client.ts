@@ -1,0 +1,49 @@
+import { buildContext } from "./build-context.js";
+import type { ClientContext, InputResolver } from "./client-context.js";
+import type { ClientOptions } from "./client-options.js";
+import { fetchTransport } from "./fetch-transport.js";
+import { type MultipartResource, multipartResource } from "./upload/multipart-resource.js";
+import { remoteUpload } from "./upload/remote-upload.js";
+import { startUpload } from "./upload/run-upload.js";
+import type { RemoteUploadOptions, UploadOptions } from "./upload/upload-options.js";
+import { uploadResponseChecks } from "./upload/upload-response-checks.js";
+import type { UploadResult } from "./upload/upload-result.js";
+import { webUploadSource } from "./upload/upload-source.js";
+import type { UploadTask } from "./upload/upload-task.js";
+
+/** What `upload()` takes in every runtime. `@trove/sdk/node` adds file paths and Node Readables. */
+export type UploadInput = Blob | ArrayBuffer | ArrayBufferView | ReadableStream<Uint8Array>;
+
+/** The endpoints a public key may call: direct, remote-URL and multipart upload. */
+export interface TroveUploadClient<TInput = UploadInput> {
+  /** Uploads `input`, directly or in parts by size. The task is awaitable and can pause/resume/abort. */
+  upload(input: TInput, options?: UploadOptions): UploadTask;
+  /** The service fetches a public http(s) URL and stores it. */
+  uploadFromUrl(url: string, options?: RemoteUploadOptions): Promise<UploadResult>;
+  multipart: MultipartResource;
+}
+
+export const resolveWebInput: InputResolver = async (input) => webUploadSource(input);
+
+export function uploadClientOf<TInput>(ctx: ClientContext): TroveUploadClient<TInput> {
+  return {
+    upload: (input, options) => startUpload(ctx, input, options),
+    uploadFromUrl: (url, options) => remoteUpload(ctx, url, options),
+    multipart: multipartResource(ctx),
+  };
+}
+
+/**
+ * An upload-only client for browsers, for public keys: no management endpoints, no ky (plain
+ * fetch), and responses checked structurally instead of with zod (upload-response-checks.ts),
+ * so it stays a fraction of createClient's size. Retries, errors and uploads are the same code.
+ */
+export function createUploadClient(options: ClientOptions): TroveUploadClient {
+  return uploadClientOf(
+    buildContext(options, {
+      transport: fetchTransport,
+      schemas: uploadResponseChecks,
+      resolveInput: resolveWebInput,
+    }),
+  );
+}

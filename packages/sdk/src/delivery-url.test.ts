@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { deliveryUrl } from "./delivery-url.js";
+import { TroveError } from "./errors.js";
+import {
+  fileDetails,
+  fileListRow,
+  fileRecord,
+  flatUploadResponse,
+  multipartComplete,
+} from "./test-support/fixtures.js";
+import { ASSETS_URL, testClient } from "./test-support/msw-server.js";
+
+describe("client.url", () => {
+  const client = testClient();
+
+  it("builds {assetsUrl}/{workspace_no}/{transform}/{path} from typed steps (canonical)", () => {
+    expect(client.url(fileListRow, { w: 300, h: 300, c: "fill", f: "webp" })).toBe(
+      `${ASSETS_URL}/ws1/w_300,h_300,c_fill,f_webp/photos/cat.jpg`,
+    );
+    expect(client.url(fileListRow, [{ w: 800 }, { e: "grayscale" }])).toBe(
+      `${ASSETS_URL}/ws1/w_800/e_grayscale/photos/cat.jpg`,
+    );
+  });
+
+  it("without a transform gives the plain delivery URL", () => {
+    expect(client.url(fileListRow)).toBe(`${ASSETS_URL}/ws1/photos/cat.jpg`);
+  });
+
+  it("checks a transform string and keeps its spelling", () => {
+    expect(client.url(fileListRow, "h_300,w_300")).toBe(`${ASSETS_URL}/ws1/h_300,w_300/photos/cat.jpg`);
+    let error: unknown;
+    try {
+      client.url(fileListRow, "q_200");
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(TroveError);
+    expect(error).toMatchObject({
+      code: "INVALID_ARGUMENT",
+      message: "Invalid transform: q_200: quality must be 1..100",
+    });
+  });
+
+  it("accepts file details (workspace.workspace_no) and the rename record", () => {
+    expect(client.url(fileDetails, { w: 10 })).toBe(`${ASSETS_URL}/ws1/w_10/photos/cat.jpg`);
+    expect(client.url(fileRecord, { w: 10 })).toBe(`${ASSETS_URL}/ws1/w_10/photos/dog.jpg`);
+  });
+
+  it("accepts an upload result: splits its url where the path starts", async () => {
+    expect(client.url(flatUploadResponse, { w: 10 })).toBe(`${ASSETS_URL}/ws1/w_10/photos/cat.jpg`);
+    expect(client.url(multipartComplete(5).data, { w: 10 })).toBe(`${ASSETS_URL}/ws1/w_10/big.bin`);
+  });
+
+  it("accepts a delivery URL or a workspace_no/path string", () => {
+    expect(client.url(`${ASSETS_URL}/ws1/a/b.png`, { f: "avif" })).toBe(`${ASSETS_URL}/ws1/f_avif/a/b.png`);
+    expect(client.url("ws1/a b.png", { f: "avif" })).toBe(`${ASSETS_URL}/ws1/f_avif/a%20b.png`);
+  });
+
+  it("keeps a path prefix of assetsUrl", () => {
+    const assets = "https://cdn.example.com/media";
+    expect(deliveryUrl(`${assets}/ws9/x/y.jpg`, { w: 5 }, assets)).toBe(`${assets}/ws9/w_5/x/y.jpg`);
+    expect(deliveryUrl({ workspace_no: "ws9", path: "x/y.jpg" }, undefined, `${assets}/`)).toBe(
+      `${assets}/ws9/x/y.jpg`,
+    );
+  });
+
+  it("needs assetsUrl when nothing else says where the file is", () => {
+    expect(() => deliveryUrl({ workspace_no: "ws1", path: "a.jpg" })).toThrow(/assetsUrl/);
+    expect(() => deliveryUrl("ws1/a.jpg")).toThrow(/assetsUrl/);
+  });
+});

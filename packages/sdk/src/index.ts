@@ -1,0 +1,26 @@
+export type { ClientOptions } from "./client-options.js";
+export { createClient, type TroveClient } from "./create-client.js";
+export { createUploadClient, type TroveUploadClient, type UploadInput } from "./create-upload-client.js";
+export { type DeliveryTarget, type DeliveryTransform, deliveryUrl } from "./delivery-url.js";
+export * from "./errors.js";
+export type {
+  FileList,
+  FileListItem,
+  FilesResource,
+  ListFilesQuery,
+  RequestOptions,
+} from "./resources/files.js";
+export type { FoldersResource } from "./resources/folders.js";
+export type { ListSourcesQuery, SourcesResource } from "./resources/sources.js";
+export { localStorageSessionStore } from "./upload/local-storage-session-store.js";
+export type { MultipartResource } from "./upload/multipart-resource.js";
+export type { SessionStore, StoredUploadSession } from "./upload/session-store.js";
+export type {
+  RemoteUploadOptions,
+  StoreOptions,
+  StoreTimeOptions,
+  UploadOptions,
+  UploadProgress,
+} from "./upload/upload-options.js";
+export type { UploadResult } from "./upload/upload-result.js";
+export type { UploadTask } from "./upload/upload-task.js";

@@ -1,0 +1,21 @@
+import ky from "ky";
+import type { ApiTransport, TransportTarget } from "./api-transport.js";
+
+export function kyTransport({ baseUrl, headers, fetch }: TransportTarget): ApiTransport {
+  const http = ky.create({
+    prefixUrl: baseUrl,
+    headers,
+    retry: 0,
+    timeout: false,
+    throwHttpErrors: false,
+    fetch,
+  });
+  return (call, signal) =>
+    http(call.path.replace(/^\//, ""), {
+      method: call.method,
+      searchParams: call.query,
+      json: call.json,
+      body: call.form,
+      signal,
+    });
+}

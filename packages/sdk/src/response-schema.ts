@@ -1,0 +1,46 @@
+import type { AnyUploadResponse, MultipartCompleteResponse, MultipartSession } from "@trove/schema";
+import type { ApiResponse } from "./api-call.js";
+import { InvalidResponseError } from "./errors.js";
+import { isRecord } from "./is-record.js";
+
+/** What the SDK needs of a schema: zod's safeParse. The upload-only entry passes lighter checks. */
+export interface ResponseSchema<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false; error: unknown };
+}
+
+/** The responses the upload engine reads; see create-client.ts and upload-response-checks.ts. */
+export interface UploadSchemas {
+  upload: ResponseSchema<AnyUploadResponse>;
+  session: ResponseSchema<MultipartSession>;
+  complete: ResponseSchema<MultipartCompleteResponse>;
+}
+
+/** A 2xx body that does not match its schema is an InvalidResponseError, never a crash later on. */
+export function parseResponse<T>(schema: ResponseSchema<T>, response: ApiResponse, what: string): T {
+  const result = schema.safeParse(response.body);
+  if (result.success) return result.data;
+  throw new InvalidResponseError(
+    `The ${what} response does not match the API: ${describeIssues(result.error)}`,
+    {
+      code: "INVALID_RESPONSE",
+      status: response.status,
+      requestId: response.requestId,
+      body: response.body,
+      cause: result.error,
+    },
+  );
+}
+
+function describeIssues(error: unknown): string {
+  if (isRecord(error) && Array.isArray(error.issues)) {
+    return error.issues
+      .slice(0, 3)
+      .map((issue: unknown) => {
+        if (!isRecord(issue)) return String(issue);
+        const path = Array.isArray(issue.path) && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
+        return `${path}${String(issue.message)}`;
+      })
+      .join("; ");
+  }
+  return error instanceof Error ? error.message : String(error);
+}

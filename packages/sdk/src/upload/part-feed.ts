@@ -1,0 +1,122 @@
+import { invalidArgument } from "../invalid-argument.js";
+import type { PartBody } from "./send-part.js";
+import type { UploadSource } from "./upload-source.js";
+
+export interface Part {
+  index: number;
+  body: PartBody;
+  size: number;
+}
+
+/** Hands out the parts still to send, one at a time; undefined when none is left. */
+export interface PartFeed {
+  next(): Promise<Part | undefined>;
+  /** Releases the input (cancels a stream that was not read to its end). */
+  close(): Promise<void>;
+}
+
+export function partFeed(
+  source: UploadSource,
+  partSize: number,
+  size: number,
+  skip: ReadonlySet<number>,
+  signal: AbortSignal,
+): PartFeed {
+  return source.kind === "stream"
+    ? streamFeed(source.stream, partSize, size, signal)
+    : sliceFeed(source, partSize, size, skip);
+}
+
+/** Blobs and bytes: each part is a slice, no copy; the bytes are read only when sent. */
+function sliceFeed(
+  source: Extract<UploadSource, { kind: "blob" | "bytes" }>,
+  partSize: number,
+  size: number,
+  skip: ReadonlySet<number>,
+): PartFeed {
+  const count = Math.ceil(size / partSize);
+  let index = 0;
+  return {
+    async next() {
+      while (index < count && skip.has(index)) index++;
+      if (index >= count) return undefined;
+      const start = index * partSize;
+      const end = Math.min(size, start + partSize);
+      const body = source.kind === "blob" ? source.blob.slice(start, end) : source.bytes.subarray(start, end);
+      return { index: index++, body: body as PartBody, size: end - start };
+    },
+    async close() {},
+  };
+}
+
+/**
+ * Streams: read in order, one part_size buffer per part. The engine asks for a part only when a
+ * slot is free, so at most `concurrency` buffers are alive (they are kept until their part is
+ * confirmed, for retries). Calls are serialised because a stream has one reader.
+ */
+function streamFeed(
+  stream: ReadableStream<Uint8Array>,
+  partSize: number,
+  size: number,
+  signal: AbortSignal,
+): PartFeed {
+  const reader = stream.getReader();
+  // A worker waiting on a slow stream must not hold a stopped upload: cancelling ends the read.
+  const onStop = () => void reader.cancel().catch(() => undefined);
+  signal.addEventListener("abort", onStop, { once: true });
+  const count = Math.ceil(size / partSize);
+  let index = 0;
+  let pending: Uint8Array | undefined;
+  let done = false;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  async function read(): Promise<Part | undefined> {
+    if (index >= count) {
+      await expectEnd();
+      return undefined;
+    }
+    const length = Math.min(partSize, size - index * partSize);
+    const buffer = new Uint8Array(length);
+    let filled = 0;
+    while (filled < length) {
+      const chunk = pending ?? (await nextChunk());
+      if (!chunk)
+        throw invalidArgument(`The stream ended after ${index * partSize + filled} bytes; size is ${size}`);
+      const take = Math.min(chunk.byteLength, length - filled);
+      buffer.set(chunk.subarray(0, take), filled);
+      filled += take;
+      pending = take < chunk.byteLength ? chunk.subarray(take) : undefined;
+    }
+    return { index: index++, body: buffer, size: length };
+  }
+
+  async function nextChunk(): Promise<Uint8Array | undefined> {
+    for (;;) {
+      const { value, done: ended } = await reader.read();
+      if (ended) {
+        done = true;
+        return undefined;
+      }
+      if (value.byteLength > 0) return value;
+    }
+  }
+
+  async function expectEnd(): Promise<void> {
+    if (done) return;
+    if (pending || (await nextChunk()))
+      throw invalidArgument(`The stream is longer than size (${size} bytes)`);
+  }
+
+  return {
+    next() {
+      const result = queue.then(read);
+      queue = result.catch(() => undefined);
+      return result;
+    },
+    async close() {
+      signal.removeEventListener("abort", onStop);
+      if (!done) await reader.cancel().catch(() => undefined);
+      done = true;
+    },
+  };
+}

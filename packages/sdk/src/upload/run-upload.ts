@@ -1,0 +1,100 @@
+import type { ClientContext } from "../client-context.js";
+import { invalidArgument } from "../invalid-argument.js";
+import { directUpload } from "./direct-upload.js";
+import { guessMimeType } from "./guess-mime-type.js";
+import { multipartUpload } from "./multipart-upload.js";
+import { ProgressTracker } from "./progress-tracker.js";
+import { readSmallStream } from "./read-stream.js";
+import { sessionKey } from "./session-key.js";
+import { multipartStartBody, storeFields } from "./store-fields.js";
+import type { UploadOptions } from "./upload-options.js";
+import type { UploadResult } from "./upload-result.js";
+import type { UploadSource } from "./upload-source.js";
+import { type UploadControl, UploadTask } from "./upload-task.js";
+
+/** `client.upload()`: returns at once; the work runs inside the task. */
+export function startUpload(ctx: ClientContext, input: unknown, options: UploadOptions = {}): UploadTask {
+  return new UploadTask((control) => runUpload(ctx, input, options, control), options.signal);
+}
+
+/**
+ * Inputs of at most `multipartThreshold` bytes go up in one direct upload; larger ones in parts.
+ * A stream of unknown size is read up to the threshold: if it ends there it is a direct upload,
+ * otherwise the caller must pass `size`.
+ */
+async function runUpload(
+  ctx: ClientContext,
+  input: unknown,
+  options: UploadOptions,
+  control: UploadControl,
+): Promise<UploadResult> {
+  const source = await ctx.resolveInput(input);
+  if (!source) {
+    throw invalidArgument(
+      "upload() takes a File, Blob, ArrayBuffer, typed array or ReadableStream (and, from @trove/sdk/node, a file path or a Node Readable)",
+    );
+  }
+  const fileName = options.fileName ?? source.name;
+  if (!fileName) throw invalidArgument("options.fileName is required for an input without a name");
+  const threshold = options.multipartThreshold ?? ctx.multipartThreshold;
+  const concurrency = options.concurrency ?? ctx.concurrency;
+  if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
+    throw invalidArgument("concurrency must be an integer ≥ 1");
+  }
+  const contentType = options.contentType ?? source.type ?? guessMimeType(fileName);
+  const size = source.size ?? options.size;
+  const byteProgress = options.onProgress !== undefined;
+
+  if (size === undefined || size <= threshold) {
+    const file = await smallFile(source, threshold, contentType, options.size, control.signal);
+    const progress = new ProgressTracker(file.size, options.onProgress);
+    const fields = storeFields(options, fileName);
+    return directUpload(ctx, { file, fileName, fields, progress, byteProgress }, control);
+  }
+
+  if (options.transform !== undefined || options.webhookUrl !== undefined) {
+    throw invalidArgument(
+      `transform and webhookUrl apply only to direct uploads, and this input (${size} bytes) is over multipartThreshold (${threshold}); multipart start has no such fields`,
+    );
+  }
+  const store = options.sessionStore === null ? undefined : (options.sessionStore ?? ctx.sessionStore);
+  const identity = source.identity ?? options.resumeKey;
+  const startBody = multipartStartBody(options, fileName, size, contentType);
+  return multipartUpload(
+    ctx,
+    {
+      source,
+      size,
+      startBody,
+      concurrency,
+      store,
+      key: store && identity !== undefined ? sessionKey([ctx.baseUrl, identity, startBody]) : undefined,
+      progress: new ProgressTracker(size, options.onProgress),
+      byteProgress,
+    },
+    control,
+  );
+}
+
+/** The body of a direct upload, as a typed Blob (FormData needs one). */
+async function smallFile(
+  source: UploadSource,
+  threshold: number,
+  contentType: string,
+  declaredSize: number | undefined,
+  signal: AbortSignal,
+): Promise<Blob> {
+  switch (source.kind) {
+    case "blob":
+      return source.blob.type ? source.blob : new Blob([source.blob], { type: contentType });
+    case "bytes":
+      return new Blob([source.bytes as Uint8Array<ArrayBuffer>], { type: contentType });
+    case "stream": {
+      const bytes = await readSmallStream(source.stream, threshold, signal);
+      if (declaredSize !== undefined && bytes.byteLength !== declaredSize) {
+        throw invalidArgument(`The stream had ${bytes.byteLength} bytes; options.size is ${declaredSize}`);
+      }
+      return new Blob([bytes], { type: contentType });
+    }
+  }
+}

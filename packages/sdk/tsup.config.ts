@@ -1,0 +1,15 @@
+import { defineConfig } from "tsup";
+
+export default defineConfig({
+  // One build for all entries, split into shared chunks: TroveError & co. exist once per format,
+  // so `instanceof` holds across `@trove/sdk`, `@trove/sdk/upload` and `@trove/sdk/node`.
+  entry: ["src/index.ts", "src/upload.ts", "src/node.ts"],
+  format: ["esm", "cjs"],
+  splitting: true,
+  dts: true,
+  clean: true,
+  sourcemap: true,
+  target: "es2022",
+  // Keep `node:fs` as written: bundlers and Deno know the prefix means "Node built-in".
+  removeNodeProtocol: false,
+});
