@@ -1,0 +1,145 @@
+/**
+ * `buildApp(options)`: the Fastify app, ready for `inject()` or `listen()` (only src/main.ts and
+ * the CLI listen).
+ *
+ *   const app = await buildApp({ config: loadConfig() });        // opens the DB, migrates, seeds
+ *   const app = await buildApp({ config, database, storage });   // tests inject their own
+ *
+ * Order: request ids -> errors -> db -> storage -> rate limit -> auth -> routes. Route plugins
+ * register with `app.register(plugin)`; they get `app.db`, `app.storage`, `app.config`,
+ * `app.deliveryUrl()`, `request.auth` and the error envelopes for free (see src/fastify-types.ts,
+ * src/plugins/auth.ts, src/errors/). Pass extra route plugins through `options.routes` or register
+ * them on the returned app before `ready()`. After the routes, `setupWorkers` decorates
+ * `app.jobRunner` and, when `config.workers` is on, starts it on ready and stops it on close
+ * (src/jobs/start-workers.ts).
+ */
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply } from "fastify";
+import type { DestinationStream } from "pino";
+import type { ServerConfig } from "./config.js";
+import { type Database, openDatabase } from "./db/database.js";
+import "./fastify-types.js";
+import { buildErrorBody, errorGroupOf } from "./errors/error-body.js";
+import { type SeedResult, seedDevelopment } from "./keys/seed.js";
+import { loggerOptions } from "./logging.js";
+import { authPlugin } from "./plugins/auth.js";
+import { dbPlugin } from "./plugins/db.js";
+import { errorsPlugin } from "./plugins/errors.js";
+import { rateLimitPlugin } from "./plugins/rate-limit.js";
+import { genRequestId, requestIdPlugin } from "./plugins/request-id.js";
+import { setupWorkers } from "./jobs/start-workers.js";
+import { deliveryRoutes, deliveryUrl } from "./routes/delivery.js";
+import { variantDelivery } from "./routes/delivery-variants.js";
+import { fileRoutes } from "./routes/files.js";
+import { folderRoutes } from "./routes/folders.js";
+import { healthRoutes } from "./routes/health.js";
+import { openApiRoutes } from "./routes/openapi.js";
+import { sourceRoutes } from "./routes/sources.js";
+import { uploadRoutes } from "./routes/uploads.js";
+import type { StorageDriver } from "./storage/driver.js";
+import { FsStorageDriver } from "./storage/fs-driver.js";
+
+export interface BuildAppOptions {
+  config: ServerConfig;
+  /** An open database; default: `openDatabase(config.database)`, closed with the app. */
+  database?: Database;
+  /** Whether the app closes `database` on close (default: true). */
+  closeDatabase?: boolean;
+  /** Default: `FsStorageDriver(config.storageDir)`. */
+  storage?: StorageDriver;
+  /** Apply pending migrations at start (default: true). */
+  migrate?: boolean;
+  /** Logging: false for none, or a pino destination (tests capture output this way). */
+  logger?: boolean | { stream?: DestinationStream; level?: ServerConfig["logLevel"] };
+  /** Route plugins registered after the built-in ones. */
+  routes?: FastifyPluginAsync[];
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** What development seeding did at start (keys created now are shown once by the CLI). */
+    seedResult: SeedResult | undefined;
+  }
+}
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const logger =
+    options.logger === false
+      ? false
+      : loggerOptions(
+          (typeof options.logger === "object" && options.logger.level) || config.logLevel,
+          typeof options.logger === "object" ? options.logger.stream : undefined,
+        );
+
+  const database = options.database ?? (await openDatabase(config.database));
+  const ownsDatabase = options.database ? (options.closeDatabase ?? true) : true;
+
+  let app: FastifyInstance;
+  try {
+    if (options.migrate ?? true) {
+      const result = await database.migrate();
+      if (result.checksumMismatches.length > 0) {
+        process.emitWarning(
+          `Applied migrations were modified afterwards: ${result.checksumMismatches.join(", ")}`,
+          "TroveMigrationWarning",
+        );
+      }
+    }
+    const seedResult = config.seedDev ? await seedDevelopment(database.prisma, config) : undefined;
+
+    app = Fastify({
+      logger,
+      genReqId: genRequestId,
+      bodyLimit: config.bodyLimit,
+      trustProxy: false,
+      // On close: stop accepting, drop idle keep-alive sockets, let in-flight requests finish.
+      forceCloseConnections: "idle",
+      return503OnClosing: true,
+      routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+      frameworkErrors: (error, request, reply) => {
+        // Malformed URLs (bad percent-encoding) and the like: the group's 400, never a 5xx.
+        const group = errorGroupOf(request.url);
+        const body = buildErrorBody(group, 400, { message: error.message || "Malformed request URL" });
+        (reply as FastifyReply).status(400).send(body);
+      },
+    });
+    app.decorate("config", config);
+    app.decorate("seedResult", seedResult);
+    app.decorate("deliveryUrl", (workspaceNo: string, path: string) =>
+      deliveryUrl(config.assetsUrl, workspaceNo, path),
+    );
+  } catch (error) {
+    if (ownsDatabase) await database.close().catch(() => {});
+    throw error;
+  }
+
+  try {
+    await app.register(requestIdPlugin);
+    await app.register(errorsPlugin);
+    await app.register(dbPlugin, { database, closeOnShutdown: ownsDatabase });
+    app.decorate("storage", options.storage ?? new FsStorageDriver(config.storageDir));
+    await app.register(rateLimitPlugin, {
+      max: config.rateLimit.max,
+      windowMs: config.rateLimit.windowMs,
+      redisUrl: config.redisUrl,
+    });
+    await app.register(authPlugin);
+
+    await app.register(healthRoutes);
+    await app.register(openApiRoutes);
+    await app.register(deliveryRoutes, { assetsPrefix: config.assetsPrefix, fallback: variantDelivery(app) });
+    await app.register(fileRoutes, { prefix: "/api/v1/files" });
+    await app.register(folderRoutes, { prefix: "/api/v1/folders" });
+    await app.register(sourceRoutes, { prefix: "/api/v1/sources" });
+    await app.register(uploadRoutes);
+    for (const routes of options.routes ?? []) await app.register(routes);
+    setupWorkers(app);
+  } catch (error) {
+    // A plugin or route failed to register: release the database before reporting it.
+    await app.close().catch(() => {});
+    if (ownsDatabase) await database.close().catch(() => {});
+    throw error;
+  }
+
+  return app;
+}

@@ -1,0 +1,95 @@
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ConfigError, loadConfig, parseSecretKey } from "./config.js";
+
+describe("loadConfig", () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), "trove-config-"));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("has working defaults: embedded PGlite in the data dir, URLs from HOST and PORT", () => {
+    const config = loadConfig({ TROVE_DATA_DIR: dir });
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe("127.0.0.1");
+    expect(config.database).toEqual({ kind: "pglite", dataDir: join(dir, "pgdata") });
+    expect(config.storageDir).toBe(join(dir, "storage"));
+    expect(config.publicUrl).toBe("http://127.0.0.1:3000");
+    expect(config.assetsUrl).toBe("http://127.0.0.1:3000/assets");
+    expect(config.assetsPrefix).toBe("/assets");
+    expect(config.rateLimit).toEqual({ max: 600, windowMs: 60_000 });
+    expect(config.seedDev).toBe(true);
+    expect(config.logLevel).toBe("info");
+    expect(config.secretKey).toHaveLength(32);
+  });
+
+  it("generates the development secret key once and keeps it (mode 0600)", () => {
+    const first = loadConfig({ TROVE_DATA_DIR: dir });
+    const second = loadConfig({ TROVE_DATA_DIR: dir });
+    expect(second.secretKey.equals(first.secretKey)).toBe(true);
+    const file = join(dir, "secret.key");
+    expect(existsSync(file)).toBe(true);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readFileSync(file, "utf8").trim()).toBe(first.secretKey.toString("hex"));
+  });
+
+  it("reads every variable", () => {
+    const key = "ab".repeat(32);
+    const config = loadConfig({
+      PORT: "8080",
+      HOST: "0.0.0.0",
+      DATABASE_URL: "postgres://u:p@127.0.0.1:5432/trove",
+      TROVE_DATA_DIR: dir,
+      TROVE_STORAGE_DIR: join(dir, "s"),
+      TROVE_PUBLIC_URL: "https://media.example.test/",
+      TROVE_ASSETS_URL: "https://cdn.example.test",
+      TROVE_SECRET_KEY: key,
+      REDIS_URL: "redis://127.0.0.1:6379",
+      TROVE_RATE_LIMIT_MAX: "5",
+      TROVE_RATE_LIMIT_WINDOW_MS: "1000",
+      TROVE_DEV_PRIVATE_KEY: "trove_sk_fixedfixedfixedfixedfixedfixed",
+      LOG_LEVEL: "debug",
+    });
+    expect(config.port).toBe(8080);
+    expect(config.database).toEqual({ kind: "postgres", url: "postgres://u:p@127.0.0.1:5432/trove" });
+    expect(config.storageDir).toBe(join(dir, "s"));
+    expect(config.publicUrl).toBe("https://media.example.test");
+    expect(config.assetsUrl).toBe("https://cdn.example.test");
+    expect(config.secretKey.toString("hex")).toBe(key);
+    expect(config.redisUrl).toBe("redis://127.0.0.1:6379");
+    expect(config.rateLimit).toEqual({ max: 5, windowMs: 1000 });
+    expect(config.devKeys.privateKey).toBe("trove_sk_fixedfixedfixedfixedfixedfixed");
+    expect(config.seedDev).toBe(true);
+    expect(config.logLevel).toBe("debug");
+    expect(existsSync(join(dir, "secret.key"))).toBe(false);
+  });
+
+  it("does not seed on PostgreSQL unless asked", () => {
+    const config = loadConfig({
+      TROVE_DATA_DIR: dir,
+      DATABASE_URL: "postgresql://h/db",
+      TROVE_SECRET_KEY: "a".repeat(64),
+    });
+    expect(config.seedDev).toBe(false);
+  });
+
+  it("reports every invalid variable", () => {
+    expect(() =>
+      loadConfig({ TROVE_DATA_DIR: dir, PORT: "http", DATABASE_URL: "mysql://x", LOG_LEVEL: "loud" }),
+    ).toThrow(ConfigError);
+    try {
+      loadConfig({ TROVE_DATA_DIR: dir, PORT: "http", DATABASE_URL: "mysql://x" });
+    } catch (error) {
+      expect((error as Error).message).toMatch(/PORT/);
+      expect((error as Error).message).toMatch(/DATABASE_URL/);
+    }
+    expect(() => parseSecretKey("too-short")).toThrow(ConfigError);
+    expect(parseSecretKey(Buffer.alloc(32, 1).toString("base64"))).toHaveLength(32);
+  });
+});

@@ -1,0 +1,270 @@
+/**
+ * Server configuration.
+ *
+ * - `loadConfig(env)` reads and validates the environment (zod) and resolves derived defaults;
+ *   it is what `main`/the CLI use. It may create the data directory and, in development, the
+ *   persisted secret key file (`<data dir>/secret.key`).
+ * - `buildApp()` takes an already-resolved `ServerConfig`, so tests never touch process.env
+ *   (see `test/support/create-test-app.ts`, which builds one with `resolveConfig`).
+ *
+ * Environment variables:
+ *   PORT (3000), HOST (127.0.0.1), DATABASE_URL (unset: embedded PGlite in TROVE_DATA_DIR/pgdata),
+ *   TROVE_DATA_DIR (./.trove), TROVE_STORAGE_DIR (<data dir>/storage),
+ *   TROVE_PUBLIC_URL (http://HOST:PORT), TROVE_ASSETS_URL (<public url>/assets),
+ *   TROVE_ASSETS_PREFIX (/assets: path on this server that serves stored files),
+ *   TROVE_SECRET_KEY (32 bytes as 64 hex chars or base64; unset: generated once into the data dir),
+ *   REDIS_URL (unset: in-memory rate limits), TROVE_RATE_LIMIT_MAX (600), TROVE_RATE_LIMIT_WINDOW_MS (60000),
+ *   TROVE_BODY_LIMIT (JSON body limit in bytes, 1 MiB), TROVE_DEV_PUBLIC_KEY, TROVE_DEV_PRIVATE_KEY,
+ *   TROVE_DEV_PRIVATE_KEY_2, TROVE_SEED_DEV (seed a dev workspace when none exists; default on for the
+ *   embedded database, off with DATABASE_URL unless dev keys are given), LOG_LEVEL (info).
+ * Uploads and background work:
+ *   TROVE_MAX_UPLOAD_BYTES (largest direct or remote upload, 100 MiB), TROVE_TRUSTED_RANGES (private
+ *   CIDR ranges remote-URL fetches and webhooks may reach anyway, e.g. "127.0.0.0/8,::1/128"; unset:
+ *   none), TROVE_REMOTE_FETCH_TIMEOUT_MS (60000), TROVE_MAX_INPUT_PIXELS (100000000),
+ *   TROVE_MAX_OUTPUT_PIXELS (40000000), TROVE_MEDIA_TIMEOUT_SECONDS (30), TROVE_WEBHOOK_MAX_ATTEMPTS (10),
+ *   TROVE_WEBHOOK_TIMEOUT_MS (10000), TROVE_WORKERS (run the job runner in this process; default true),
+ *   TROVE_JOB_POLL_INTERVAL_MS (1000).
+ */
+import { randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { z } from "zod";
+import { DEFAULT_MEDIA_LIMITS, type MediaLimits, resolveMediaLimits } from "./media/media-limits.js";
+import type { Connector, LookupAll } from "./network/guarded-connector.js";
+import { parseTrustedRanges, type TrustedRanges } from "./network/trusted-ranges.js";
+
+export type DatabaseConfig =
+  /**
+   * Embedded PGlite; `dataDir: null` keeps it in memory (tests). `loadDataDir` starts from a
+   * dump made by `PGlite.dumpDataDir()` (tests clone one migrated database instead of running
+   * initdb and the migrations for every app).
+   */
+  { kind: "pglite"; dataDir: string | null; loadDataDir?: Blob } | { kind: "postgres"; url: string };
+
+export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+
+export interface ServerConfig {
+  port: number;
+  host: string;
+  database: DatabaseConfig;
+  /** Root of the embedded database, storage and secret key file. */
+  dataDir: string;
+  storageDir: string;
+  /** Base URL the API advertises (no trailing slash). */
+  publicUrl: string;
+  /** Base URL of delivery links (no trailing slash): `${assetsUrl}/${workspace_no}/${path}`. */
+  assetsUrl: string;
+  /** Path prefix on this server that serves stored files (`/assets`). */
+  assetsPrefix: string;
+  /** 32-byte key: encrypts source secrets, signs part URLs. */
+  secretKey: Buffer;
+  redisUrl: string | undefined;
+  rateLimit: { max: number; windowMs: number };
+  /** Maximum JSON/urlencoded body in bytes (multipart uploads set their own limits). */
+  bodyLimit: number;
+  devKeys: { publicKey?: string; privateKey?: string; privateKey2?: string };
+  /** Create a development workspace and keys when none exists. */
+  seedDev: boolean;
+  logLevel: LogLevel;
+  /** Largest direct or remote-URL upload, bytes. */
+  maxUploadBytes: number;
+  /** Private ranges that remote-URL fetches and webhook deliveries may reach anyway. */
+  trustedRanges: TrustedRanges;
+  /** Deadline of a remote-URL fetch, body included, ms. */
+  remoteFetchTimeoutMs: number;
+  /** Pixel, time and byte limits of the media pipeline (src/media/media-limits.ts). */
+  mediaLimits: MediaLimits;
+  webhooks: { maxAttempts: number; timeoutMs: number };
+  /** Run background workers (webhook delivery, object cleanup) in this process. */
+  workers: boolean;
+  jobPollIntervalMs: number;
+  /** Tests only (never from the environment): resolver and connector for outbound requests. */
+  outbound?: { lookup?: LookupAll; connect?: Connector } | undefined;
+}
+
+const trimSlash = (value: string) => value.replace(/\/+$/, "");
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim()));
+const url = z.url({ protocol: /^https?$/ });
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  DATABASE_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+      .optional(),
+  ),
+  TROVE_DATA_DIR: z.string().min(1).default("./.trove"),
+  TROVE_STORAGE_DIR: optionalString,
+  TROVE_PUBLIC_URL: optionalString.pipe(url.optional()),
+  TROVE_ASSETS_URL: optionalString.pipe(url.optional()),
+  TROVE_ASSETS_PREFIX: z
+    .string()
+    .regex(/^\/[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/, "must look like /assets")
+    .default("/assets"),
+  TROVE_SECRET_KEY: optionalString,
+  REDIS_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^rediss?:\/\//, "must be a redis:// URL")
+      .optional(),
+  ),
+  TROVE_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(600),
+  TROVE_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1).default(60_000),
+  TROVE_BODY_LIMIT: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
+  TROVE_DEV_PUBLIC_KEY: optionalString,
+  TROVE_DEV_PRIVATE_KEY: optionalString,
+  TROVE_DEV_PRIVATE_KEY_2: optionalString,
+  TROVE_SEED_DEV: optionalString.pipe(z.enum(["true", "false", "1", "0"]).optional()),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  TROVE_MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(100 * 1024 * 1024),
+  TROVE_TRUSTED_RANGES: optionalString,
+  TROVE_REMOTE_FETCH_TIMEOUT_MS: z.coerce.number().int().min(1).default(60_000),
+  TROVE_MAX_INPUT_PIXELS: z.coerce.number().int().min(1).default(DEFAULT_MEDIA_LIMITS.maxInputPixels),
+  TROVE_MAX_OUTPUT_PIXELS: z.coerce.number().int().min(1).default(DEFAULT_MEDIA_LIMITS.maxOutputPixels),
+  TROVE_MEDIA_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(DEFAULT_MEDIA_LIMITS.timeoutSeconds),
+  TROVE_WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(10),
+  TROVE_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
+  TROVE_WORKERS: optionalString.pipe(z.enum(["true", "false", "1", "0"]).optional()),
+  TROVE_JOB_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(1000),
+});
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** Parses a 32-byte key given as 64 hex characters or base64/base64url. */
+export function parseSecretKey(value: string): Buffer {
+  const key = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, "hex") : Buffer.from(value, "base64");
+  if (key.length !== 32) {
+    throw new ConfigError("TROVE_SECRET_KEY must be 32 bytes, as 64 hex characters or base64");
+  }
+  return key;
+}
+
+/** Reads `<dataDir>/secret.key`, creating it (mode 0600) on first use. Development convenience. */
+export function loadOrCreateSecretKey(dataDir: string): Buffer {
+  const file = join(dataDir, "secret.key");
+  if (existsSync(file)) return parseSecretKey(readFileSync(file, "utf8").trim());
+  mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32);
+  writeFileSync(file, `${key.toString("hex")}\n`, { mode: 0o600, flag: "wx" });
+  chmodSync(file, 0o600);
+  return key;
+}
+
+function formatIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => `${issue.path.join(".") || "env"}: ${issue.message}`).join("; ");
+}
+
+/** Reads the environment into a `ServerConfig`. Throws `ConfigError` naming every invalid variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) throw new ConfigError(`Invalid environment: ${formatIssues(parsed.error)}`);
+  const e = parsed.data;
+  const dataDir = resolve(e.TROVE_DATA_DIR);
+  const database: DatabaseConfig = e.DATABASE_URL
+    ? { kind: "postgres", url: e.DATABASE_URL }
+    : { kind: "pglite", dataDir: join(dataDir, "pgdata") };
+  const devKeys = {
+    publicKey: e.TROVE_DEV_PUBLIC_KEY,
+    privateKey: e.TROVE_DEV_PRIVATE_KEY,
+    privateKey2: e.TROVE_DEV_PRIVATE_KEY_2,
+  };
+  const anyDevKey = Boolean(devKeys.publicKey || devKeys.privateKey || devKeys.privateKey2);
+  const seedDev =
+    e.TROVE_SEED_DEV !== undefined
+      ? e.TROVE_SEED_DEV === "true" || e.TROVE_SEED_DEV === "1"
+      : database.kind === "pglite" || anyDevKey;
+  let trustedRanges: TrustedRanges;
+  try {
+    trustedRanges = parseTrustedRanges(e.TROVE_TRUSTED_RANGES);
+  } catch (error) {
+    throw new ConfigError(`Invalid environment: TROVE_TRUSTED_RANGES: ${(error as Error).message}`);
+  }
+  return resolveConfig({
+    port: e.PORT,
+    host: e.HOST,
+    database,
+    dataDir,
+    storageDir: e.TROVE_STORAGE_DIR ? resolve(e.TROVE_STORAGE_DIR) : undefined,
+    publicUrl: e.TROVE_PUBLIC_URL,
+    assetsUrl: e.TROVE_ASSETS_URL,
+    assetsPrefix: e.TROVE_ASSETS_PREFIX,
+    secretKey: e.TROVE_SECRET_KEY ? parseSecretKey(e.TROVE_SECRET_KEY) : loadOrCreateSecretKey(dataDir),
+    redisUrl: e.REDIS_URL,
+    rateLimit: { max: e.TROVE_RATE_LIMIT_MAX, windowMs: e.TROVE_RATE_LIMIT_WINDOW_MS },
+    bodyLimit: e.TROVE_BODY_LIMIT,
+    devKeys,
+    seedDev,
+    logLevel: e.LOG_LEVEL,
+    maxUploadBytes: e.TROVE_MAX_UPLOAD_BYTES,
+    trustedRanges,
+    remoteFetchTimeoutMs: e.TROVE_REMOTE_FETCH_TIMEOUT_MS,
+    mediaLimits: resolveMediaLimits({
+      maxInputPixels: e.TROVE_MAX_INPUT_PIXELS,
+      maxOutputPixels: e.TROVE_MAX_OUTPUT_PIXELS,
+      timeoutSeconds: e.TROVE_MEDIA_TIMEOUT_SECONDS,
+    }),
+    webhooks: { maxAttempts: e.TROVE_WEBHOOK_MAX_ATTEMPTS, timeoutMs: e.TROVE_WEBHOOK_TIMEOUT_MS },
+    workers: e.TROVE_WORKERS === undefined ? true : e.TROVE_WORKERS === "true" || e.TROVE_WORKERS === "1",
+    jobPollIntervalMs: e.TROVE_JOB_POLL_INTERVAL_MS,
+  });
+}
+
+export type ConfigInput = Partial<Omit<ServerConfig, "secretKey" | "trustedRanges" | "mediaLimits">> & {
+  secretKey?: Buffer;
+  /** Parsed ranges, or "127.0.0.0/8,::1/128" / an array of CIDRs. */
+  trustedRanges?: TrustedRanges | string | readonly string[];
+  mediaLimits?: Partial<MediaLimits>;
+};
+
+/** Fills the derived defaults of a partial config (used by `loadConfig` and by tests). */
+export function resolveConfig(input: ConfigInput): ServerConfig {
+  const port = input.port ?? 3000;
+  const host = input.host ?? "127.0.0.1";
+  const dataDir = resolve(input.dataDir ?? "./.trove");
+  const urlHost = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+  const publicUrl = trimSlash(
+    input.publicUrl ?? `http://${urlHost === "0.0.0.0" ? "127.0.0.1" : urlHost}:${port}`,
+  );
+  const assetsPrefix = input.assetsPrefix ?? "/assets";
+  return {
+    port,
+    host,
+    database: input.database ?? { kind: "pglite", dataDir: join(dataDir, "pgdata") },
+    dataDir,
+    storageDir: input.storageDir ?? join(dataDir, "storage"),
+    publicUrl,
+    assetsUrl: trimSlash(input.assetsUrl ?? `${publicUrl}${assetsPrefix}`),
+    assetsPrefix,
+    secretKey: input.secretKey ?? randomBytes(32),
+    redisUrl: input.redisUrl,
+    rateLimit: input.rateLimit ?? { max: 600, windowMs: 60_000 },
+    bodyLimit: input.bodyLimit ?? 1024 * 1024,
+    devKeys: input.devKeys ?? {},
+    seedDev: input.seedDev ?? false,
+    logLevel: input.logLevel ?? "info",
+    maxUploadBytes: input.maxUploadBytes ?? 100 * 1024 * 1024,
+    trustedRanges: parseTrustedRanges(input.trustedRanges),
+    remoteFetchTimeoutMs: input.remoteFetchTimeoutMs ?? 60_000,
+    mediaLimits: resolveMediaLimits(input.mediaLimits),
+    webhooks: input.webhooks ?? { maxAttempts: 10, timeoutMs: 10_000 },
+    // Off unless asked for: tests and embedders start workers explicitly; loadConfig turns them on.
+    workers: input.workers ?? false,
+    jobPollIntervalMs: input.jobPollIntervalMs ?? 1000,
+    ...(input.outbound ? { outbound: input.outbound } : {}),
+  };
+}

@@ -1,0 +1,154 @@
+/**
+ * Opens the database: Prisma Client over a driver adapter (no native engines).
+ *
+ * - `{ kind: "pglite", dataDir }`: embedded PostgreSQL (PGlite) in `dataDir`, or in memory when
+ *   `dataDir` is null. One process only; PGlite serialises every query, so keep transactions
+ *   short and inside `$transaction(async (tx) => ...)` use only `tx` (the outer client would wait
+ *   for the transaction forever).
+ * - `{ kind: "postgres", url }`: any PostgreSQL through `@prisma/adapter-pg` (a `pg` pool).
+ *
+ * `Database.migrate()` applies prisma/migrations (see ./migrator.ts); `close()` disconnects Prisma
+ * and then closes PGlite / the pool.
+ */
+import { mkdirSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import type { DatabaseConfig } from "../config.js";
+import { PrismaClient } from "../generated/prisma/client.js";
+import {
+  type MigrateResult,
+  type Migration,
+  type MigrationDriver,
+  migrate,
+  readMigrations,
+} from "./migrator.js";
+
+export { Prisma, PrismaClient } from "../generated/prisma/client.js";
+export type DbKind = "pglite" | "postgres";
+
+export interface Database {
+  kind: DbKind;
+  prisma: PrismaClient;
+  /** The PGlite instance (embedded only); tests use it for raw SQL. */
+  pglite: PGlite | undefined;
+  migrate(migrations?: Migration[]): Promise<MigrateResult>;
+  /** Resolves when the database answers `SELECT 1`. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Key of the PostgreSQL advisory lock held while migrating ("trove-mg"). */
+export const MIGRATION_LOCK_KEY = 0x74726f76656d67n;
+
+export async function openDatabase(config: DatabaseConfig): Promise<Database> {
+  return config.kind === "pglite" ? openPglite(config.dataDir, config.loadDataDir) : openPostgres(config.url);
+}
+
+async function openPglite(dataDir: string | null, loadDataDir?: Blob): Promise<Database> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const pglite = await PGlite.create({
+    ...(dataDir ? { dataDir } : {}),
+    ...(loadDataDir ? { loadDataDir } : {}),
+  });
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const driver: MigrationDriver = {
+    connection: pgliteConnection(pglite),
+    transaction: (fn) => pglite.transaction((tx) => fn(pgliteConnection(tx))),
+  };
+  let closed = false;
+  return {
+    kind: "pglite",
+    prisma,
+    pglite,
+    migrate: (migrations = readMigrations()) => migrate(driver, migrations),
+    async ping() {
+      await pglite.query("SELECT 1");
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await prisma.$disconnect();
+      await pglite.close();
+    },
+  };
+}
+
+function pgliteConnection(db: Pick<PGlite, "exec" | "query">): MigrationDriver["connection"] {
+  return {
+    async exec(sql) {
+      await db.exec(sql);
+    },
+    async query<T extends Record<string, unknown>>(sql: string, params: unknown[] = []) {
+      const result = await db.query<T>(sql, params);
+      return result.rows;
+    },
+  };
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle client that loses its connection must not crash the process.
+  pool.on("error", () => {});
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  let closed = false;
+  return {
+    kind: "postgres",
+    prisma,
+    pglite: undefined,
+    migrate: (migrations = readMigrations()) => migratePostgres(url, migrations),
+    async ping() {
+      await pool.query("SELECT 1");
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await prisma.$disconnect();
+      await pool.end().catch(() => {});
+    },
+  };
+}
+
+/** Migrates over one dedicated connection: the advisory lock is per session. */
+async function migratePostgres(url: string, migrations: Migration[]): Promise<MigrateResult> {
+  const client = new pg.Client({ connectionString: url });
+  client.on("error", () => {});
+  await client.connect();
+  const connection: MigrationDriver["connection"] = {
+    async exec(sql) {
+      await client.query(sql);
+    },
+    async query<T extends Record<string, unknown>>(sql: string, params: unknown[] = []) {
+      const result = await client.query(sql, params);
+      return result.rows as T[];
+    },
+  };
+  const driver: MigrationDriver = {
+    connection,
+    async transaction(fn) {
+      await client.query("BEGIN");
+      try {
+        const result = await fn(connection);
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => {});
+        throw error;
+      }
+    },
+    async withLock(fn) {
+      await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY.toString()]);
+      try {
+        return await fn();
+      } finally {
+        await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY.toString()]).catch(() => {});
+      }
+    },
+  };
+  try {
+    return await migrate(driver, migrations);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * Error envelopes per endpoint group and status: the spec's "Errors" section plus our choices.
+ *
+ *   errorGroupOf(url)                        -> "upload" | "multipart" | "files" | "folders" | "sources" | "other"
+ *   buildErrorBody(group, status, error, variant?) -> the JSON body
+ *
+ * Groups by path: /api/v1/uploads* -> upload, /api/v1/multipart/* -> multipart, /api/v1/files* ->
+ * files, /api/v1/folders* -> folders, /api/v1/sources* -> sources, anything else -> other. A route
+ * can override the group with `config: { errorGroup }`, and the folder-create route sets
+ * `config: { errorVariant: "folder-create" }` (its 400 is `{ success: false, error }`).
+ *
+ * | status  | upload                                   | multipart               | files / folders / sources / other |
+ * | 400,415 | { error: title, success: false, errorCode, message } | { success: false, error: message } | { error: title, message }; folder create: { success: false, error: message } |
+ * | 401     | { success: false, error: "Unauthorized", errorCode: "UNAUTHORIZED", message } | { success: false, error, message } | files/folders like multipart; sources { error: "Invalid API key.", message }; other { error, message } |
+ * | 403     | upload shape                             | { error, message }      | { error: "Forbidden", message }  |
+ * | 404     | upload shape                             | { success: false, error: message } | { error: message } (+ code when set); other { error: title, message } |
+ * | 409     | upload shape                             | { success: false, error } | sources { error }; folders { success: false, error }; others { error, message } |
+ * | 413     | { error, success: false, errorCode: "FILE_TOO_LARGE", message } | { error, message } | { error, message } |
+ * | 429     | { error: "Too Many Requests", message: "Rate limit exceeded, retry in N seconds", retryAfterSeconds: N } everywhere |
+ * | 5xx     | { error: "Internal Server Error", success: false, errorCode: "INTERNAL_ERROR", message } | { success: false, error } | { error, message } |
+ */
+import { defaultErrorCode, defaultTitle } from "./http-error.js";
+
+export type ErrorGroup = "upload" | "multipart" | "files" | "folders" | "sources" | "other";
+export type ErrorVariant = "folder-create";
+export type ErrorBody = Record<string, unknown>;
+
+/** What the body builder needs from an error (an `HttpError` has all of it). */
+export interface ErrorBodyInput {
+  message: string;
+  title?: string | undefined;
+  code?: string | undefined;
+  errorCode?: string | undefined;
+  retryAfterSeconds?: number | undefined;
+}
+
+export const UNAUTHORIZED_MESSAGE = "Invalid or missing API key";
+export const SOURCES_UNAUTHORIZED_ERROR = "Invalid API key.";
+export const SOURCES_UNAUTHORIZED_MESSAGE = "The API key is invalid, inactive, or deleted.";
+export const FORBIDDEN_MESSAGE = "This endpoint requires a private API key";
+const INTERNAL_MESSAGE = "An unexpected error occurred";
+
+/** The group of a request URL (path plus optional query). */
+export function errorGroupOf(url: string): ErrorGroup {
+  const path = url.split("?", 1)[0] ?? "";
+  if (path.startsWith("/api/v1/uploads")) return "upload";
+  if (path.startsWith("/api/v1/multipart/") || path === "/api/v1/multipart") return "multipart";
+  const match = /^\/api\/v1\/(files|folders|sources)(?:\/|$)/.exec(path);
+  return match ? (match[1] as ErrorGroup) : "other";
+}
+
+/** The 404 message of a group's lookups ("File not found", ...). */
+export function notFoundMessage(group: ErrorGroup): string {
+  switch (group) {
+    case "files":
+      return "File not found";
+    case "folders":
+      return "Folder not found";
+    case "sources":
+      return "Source not found";
+    case "multipart":
+      return "Session not found";
+    default:
+      return "Not Found";
+  }
+}
+
+/** Whole seconds, at least 1, as both the body and `Retry-After` carry them. */
+export function retryAfterSecondsOf(value: number | undefined): number {
+  return Math.max(1, Math.ceil(value ?? 1));
+}
+
+export function buildErrorBody(
+  group: ErrorGroup,
+  status: number,
+  error: ErrorBodyInput,
+  variant?: ErrorVariant,
+): ErrorBody {
+  const title = error.title ?? defaultTitle(status);
+
+  if (status === 429) {
+    const seconds = retryAfterSecondsOf(error.retryAfterSeconds);
+    return {
+      error: "Too Many Requests",
+      message: `Rate limit exceeded, retry in ${seconds} seconds`,
+      retryAfterSeconds: seconds,
+    };
+  }
+
+  if (status === 401) {
+    if (group === "sources")
+      return { error: SOURCES_UNAUTHORIZED_ERROR, message: SOURCES_UNAUTHORIZED_MESSAGE };
+    if (group === "upload") {
+      return {
+        success: false,
+        error: "Unauthorized",
+        errorCode: "UNAUTHORIZED",
+        message: UNAUTHORIZED_MESSAGE,
+      };
+    }
+    if (group === "other") return { error: "Unauthorized", message: UNAUTHORIZED_MESSAGE };
+    return { success: false, error: "Unauthorized", message: UNAUTHORIZED_MESSAGE };
+  }
+
+  const internal = status >= 500;
+  const message = internal ? INTERNAL_MESSAGE : error.message;
+
+  if (group === "upload") {
+    return {
+      error: internal ? "Internal Server Error" : title,
+      success: false,
+      errorCode: error.errorCode ?? defaultErrorCode(status),
+      message,
+    };
+  }
+
+  if (status === 403) return { error: "Forbidden", message };
+  if (internal)
+    return group === "multipart"
+      ? { success: false, error: "Internal Server Error" }
+      : { error: title, message }; // title: an HttpError's own ("Failed to get file details"), else by status
+  if (status === 413) return { error: title, message };
+
+  const badRequest = status === 400 || status === 415;
+  switch (group) {
+    case "multipart":
+      return { success: false, error: message };
+    case "folders":
+      if ((badRequest && variant === "folder-create") || status === 409)
+        return { success: false, error: message };
+      break;
+    case "sources":
+      if (status === 409) return { error: message };
+      break;
+    default:
+      break;
+  }
+  if (status === 404 && group !== "other") {
+    return error.code ? { error: message, code: error.code } : { error: message };
+  }
+  return { error: title, message };
+}

@@ -1,0 +1,108 @@
+/**
+ * `HttpError`: the one error type routes throw. The global error handler (src/plugins/errors.ts)
+ * turns it into the envelope of the endpoint group for its status (src/errors/error-body.ts), so
+ * a route never builds an error body itself.
+ *
+ *   throw new HttpError(400, "name is required");
+ *     files   -> 400 { error: "Validation failed", message: "name is required" }
+ *     folders (create route, config.errorVariant "folder-create") -> 400 { success: false, error: "name is required" }
+ *     multipart -> 400 { success: false, error: "name is required" }
+ *     upload  -> 400 { error: "Validation failed", success: false, errorCode: "VALIDATION_FAILED", message: "name is required" }
+ *   throw new HttpError(400, "Configuration is invalid for the specified type");   // sources
+ *   throw notFound("files");                          // 404 { error: "File not found" }
+ *   throw new HttpError(404, `File ${no} not found`, { code: "FILE_NOT_FOUND" });  // { error, code }
+ *   throw new HttpError(409, "Origin name already exists in this workspace");      // sources: { error }
+ *   throw new HttpError(400, "Invalid transform", { errorCode: "INVALID_TRANSFORM" }); // upload errorCode
+ *
+ * `message` is what callers see (never put secrets or internals in it). For envelopes that carry
+ * only `error` (404, 409, multipart 4xx, folder create 400) `message` becomes `error`; for
+ * `{ error, message }` envelopes `title` (default by status, e.g. "Validation failed") becomes
+ * `error`. 5xx bodies never carry the message; the error is logged with the request id instead.
+ */
+
+export interface HttpErrorOptions {
+  /** `error` of `{ error, message }` envelopes; defaults by status (see `defaultTitle`). */
+  title?: string;
+  /** Adds `code` to `{ error }` envelopes (rename of a missing file: `FILE_NOT_FOUND`). */
+  code?: string;
+  /** `errorCode` of upload-group envelopes; defaults by status (see `defaultErrorCode`). */
+  errorCode?: string;
+  /** Extra data for logs; never sent to the client. */
+  details?: unknown;
+  /** For 429: seconds until the client may retry (also sets `Retry-After`). */
+  retryAfterSeconds?: number;
+  /** Extra response headers. */
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+export class HttpError extends Error {
+  override name = "HttpError";
+  readonly status: number;
+  /** Same as `status`; Fastify reads `statusCode`. */
+  readonly statusCode: number;
+  readonly title: string | undefined;
+  readonly code: string | undefined;
+  readonly errorCode: string | undefined;
+  readonly details: unknown;
+  readonly retryAfterSeconds: number | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(status: number, message: string, options: HttpErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.status = status;
+    this.statusCode = status;
+    this.title = options.title;
+    this.code = options.code;
+    this.errorCode = options.errorCode;
+    this.details = options.details;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.headers = options.headers;
+  }
+}
+
+export function isHttpError(error: unknown): error is HttpError {
+  return error instanceof HttpError;
+}
+
+const TITLES: Record<number, string> = {
+  400: "Validation failed",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  408: "Request Timeout",
+  409: "Conflict",
+  410: "Gone",
+  411: "Length Required",
+  413: "Payload Too Large",
+  415: "Unsupported Media Type",
+  416: "Range Not Satisfiable",
+  422: "Unprocessable Entity",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+};
+
+/** The default `error` title for a status ("Validation failed" for 400). */
+export function defaultTitle(status: number): string {
+  return TITLES[status] ?? (status >= 500 ? "Internal Server Error" : "Bad Request");
+}
+
+const ERROR_CODES: Record<number, string> = {
+  400: "VALIDATION_FAILED",
+  401: "UNAUTHORIZED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  409: "CONFLICT",
+  413: "FILE_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE",
+  429: "RATE_LIMITED",
+};
+
+/** The default upload-group `errorCode` for a status. */
+export function defaultErrorCode(status: number): string {
+  return ERROR_CODES[status] ?? (status >= 500 ? "INTERNAL_ERROR" : "VALIDATION_FAILED");
+}

@@ -1,0 +1,19 @@
+/**
+ * Errors: throw `HttpError` (or a helper below) from any route; the global handler in
+ * src/plugins/errors.ts renders the group's envelope. See ./http-error.ts and ./error-body.ts.
+ */
+import { type ErrorGroup, notFoundMessage } from "./error-body.js";
+import { HttpError } from "./http-error.js";
+
+export * from "./error-body.js";
+export * from "./http-error.js";
+
+/** The group's standard 404: "File not found", "Folder not found", "Source not found", "Session not found". */
+export function notFound(group: ErrorGroup): HttpError {
+  return new HttpError(404, notFoundMessage(group));
+}
+
+/** 400 in the group's shape ("Validation failed" title where the envelope has one). */
+export function badRequest(message: string, options?: ConstructorParameters<typeof HttpError>[2]): HttpError {
+  return new HttpError(400, message, options);
+}

@@ -1,0 +1,41 @@
+/**
+ * Fastify type augmentation: what plugins decorate and what route `config` understands.
+ *
+ *   app.db        PrismaClient (src/plugins/db.ts)        app.dbKind   "pglite" | "postgres"
+ *   app.database  Database (ping, migrate, close)          app.config   ServerConfig
+ *   app.storage   StorageDriver (src/storage/driver.ts)
+ *   request.auth  AuthContext, set by the auth hook on every route whose `config.auth` is "any" or
+ *                 "private" (default "private" for /api/* routes, "none" elsewhere).
+ *
+ * Route config:
+ *   { config: { auth: "any" } }                   public or private key (uploads, multipart)
+ *   { config: { auth: "private" } }               private key only (default under /api/)
+ *   { config: { auth: "none" } }                  no key (delivery, health, part gateway)
+ *   { config: { errorGroup: "files" } }           envelope group override (default: by path)
+ *   { config: { errorVariant: "folder-create" } } 400 as { success: false, error }
+ */
+import type { ServerConfig } from "./config.js";
+import type { Database, DbKind } from "./db/database.js";
+import type { ErrorGroup, ErrorVariant } from "./errors/error-body.js";
+import type { PrismaClient } from "./generated/prisma/client.js";
+import type { AuthContext, AuthMode } from "./plugins/auth.js";
+import type { StorageDriver } from "./storage/driver.js";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    db: PrismaClient;
+    dbKind: DbKind;
+    database: Database;
+    config: ServerConfig;
+    storage: StorageDriver;
+  }
+  interface FastifyRequest {
+    /** Set on authenticated routes (see src/plugins/auth.ts); null on `auth: "none"` routes. */
+    auth: AuthContext;
+  }
+  interface FastifyContextConfig {
+    auth?: AuthMode;
+    errorGroup?: ErrorGroup;
+    errorVariant?: ErrorVariant;
+  }
+}

@@ -1,0 +1,4 @@
+/** `%`, `_` and `\` taken literally in a LIKE / ILIKE pattern (PostgreSQL's default escape is `\`). */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}

@@ -1,0 +1,139 @@
+/**
+ * File operations for one workspace (spec endpoints 7 to 9). Every lookup is scoped by
+ * `workspaceId`, so another workspace's file_no is simply not found.
+ *
+ *   const file = await findFileDetails(db, workspaceId, fileNo);          // or throws 404 File not found
+ *   const renamed = await renameFile(db, workspaceId, fileNo, "dog");      // File row; 404 / 409 / 400
+ *   await deleteFile({ db, storage, log }, workspaceId, fileNo);           // or throws 404 File not found
+ *
+ * Rename: only the row changes (`name`, `path`). Storage keys are `<workspaceId>/<fileId>/<name
+ * at upload>` (src/storage/driver.ts `objectKey`): opaque and unique by the file id, never read
+ * back as a path, so the object stays where it is and a rename cannot half-fail between the
+ * database and storage. The row is locked (`FOR UPDATE`) while the new path is computed from its
+ * current one, so a concurrent folder rename cannot be overwritten with a stale folder path. A
+ * clash with another file of the same folder is the database's unique (workspace_id, path): 409.
+ *
+ * Delete: the row goes first, together with a `storage.delete-objects` job, in one transaction
+ * (no storage I/O inside it); then the objects (file and thumbnail) are deleted and the job
+ * dropped. Failure after the commit leaves no row pointing at nothing, and the job makes sure the
+ * orphaned objects are removed later (./delete-objects-job.ts). The opposite order (objects first)
+ * could leave a row whose bytes are gone, served as 404 by delivery: worse for the caller.
+ */
+import type { FastifyBaseLogger } from "fastify";
+import { isUniqueViolation } from "../db/prisma-errors.js";
+import { HttpError, notFound } from "../errors/index.js";
+import { assertPathFits } from "../folders/folder-path.js";
+import type { File, PrismaClient } from "../generated/prisma/client.js";
+import { enqueueJob } from "../jobs/job-queue.js";
+import type { StorageDriver } from "../storage/driver.js";
+import {
+  DELETE_OBJECTS_JOB_KIND,
+  type DeleteObjectsPayload,
+  deleteUnreferencedObjects,
+} from "./delete-objects-job.js";
+import { renamedFileName } from "./file-name.js";
+import type { FileDetailsSource } from "./serialize-file.js";
+
+/** When the job runs if the request's own attempt did not finish it. */
+const DELETE_JOB_DELAY_MS = 60_000;
+const DELETE_JOB_MAX_ATTEMPTS = 20;
+
+export async function findFileDetails(
+  db: Pick<PrismaClient, "file">,
+  workspaceId: string,
+  fileNo: bigint,
+): Promise<FileDetailsSource> {
+  const file = await db.file.findFirst({
+    where: { workspaceId, fileNo },
+    include: {
+      workspace: { select: { name: true, workspaceNo: true } },
+      folder: { select: { id: true, folderNo: true, name: true, path: true } },
+    },
+  });
+  if (!file) throw notFound("files");
+  return file;
+}
+
+/** Rename's 404: `{ error: "File <no> not found", code: "FILE_NOT_FOUND" }`. */
+export function renameNotFound(fileNo: string): HttpError {
+  return new HttpError(404, `File ${fileNo} not found`, { code: "FILE_NOT_FOUND" });
+}
+
+interface LockedFile {
+  id: string;
+  name: string;
+  path: string;
+  extension: string;
+}
+
+export async function renameFile(
+  db: PrismaClient,
+  workspaceId: string,
+  fileNo: bigint,
+  requestedName: string,
+): Promise<File> {
+  return db.$transaction(async (tx) => {
+    const [locked] = await tx.$queryRaw<LockedFile[]>`
+      SELECT id::text AS id, name, path, extension FROM files
+      WHERE workspace_id = ${workspaceId}::uuid AND file_no = ${fileNo}
+      FOR UPDATE`;
+    if (!locked) throw renameNotFound(String(fileNo));
+    const name = renamedFileName(requestedName, locked.extension);
+    if (name === locked.name) return tx.file.findUniqueOrThrow({ where: { id: locked.id } });
+    // The folder part of the current path ("photos/2024/" or ""); names never contain "/".
+    const path = locked.path.slice(0, locked.path.lastIndexOf("/") + 1) + name;
+    assertPathFits(path);
+    try {
+      return await tx.file.update({ where: { id: locked.id }, data: { name, path } });
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new HttpError(409, `A file named "${name}" already exists in this folder`, { cause: error });
+      }
+      throw error;
+    }
+  });
+}
+
+export interface DeleteFileDeps {
+  db: PrismaClient;
+  storage: Pick<StorageDriver, "delete">;
+  log: Pick<FastifyBaseLogger, "warn">;
+}
+
+export async function deleteFile(deps: DeleteFileDeps, workspaceId: string, fileNo: bigint): Promise<void> {
+  const { db } = deps;
+  const file = await db.file.findFirst({
+    where: { workspaceId, fileNo },
+    select: { id: true, storageKey: true, thumbnailKey: true },
+  });
+  if (!file) throw notFound("files");
+  const keys = [file.storageKey, ...(file.thumbnailKey ? [file.thumbnailKey] : [])];
+  const payload: DeleteObjectsPayload = { keys };
+
+  const jobId = await db.$transaction(async (tx) => {
+    const deleted = await tx.file.deleteMany({ where: { id: file.id, workspaceId } });
+    // Deleted by a concurrent request meanwhile: that request owns the cleanup.
+    if (deleted.count === 0) throw notFound("files");
+    const job = await enqueueJob(tx, {
+      kind: DELETE_OBJECTS_JOB_KIND,
+      payload: { ...payload },
+      runAt: new Date(Date.now() + DELETE_JOB_DELAY_MS),
+      maxAttempts: DELETE_JOB_MAX_ATTEMPTS,
+    });
+    return job.id;
+  });
+
+  try {
+    await deleteUnreferencedObjects(deps, keys);
+  } catch (error) {
+    deps.log.warn(
+      { err: error, fileId: file.id, jobId },
+      "stored objects of a deleted file not removed yet; left to the job",
+    );
+    return;
+  }
+  // Done: the job is not needed (a runner that already claimed it just repeats a no-op).
+  await db.job.deleteMany({ where: { id: jobId, status: "pending" } }).catch((error: unknown) => {
+    deps.log.warn({ err: error, jobId }, "could not drop a finished storage.delete-objects job");
+  });
+}

@@ -1,0 +1,129 @@
+/**
+ * One page of a workspace's files for GET /api/v1/files, plus the total that matches.
+ *
+ *   const { rows, total } = await listFiles(app.db, workspaceId, query);   // query: ListFilesQuery
+ *
+ * Filters (all combined with AND):
+ * - `folder_no`: files directly in that folder of this workspace (not in its subfolders); a
+ *   folder_no that names no folder here matches nothing (an empty page, not a 404). Empty values
+ *   (`folder_no=`, `name=`, `path=`, `tags=`) are no filter, as HTML forms send them.
+ * - `name`: case-insensitive substring of the file name; `%`, `_` and `\` are literal.
+ * - `path`: a file path or a folder path, compared segment-wise: `photos`, `photos/` and
+ *   `/photos/` all match `photos/cat.jpg` and `photos/2024/dog.png` (everything below the
+ *   folder, at any depth), and `photos/cat.jpg` matches that file; `pho` matches neither. An
+ *   empty path (`""`, `/`) is no filter.
+ * - `tags`: comma-separated; files carrying ALL of them (exact, case-sensitive; GIN `@>`).
+ *
+ * Order: `sort` wins over `sort_field`/`sort_order`. Default `created_at` desc. `sort_field`
+ * without `sort_order`: ascending for `name`, descending for the others (newest/largest first);
+ * `sort_order` alone orders by `created_at`. Names sort case-insensitively (`lower(name)`, then
+ * the exact name). Every order ends with `file_no` in the same direction, so rows that tie keep
+ * one stable order across pages.
+ *
+ * Raw SQL (not Prisma's `contains`/`startsWith`) so LIKE escaping, case-insensitive name order
+ * and the array containment are explicit and identical on PGlite and PostgreSQL.
+ */
+import type { ListFilesQuery } from "@trove/schema";
+import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
+import { escapeLike } from "./escape-like.js";
+import type { FileListSource } from "./serialize-file.js";
+
+export type FileSortField = "name" | "size" | "created_at" | "updated_at";
+export type SortOrder = "asc" | "desc";
+
+export interface FileSort {
+  field: FileSortField;
+  order: SortOrder;
+}
+
+const COMBINED_SORTS: Record<NonNullable<ListFilesQuery["sort"]>, FileSort> = {
+  name_asc: { field: "name", order: "asc" },
+  name_desc: { field: "name", order: "desc" },
+  size_asc: { field: "size", order: "asc" },
+  size_desc: { field: "size", order: "desc" },
+  created_at_asc: { field: "created_at", order: "asc" },
+  created_at_desc: { field: "created_at", order: "desc" },
+};
+
+const SORT_FIELDS: Record<NonNullable<ListFilesQuery["sort_field"]>, FileSortField> = {
+  file_size: "size",
+  name: "name",
+  created_at: "created_at",
+  updated_at: "updated_at",
+};
+
+export function resolveFileSort(query: Pick<ListFilesQuery, "sort" | "sort_field" | "sort_order">): FileSort {
+  if (query.sort) return COMBINED_SORTS[query.sort];
+  const field = query.sort_field ? SORT_FIELDS[query.sort_field] : "created_at";
+  const order = query.sort_order ?? (field === "name" ? "asc" : "desc");
+  return { field, order };
+}
+
+/** `/photos//2024/` -> `photos/2024`; "" when nothing is left. */
+export function normaliseFilterPath(path: string): string {
+  return path
+    .split("/")
+    .filter((segment) => segment !== "")
+    .join("/");
+}
+
+function orderByClause({ field, order }: FileSort): Prisma.Sql {
+  const direction = Prisma.raw(order === "asc" ? "ASC" : "DESC");
+  switch (field) {
+    case "name":
+      return Prisma.sql`lower(f.name) ${direction}, f.name ${direction}, f.file_no ${direction}`;
+    case "size":
+      return Prisma.sql`f.size ${direction}, f.file_no ${direction}`;
+    case "updated_at":
+      return Prisma.sql`f.updated_at ${direction}, f.file_no ${direction}`;
+    default:
+      return Prisma.sql`f.created_at ${direction}, f.file_no ${direction}`;
+  }
+}
+
+function whereClause(workspaceId: string, query: ListFilesQuery): Prisma.Sql {
+  const conditions: Prisma.Sql[] = [Prisma.sql`f.workspace_id = ${workspaceId}::uuid`];
+  if (query.folder_no !== undefined && query.folder_no !== "") {
+    // No such folder here: the subquery is NULL and nothing matches.
+    conditions.push(
+      Prisma.sql`f.folder_id = (SELECT d.id FROM folders d WHERE d.workspace_id = ${workspaceId}::uuid AND d.folder_no = ${query.folder_no})`,
+    );
+  }
+  if (query.name !== undefined && query.name !== "") {
+    conditions.push(Prisma.sql`f.name ILIKE ${`%${escapeLike(query.name)}%`}`);
+  }
+  if (query.path !== undefined) {
+    const path = normaliseFilterPath(query.path);
+    if (path !== "") {
+      conditions.push(Prisma.sql`(f.path = ${path} OR f.path LIKE ${`${escapeLike(path)}/%`})`);
+    }
+  }
+  if (query.tags !== undefined && query.tags.length > 0) {
+    conditions.push(Prisma.sql`f.tags @> ${query.tags}::text[]`);
+  }
+  return Prisma.join(conditions, " AND ");
+}
+
+interface CountRow {
+  total: bigint | number;
+}
+
+export async function listFiles(
+  db: Pick<PrismaClient, "$queryRaw">,
+  workspaceId: string,
+  query: ListFilesQuery,
+): Promise<{ rows: FileListSource[]; total: number }> {
+  const where = whereClause(workspaceId, query);
+  const offset = (query.page - 1) * query.limit;
+  const [rows, counted] = await Promise.all([
+    db.$queryRaw<FileListSource[]>`
+      SELECT f.file_no AS "fileNo", f.name, f.path, f.size, f.format, f.extension, f.width, f.height,
+             f.created_at AS "createdAt", f.thumbnail_key AS "thumbnailKey"
+      FROM files f
+      WHERE ${where}
+      ORDER BY ${orderByClause(resolveFileSort(query))}
+      LIMIT ${query.limit}::int OFFSET ${offset}::bigint`,
+    db.$queryRaw<CountRow[]>`SELECT count(*) AS total FROM files f WHERE ${where}`,
+  ]);
+  return { rows, total: Number(counted[0]?.total ?? 0) };
+}

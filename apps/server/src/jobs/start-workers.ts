@@ -1,0 +1,78 @@
+/**
+ * Background workers of one server instance: a `JobRunner` over the durable `jobs` table, started
+ * when the app is ready and stopped (waiting for jobs in progress) when it closes.
+ *
+ *   setupWorkers(app);          // in buildApp, after the routes; before ready()
+ *   app.jobRunner?.register("multipart.expire", handler);   // other kinds share the runner
+ *
+ * Runs only when `config.workers` is true: `loadConfig` turns it on (TROVE_WORKERS, default true),
+ * tests leave it off (`resolveConfig` default false) and drive the runner themselves, or turn it
+ * on. `app.jobRunner` exists either way (null when off) so other plugins can register handlers.
+ *
+ * Handlers registered here:
+ * - `webhook`: signed deliveries (src/webhooks). The secret is the workspace's webhook secret,
+ *   decrypted with TROVE_SECRET_KEY; a deleted workspace fails the job. Trusted ranges, the
+ *   attempt timeout and the test resolver/connector come from the config.
+ * - `storage.delete-objects`: removal of a deleted file's objects (src/files/delete-objects-job.ts).
+ */
+import type { FastifyInstance } from "fastify";
+import { isSealed, openSecret } from "../crypto/secret-box.js";
+import { createDeleteObjectsHandler, DELETE_OBJECTS_JOB_KIND } from "../files/delete-objects-job.js";
+import { WEBHOOK_SECRET_PURPOSE } from "../keys/workspaces.js";
+import { createWebhookHandler, WEBHOOK_JOB_KIND } from "../webhooks/delivery.js";
+import { JobRunner } from "./job-runner.js";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The background job runner of this instance, or null when `config.workers` is off. */
+    jobRunner: JobRunner | null;
+  }
+}
+
+/** The plaintext webhook secret of a workspace (`whsec_...`), or null when it has none. */
+export async function resolveWebhookSecret(app: FastifyInstance, workspaceId: string): Promise<string | null> {
+  const workspace = await app.db.workspace.findUnique({
+    where: { id: workspaceId },
+    select: { webhookSecret: true },
+  });
+  if (!workspace?.webhookSecret) return null;
+  const stored = workspace.webhookSecret;
+  if (isSealed(stored)) return openSecret(app.config.secretKey, WEBHOOK_SECRET_PURPOSE, stored);
+  // Rows written before secrets were sealed (or by tests) hold the plaintext.
+  return stored.startsWith("whsec_") ? stored : null;
+}
+
+/** A runner with every built-in handler registered (not started). */
+export function createJobRunner(app: FastifyInstance): JobRunner {
+  const { config } = app;
+  const runner = new JobRunner(app.db, {
+    pollIntervalMs: config.jobPollIntervalMs,
+    logger: app.log,
+  });
+  runner.register(
+    WEBHOOK_JOB_KIND,
+    createWebhookHandler({
+      resolveSecret: (workspaceId) => resolveWebhookSecret(app, workspaceId),
+      trustedRanges: config.trustedRanges,
+      timeoutMs: config.webhooks.timeoutMs,
+      ...(config.outbound?.lookup ? { lookup: config.outbound.lookup } : {}),
+      ...(config.outbound?.connect ? { connect: config.outbound.connect } : {}),
+    }),
+  );
+  runner.register(DELETE_OBJECTS_JOB_KIND, createDeleteObjectsHandler({ db: app.db, storage: app.storage }));
+  return runner;
+}
+
+/** Decorates `app.jobRunner` and, when workers are on, starts it on ready and stops it on close. */
+export function setupWorkers(app: FastifyInstance): void {
+  const runner = app.config.workers ? createJobRunner(app) : null;
+  app.decorate("jobRunner", runner);
+  if (!runner) return;
+  app.addHook("onReady", async () => {
+    runner.start();
+  });
+  // preClose: before the database plugin's onClose closes the client under the runner.
+  app.addHook("preClose", async () => {
+    await runner.stop();
+  });
+}

@@ -1,0 +1,112 @@
+/**
+ * API keys: `trove_pk_<32 base62>` (public: upload only) and `trove_sk_<32 base62>` (private).
+ * Only the SHA-256 hash and a visible prefix (`trove_sk_` + 8 characters) are stored; the
+ * plaintext is returned once by `createApiKey` and never again.
+ */
+import { createHash } from "node:crypto";
+import type { ApiKey, PrismaClient, Workspace } from "../generated/prisma/client.js";
+import { randomString } from "../ids.js";
+
+export type ApiKeyType = "public" | "private";
+
+const TYPE_TAG: Record<ApiKeyType, string> = { public: "pk", private: "sk" };
+const KEY_PATTERN = /^trove_(pk|sk)_[0-9A-Za-z]{32}$/;
+/** Characters of the random part kept in the visible prefix. */
+const PREFIX_RANDOM_CHARS = 8;
+
+export function generateApiKey(type: ApiKeyType): string {
+  return `trove_${TYPE_TAG[type]}_${randomString(32)}`;
+}
+
+/** Whether a string has the shape of a generated key (dev keys from the environment may not). */
+export function isWellFormedApiKey(key: string): boolean {
+  return KEY_PATTERN.test(key);
+}
+
+export function hashApiKey(key: string): string {
+  return createHash("sha256").update(key, "utf8").digest("hex");
+}
+
+/** The visible prefix stored next to the hash: `trove_sk_AbCd1234` (or the first 17 characters). */
+export function apiKeyPrefix(key: string): string {
+  const match = /^(trove_(?:pk|sk)_)(.*)$/.exec(key);
+  if (match) return match[1] + (match[2] ?? "").slice(0, PREFIX_RANDOM_CHARS);
+  return key.slice(0, Math.min(17, Math.max(1, key.length - 8)));
+}
+
+/** A key as it may arrive in a header: printable ASCII without spaces, 16 to 256 characters. */
+export function isPlausibleApiKey(key: string): boolean {
+  return /^[\x21-\x7e]{16,256}$/.test(key);
+}
+
+export interface CreateApiKeyInput {
+  workspaceId: string;
+  type: ApiKeyType;
+  name?: string;
+  /** Use this exact key (development keys from the environment); otherwise a new one is generated. */
+  key?: string;
+}
+
+export async function createApiKey(
+  prisma: PrismaClient,
+  input: CreateApiKeyInput,
+): Promise<{ key: string; record: ApiKey }> {
+  const key = input.key ?? generateApiKey(input.type);
+  if (!isPlausibleApiKey(key))
+    throw new Error("API keys must be 16 to 256 printable characters without spaces");
+  const record = await prisma.apiKey.create({
+    data: {
+      workspaceId: input.workspaceId,
+      type: input.type,
+      name: input.name ?? null,
+      prefix: apiKeyPrefix(key),
+      hash: hashApiKey(key),
+    },
+  });
+  return { key, record };
+}
+
+export type ApiKeyWithWorkspace = ApiKey & { workspace: Workspace };
+
+/** The key with its workspace if it exists and is not revoked. */
+export async function findActiveApiKey(
+  prisma: PrismaClient,
+  key: string,
+): Promise<ApiKeyWithWorkspace | null> {
+  if (!isPlausibleApiKey(key)) return null;
+  const record = await prisma.apiKey.findUnique({
+    where: { hash: hashApiKey(key) },
+    include: { workspace: true },
+  });
+  if (!record || record.revokedAt) return null;
+  return record;
+}
+
+export class ApiKeyLookupError extends Error {
+  override name = "ApiKeyLookupError";
+}
+
+/**
+ * Revokes a key given in full or by its visible prefix. A prefix matching several active keys is
+ * refused (give the full key). Returns the revoked record; revoking twice is a no-op.
+ */
+export async function revokeApiKey(prisma: PrismaClient, prefixOrKey: string): Promise<ApiKey> {
+  const byHash = await prisma.apiKey.findUnique({ where: { hash: hashApiKey(prefixOrKey) } });
+  let target = byHash;
+  if (!target) {
+    const candidates = await prisma.apiKey.findMany({ where: { prefix: prefixOrKey } });
+    const active = candidates.filter((k) => !k.revokedAt);
+    if (candidates.length === 0) throw new ApiKeyLookupError(`No API key with prefix ${prefixOrKey}`);
+    if (active.length > 1) {
+      throw new ApiKeyLookupError(`Prefix ${prefixOrKey} matches ${active.length} keys; give the full key`);
+    }
+    target = active[0] ?? candidates[0] ?? null;
+  }
+  if (!target) throw new ApiKeyLookupError(`No API key ${prefixOrKey}`);
+  if (target.revokedAt) return target;
+  return prisma.apiKey.update({ where: { id: target.id }, data: { revokedAt: new Date() } });
+}
+
+export async function listApiKeys(prisma: PrismaClient, workspaceId: string): Promise<ApiKey[]> {
+  return prisma.apiKey.findMany({ where: { workspaceId }, orderBy: { createdAt: "asc" } });
+}

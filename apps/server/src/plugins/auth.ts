@@ -1,0 +1,96 @@
+/**
+ * `auth` plugin: API-key authentication for every route, decided per route by `config.auth`:
+ *
+ *   app.get("/api/v1/files", { config: { auth: "private" } }, handler)   // private key only
+ *   app.post("/api/v1/uploads", { config: { auth: "any" } }, handler)    // public or private
+ *   app.get("/healthz", { config: { auth: "none" } }, handler)           // no key
+ *
+ * Default when `config.auth` is not set: "private" for paths under /api/, "none" elsewhere, so a
+ * new API route is never accidentally public. Runs as an onRequest hook (before the body is
+ * read): a request without a valid key gets 401 even if its body is malformed; a public key on a
+ * private route gets 403.
+ *
+ * The key comes from `x-api-key: <key>` or `Authorization: Bearer <key>` (x-api-key wins). On
+ * success `request.auth` is `{ workspaceId, workspaceNo, keyId, keyType }`. Keys are looked up
+ * by SHA-256 hash on every request (one indexed query), so revocation takes effect at once.
+ */
+import type { FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
+import { HttpError } from "../errors/http-error.js";
+import { findActiveApiKey } from "../keys/api-keys.js";
+
+export type AuthMode = "any" | "private" | "none";
+
+export interface AuthContext {
+  workspaceId: string;
+  workspaceNo: string;
+  keyId: string;
+  keyType: "public" | "private";
+}
+
+/** How long `lastUsedAt` may lag behind: at most one write per key per minute. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** The key a request carries, or undefined. */
+export function apiKeyFromRequest(request: Pick<FastifyRequest, "headers">): string | undefined {
+  const header = request.headers["x-api-key"];
+  const direct = Array.isArray(header) ? header[0] : header;
+  if (direct && direct.trim() !== "") return direct.trim();
+  const authorization = request.headers.authorization;
+  if (authorization) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (match?.[1]) return match[1];
+  }
+  return undefined;
+}
+
+/** The auth mode that applies to a request (route config, else the /api/ default). */
+export function authModeOf(request: FastifyRequest): AuthMode {
+  const configured = request.routeOptions.config?.auth;
+  if (configured) return configured;
+  return request.url.startsWith("/api/") ? "private" : "none";
+}
+
+export const authPlugin = fp(
+  async (app) => {
+    app.decorateRequest("auth", null as unknown as AuthContext);
+    const lastUsedWrites = new Map<string, number>();
+    const pending = new Set<Promise<unknown>>();
+
+    const touch = (keyId: string) => {
+      const now = Date.now();
+      if ((lastUsedWrites.get(keyId) ?? 0) > now - LAST_USED_RESOLUTION_MS) return;
+      lastUsedWrites.set(keyId, now);
+      const write = app.db.apiKey
+        .update({ where: { id: keyId }, data: { lastUsedAt: new Date(now) } })
+        .catch((error: unknown) => app.log.debug({ err: error }, "could not record key use"))
+        .finally(() => pending.delete(write));
+      pending.add(write);
+    };
+
+    app.addHook("onRequest", async (request: FastifyRequest, _reply: FastifyReply) => {
+      if (request.is404) return;
+      const mode = authModeOf(request);
+      if (mode === "none") return;
+      const key = apiKeyFromRequest(request);
+      if (!key) throw new HttpError(401, "Invalid or missing API key");
+      const record = await findActiveApiKey(app.db, key);
+      if (!record) throw new HttpError(401, "Invalid or missing API key");
+      if (mode === "private" && record.type !== "private") {
+        throw new HttpError(403, "This endpoint requires a private API key");
+      }
+      request.auth = {
+        workspaceId: record.workspaceId,
+        workspaceNo: record.workspace.workspaceNo,
+        keyId: record.id,
+        keyType: record.type,
+      };
+      touch(record.id);
+    });
+
+    app.addHook("onClose", async () => {
+      await Promise.allSettled([...pending]);
+    });
+  },
+  { name: "trove-auth", fastify: "5.x", dependencies: ["trove-db"] },
+);

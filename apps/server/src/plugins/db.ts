@@ -1,0 +1,26 @@
+/**
+ * `db` plugin: decorates `app.db` (PrismaClient), `app.dbKind` and `app.database`, and closes the
+ * database when the app closes (Prisma disconnect, then PGlite/pool close) unless the caller keeps
+ * ownership (`closeOnShutdown: false`, used by tests that share one database).
+ */
+import fp from "fastify-plugin";
+import type { Database } from "../db/database.js";
+
+export interface DbPluginOptions {
+  database: Database;
+  closeOnShutdown?: boolean;
+}
+
+export const dbPlugin = fp<DbPluginOptions>(
+  async (app, { database, closeOnShutdown = true }) => {
+    app.decorate("database", database);
+    app.decorate("db", database.prisma);
+    app.decorate("dbKind", database.kind);
+    if (closeOnShutdown) {
+      app.addHook("onClose", async () => {
+        await database.close();
+      });
+    }
+  },
+  { name: "trove-db", fastify: "5.x" },
+);

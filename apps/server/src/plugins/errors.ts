@@ -1,0 +1,126 @@
+/**
+ * `errors` plugin: the one error handler and the not-found handler.
+ *
+ * Every thrown error becomes the envelope of the request's group for its status (see
+ * src/errors/error-body.ts). Mapping:
+ * - `HttpError`                         -> its status and fields
+ * - Fastify schema validation failure   -> 400, or the group's 404 when it is a path parameter
+ * - ZodError (thrown from a handler)    -> 400 with the issues as message
+ * - Prisma P2025 (record not found)     -> the group's 404
+ * - other errors with a 4xx statusCode  -> that status (bad JSON 400, wrong content type 415,
+ *                                          body too large 413, ...); a malformed request never
+ *                                          gets a 5xx
+ * - anything else                       -> 500 without details, logged with the request id
+ * Unknown routes: 404 `{ error: "Not Found", message: "Route GET /x not found" }`.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
+import { isRecordNotFound } from "../db/prisma-errors.js";
+import {
+  buildErrorBody,
+  type ErrorBodyInput,
+  type ErrorGroup,
+  errorGroupOf,
+  notFoundMessage,
+  retryAfterSecondsOf,
+} from "../errors/error-body.js";
+import { HttpError } from "../errors/http-error.js";
+
+interface Normalized {
+  status: number;
+  input: ErrorBodyInput;
+  headers?: Record<string, string> | undefined;
+}
+
+interface ZodLikeError {
+  name: string;
+  issues: Array<{ path: PropertyKey[]; message: string }>;
+}
+
+function isZodError(error: unknown): error is ZodLikeError {
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    (error as { name?: unknown }).name === "ZodError" &&
+    Array.isArray((error as { issues?: unknown }).issues)
+  );
+}
+
+/** "field: problem; other: problem" from zod issues. */
+export function formatZodIssues(issues: ZodLikeError["issues"]): string {
+  return issues
+    .map((issue) => {
+      const path = issue.path.map(String).join(".");
+      return path ? `${path}: ${issue.message}` : issue.message;
+    })
+    .join("; ");
+}
+
+const CONTENT_TYPE_MESSAGES: Record<string, string> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: "Unsupported content type",
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: "Content-Length does not match the body",
+  FST_ERR_CTP_EMPTY_JSON_BODY: "Body cannot be empty when Content-Type is application/json",
+  FST_ERR_CTP_BODY_TOO_LARGE: "Request body is too large",
+};
+
+export function normalizeError(error: unknown, group: ErrorGroup): Normalized {
+  if (error instanceof HttpError) {
+    const headers = { ...error.headers };
+    if (error.status === 429) headers["retry-after"] = String(retryAfterSecondsOf(error.retryAfterSeconds));
+    return { status: error.status, input: error, headers };
+  }
+  const fastifyError = error as Partial<FastifyError> & { validationContext?: string };
+  if (fastifyError?.validation) {
+    if (fastifyError.validationContext === "params") {
+      return { status: 404, input: { message: notFoundMessage(group) } };
+    }
+    return { status: 400, input: { message: fastifyError.message ?? "Invalid request" } };
+  }
+  if (isZodError(error)) return { status: 400, input: { message: formatZodIssues(error.issues) } };
+  if (isRecordNotFound(error)) return { status: 404, input: { message: notFoundMessage(group) } };
+  const statusCode = fastifyError?.statusCode;
+  if (typeof statusCode === "number" && statusCode >= 400 && statusCode < 500) {
+    const code = fastifyError.code ?? "";
+    // A body Fastify could not parse as JSON.
+    if (code === "FST_ERR_CTP_INVALID_JSON_BODY" || (error instanceof SyntaxError && statusCode === 400)) {
+      return { status: 400, input: { message: "Malformed JSON in request body" } };
+    }
+    const status = code === "FST_ERR_CTP_INVALID_MEDIA_TYPE" ? 415 : statusCode;
+    const message = CONTENT_TYPE_MESSAGES[code] ?? fastifyError.message ?? "Bad Request";
+    return { status, input: { message } };
+  }
+  return { status: 500, input: { message: "Internal Server Error" } };
+}
+
+export function groupOf(request: FastifyRequest): ErrorGroup {
+  return request.routeOptions?.config?.errorGroup ?? errorGroupOf(request.url);
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
+  const group = groupOf(request);
+  const { status, input, headers } = normalizeError(error, group);
+  if (status >= 500) {
+    request.log.error({ err: error, reqId: request.id }, "request failed");
+  } else {
+    request.log.info(
+      { status, code: (error as { code?: unknown })?.code, msg: input.message },
+      "request rejected",
+    );
+  }
+  if (headers) reply.headers(headers);
+  return reply
+    .status(status)
+    .type("application/json; charset=utf-8")
+    .send(buildErrorBody(group, status, input, request.routeOptions?.config?.errorVariant));
+}
+
+export const errorsPlugin = fp(
+  async (app) => {
+    app.setErrorHandler((error, request, reply) => sendError(request, reply, error));
+    app.setNotFoundHandler((request, reply) => {
+      const path = request.url.split("?", 1)[0];
+      reply.status(404).send({ error: "Not Found", message: `Route ${request.method} ${path} not found` });
+    });
+  },
+  { name: "trove-errors", fastify: "5.x" },
+);

@@ -1,0 +1,222 @@
+/**
+ * Delivery-time transformations: `GET|HEAD {assets}/{workspace_no}/{transform}/{path...}`.
+ *
+ * Wired into src/routes/delivery.ts as its `fallback`: delivery looks the whole path up as a
+ * file first and calls this only when no file has that path. So a folder literally named like a
+ * transformation (`w_100/cat.jpg`) keeps serving its files; the transform reading applies only
+ * to paths that name no file.
+ *
+ * - Which leading segments are the transform: segments whose every directive has a known key
+ *   (`w_`, `h_`, `c_`, `f_`, ... TRANSFORM_KEYS; chained steps are several segments,
+ *   `w_300/e_grayscale/cat.jpg`). A segment with any other key (`my_photos`) is a folder name.
+ *   The longest such prefix naming an existing file wins, then shorter ones. A path whose
+ *   leading segments read as a transform but that names no file is a 404.
+ * - The transform is validated and canonicalised (`@trove/schema`): invalid -> 400 whose
+ *   message names the directive; `""` (a no-op such as `r_0`) serves the stored file itself.
+ * - Raster images only (jpeg, png, webp, gif, avif, tiff). Any other file with a transform is a
+ *   400: serving the original under a transform URL would let caches keep the wrong bytes.
+ * - Rendered variants are cached in storage under `variantCacheKey(storageKey, canonical,
+ *   autoFormat)` and served from there afterwards (`X-Cache: HIT`/`MISS`); concurrent requests
+ *   for one uncached variant render it once. The thumbnail transform (`THUMBNAIL_TRANSFORM`, the
+ *   `thumbnail` URL of uploads) serves the thumbnail stored at upload, without rendering.
+ * - Headers: Content-Type of the variant, Content-Length, ETag (file hash + variant digest),
+ *   `Cache-Control` as for files, `Vary: Accept` for every f_auto response (hit, miss or 304),
+ *   nosniff. If-None-Match -> 304 without reading storage. No Range support on variants.
+ * - Variants of a deleted file are never served: delivery finds no row. Their bytes are removed
+ *   with the file by `deleteFileObjects` (src/uploads/delete-file-objects.ts).
+ */
+import { createHash } from "node:crypto";
+import { canonicalizeTransform, MAX_TRANSFORM_STEPS, TRANSFORM_KEYS, TransformParseError } from "@trove/schema";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { HttpError } from "../errors/http-error.js";
+import { notFound } from "../errors/index.js";
+import { THUMBNAIL_TRANSFORM } from "../files/file-urls.js";
+import { isMediaError } from "../media/media-error.js";
+import { resolveMediaLimits } from "../media/media-limits.js";
+import { negotiateAutoFormat } from "../media/negotiate-format.js";
+import { isRasterFormat } from "../media/raster-format.js";
+import { renderVariant } from "../media/render-variant.js";
+import { SNIFF_HEAD_BYTES, sniffContent } from "../media/sniff-content.js";
+import { negotiatesFormat, variantCacheKey } from "../media/variant-cache-key.js";
+import { ObjectNotFoundError } from "../storage/driver.js";
+import { imageInputOf, putBuffer, readObjectHead } from "../uploads/object-keys.js";
+import { CACHE_CONTROL, type DeliveryFallback } from "./delivery.js";
+
+const KNOWN_KEYS: ReadonlySet<string> = new Set(TRANSFORM_KEYS);
+
+/** Whether a path segment reads as one transformation step (every directive has a known key). */
+export function looksLikeTransformStep(segment: string): boolean {
+  if (segment === "") return false;
+  return segment.split(",").every((directive) => {
+    const underscore = directive.indexOf("_");
+    return underscore > 0 && KNOWN_KEYS.has(directive.slice(0, underscore));
+  });
+}
+
+interface VariantFile {
+  storageKey: string;
+  thumbnailKey: string | null;
+  format: string;
+  mimeType: string;
+  hash: string;
+  isActive: boolean;
+  isDelete: boolean;
+  isPrivate: boolean;
+  updatedAt: Date;
+}
+
+const FILE_SELECT = {
+  storageKey: true,
+  thumbnailKey: true,
+  format: true,
+  mimeType: true,
+  hash: true,
+  isActive: true,
+  isDelete: true,
+  isPrivate: true,
+  updatedAt: true,
+} as const;
+
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === "*") return true;
+  return header.split(",").some((candidate) => candidate.trim().replace(/^W\//, "") === etag);
+}
+
+function digest(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+/** The delivery fallback that serves transformed variants. */
+export function variantDelivery(app: FastifyInstance): DeliveryFallback {
+  const limits = resolveMediaLimits(app.config.mediaLimits);
+  /** Renders in progress, by cache key: concurrent misses for one variant share one render. */
+  const inFlight = new Map<string, Promise<{ body: Buffer; mimeType: string }>>();
+
+  const render = (file: VariantFile, canonical: string, accept: string | undefined, cacheKey: string) => {
+    let pending = inFlight.get(cacheKey);
+    if (!pending) {
+      pending = (async () => {
+        const source = await imageInputOf(app.storage, file.storageKey, limits.maxSourceBytes);
+        const variant = await renderVariant({ source, transform: canonical, limits, ...(accept ? { accept } : {}) });
+        try {
+          await putBuffer(app.storage, cacheKey, variant.body, variant.mimeType);
+        } catch (error) {
+          app.log.warn({ err: error, cacheKey }, "rendered variant not cached");
+        }
+        return { body: variant.body, mimeType: variant.mimeType };
+      })().finally(() => inFlight.delete(cacheKey));
+      inFlight.set(cacheKey, pending);
+    }
+    return pending;
+  };
+
+  const sendBuffer = (request: FastifyRequest, reply: FastifyReply, body: Buffer, mimeType: string) => {
+    reply.type(mimeType).header("content-length", String(body.length));
+    return request.method === "HEAD" ? reply.send() : reply.send(body);
+  };
+
+  const sendObject = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    key: string,
+    size: number,
+    mimeType: string,
+  ) => {
+    reply.type(mimeType).header("content-length", String(size));
+    if (request.method === "HEAD" || size === 0) return reply.send();
+    return reply.send(await app.storage.get(key));
+  };
+
+  const serve = async (request: FastifyRequest, reply: FastifyReply, file: VariantFile, transform: string) => {
+    let canonical: string;
+    try {
+      canonical = canonicalizeTransform(transform);
+    } catch (error) {
+      if (error instanceof TransformParseError) {
+        throw new HttpError(400, error.message, { errorCode: "INVALID_TRANSFORM", cause: error });
+      }
+      throw error;
+    }
+
+    reply.header("cache-control", CACHE_CONTROL);
+    reply.header("x-content-type-options", "nosniff");
+    reply.header("last-modified", file.updatedAt.toUTCString());
+
+    if (canonical === "") {
+      // A transformation that does nothing: the stored file itself.
+      const stat = await app.storage.stat(file.storageKey);
+      if (!stat) throw notFound("files");
+      const etag = `"${file.hash}"`;
+      reply.header("etag", etag);
+      if (etagMatches(request.headers["if-none-match"], etag)) return reply.status(304).send();
+      return sendObject(request, reply, file.storageKey, stat.size, file.mimeType || "application/octet-stream");
+    }
+
+    if (!isRasterFormat(file.format)) {
+      throw new HttpError(
+        400,
+        `Transformations apply to raster images only (jpeg, png, webp, gif, avif, tiff); this file is ${file.mimeType}`,
+      );
+    }
+
+    const accept = request.headers.accept;
+    const negotiated = negotiatesFormat(canonical);
+    const autoFormat = negotiateAutoFormat(accept);
+    const cacheKey = variantCacheKey(file.storageKey, canonical, autoFormat);
+    const etag = `"${file.hash.slice(0, 32)}-${digest(`${canonical}\n${negotiated ? autoFormat : ""}`).slice(0, 16)}"`;
+    if (negotiated) reply.header("vary", "Accept");
+    reply.header("etag", etag);
+    if (etagMatches(request.headers["if-none-match"], etag)) return reply.status(304).send();
+
+    // The thumbnail stored at upload is exactly this variant.
+    if (canonical === THUMBNAIL_TRANSFORM && file.thumbnailKey) {
+      const stat = await app.storage.stat(file.thumbnailKey);
+      if (stat) {
+        reply.header("x-cache", "HIT");
+        return sendObject(request, reply, file.thumbnailKey, stat.size, "image/webp");
+      }
+    }
+
+    const cached = await app.storage.stat(cacheKey);
+    if (cached && cached.size > 0) {
+      try {
+        const sniffed = await sniffContent(await readObjectHead(app.storage, cacheKey, SNIFF_HEAD_BYTES));
+        reply.header("x-cache", "HIT");
+        return await sendObject(request, reply, cacheKey, cached.size, sniffed.mimeType);
+      } catch (error) {
+        // Removed between stat and read: render it again.
+        if (!(error instanceof ObjectNotFoundError)) throw error;
+      }
+    }
+
+    let rendered: { body: Buffer; mimeType: string };
+    try {
+      rendered = await render(file, canonical, accept, cacheKey);
+    } catch (error) {
+      if (error instanceof ObjectNotFoundError) throw notFound("files");
+      if (isMediaError(error)) throw new HttpError(error.status, error.message, { errorCode: error.code, cause: error });
+      throw error;
+    }
+    reply.header("x-cache", "MISS");
+    return sendBuffer(request, reply, rendered.body, rendered.mimeType);
+  };
+
+  return async (request, reply, target) => {
+    const segments = target.path.split("/");
+    let steps = 0;
+    const maxSteps = Math.min(segments.length - 1, MAX_TRANSFORM_STEPS);
+    while (steps < maxSteps && looksLikeTransformStep(segments[steps] as string)) steps++;
+    for (let count = steps; count >= 1; count--) {
+      const file = await app.db.file.findUnique({
+        where: { workspaceId_path: { workspaceId: target.workspaceId, path: segments.slice(count).join("/") } },
+        select: FILE_SELECT,
+      });
+      if (!file) continue;
+      if (!file.isActive || file.isDelete || file.isPrivate) return false;
+      await serve(request, reply, file, segments.slice(0, count).join("/"));
+      return true;
+    }
+    return false;
+  };
+}

@@ -1,0 +1,136 @@
+/**
+ * Upload endpoints (spec endpoints 1 and 2), public or private key:
+ *
+ *   POST /api/v1/uploads          multipart/form-data: `file` + text fields (directUploadFieldsSchema)
+ *   POST /api/v1/uploads/remote   JSON (remoteUploadBodySchema): the server fetches `remote_url`
+ *
+ * Both answer 200 with the flat upload response (uploadResponseSchema) and register the file
+ * through src/uploads/register-file.ts. The file part is streamed to storage (never buffered) and
+ * hashed on the way; remote bodies too. Errors are the upload envelope
+ * `{ error, success: false, errorCode, message }`:
+ *
+ *   400 VALIDATION_FAILED (missing file or file_name, bad field), INVALID_METADATA, INVALID_TRANSFORM,
+ *       IMAGE_TOO_LARGE (decompression bomb, output over the pixel cap), UNSUPPORTED_MEDIA_TYPE
+ *       (transform on a non-image), REMOTE_URL_FORBIDDEN (SSRF guard, remote_url or webhook_url),
+ *       REMOTE_FETCH_FAILED (upstream 4xx, too many redirects), FILE_TOO_LARGE (remote body over the cap)
+ *   401 UNAUTHORIZED   413 FILE_TOO_LARGE (direct upload over TROVE_MAX_UPLOAD_BYTES)
+ *   415 UNSUPPORTED_MEDIA_TYPE (wrong request Content-Type)   502 REMOTE_FETCH_FAILED (network, 5xx)
+ *
+ * `@fastify/multipart` is registered inside this plugin, so multipart parsing exists only here.
+ */
+import fastifyMultipart from "@fastify/multipart";
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import { HttpError } from "../errors/http-error.js";
+import { fetchRemoteUpload, fileNameFromUrl } from "../uploads/fetch-remote-upload.js";
+import { receiveDirectUpload } from "../uploads/receive-direct-upload.js";
+import { registerFile, uploadDepsOf } from "../uploads/register-file.js";
+import { toUploadError } from "../uploads/upload-errors.js";
+import { checkEarlyDirectFields, parseDirectFields, parseRemoteBody } from "../uploads/upload-fields.js";
+
+function unsupportedContentType(expected: string): HttpError {
+  return new HttpError(415, `Content-Type must be ${expected}`, { errorCode: "UNSUPPORTED_MEDIA_TYPE" });
+}
+
+/** Aborts when the client goes away before the response is written. */
+function abortOnDisconnect(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.once("close", () => {
+    if (!reply.raw.writableFinished) controller.abort(new Error("client disconnected"));
+  });
+  return controller.signal;
+}
+
+export const uploadRoutes: FastifyPluginAsync = async (app) => {
+  const { config } = app;
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: config.maxUploadBytes },
+    throwFileSizeLimit: true,
+  });
+  const deps = uploadDepsOf(app);
+
+  app.post("/api/v1/uploads", { config: { auth: "any" } }, async (request: FastifyRequest, reply) => {
+    if (!request.isMultipart()) throw unsupportedContentType("multipart/form-data");
+    const { auth } = request;
+    const received = await receiveDirectUpload(request, {
+      storage: app.storage,
+      workspaceId: auth.workspaceId,
+      maxBytes: config.maxUploadBytes,
+      beforeFile: (fields) => checkEarlyDirectFields(fields, config.trustedRanges),
+    });
+    const { file } = received;
+    if (!file) throw new HttpError(400, "file is required");
+
+    let fields: ReturnType<typeof parseDirectFields>;
+    try {
+      fields = parseDirectFields(received.fields, config.trustedRanges);
+    } catch (error) {
+      await app.storage.delete(file.key).catch(() => {});
+      throw error;
+    }
+
+    const result = await registerFile(deps, {
+      workspaceId: auth.workspaceId,
+      workspaceNo: auth.workspaceNo,
+      storageKey: file.key,
+      fileId: file.fileId,
+      size: file.size,
+      hash: file.hash,
+      head: file.head,
+      fileName: fields.file_name,
+      folder: fields.folder,
+      tags: fields.tags,
+      metadata: fields.metadata,
+      customId: fields.custom_id,
+      randomPrefix: fields.random_prefix,
+      transform: fields.transform,
+      uploadSource: "direct",
+      createdBy: auth.keyId,
+      webhookUrl: fields.webhook_url,
+    });
+    return reply.status(200).send(result.response);
+  });
+
+  app.post("/api/v1/uploads/remote", { config: { auth: "any" } }, async (request: FastifyRequest, reply) => {
+    const contentType = String(request.headers["content-type"] ?? "").toLowerCase();
+    if (!/^application\/([a-z0-9.+-]+\+)?json\b/.test(contentType)) {
+      throw unsupportedContentType("application/json");
+    }
+    const { auth } = request;
+    const body = parseRemoteBody(request.body, config.trustedRanges);
+    const fileName = body.file_name ?? fileNameFromUrl(body.remote_url);
+    const fetched = await fetchRemoteUpload(body.remote_url, fileName, {
+      storage: app.storage,
+      workspaceId: auth.workspaceId,
+      maxBytes: config.maxUploadBytes,
+      timeoutMs: config.remoteFetchTimeoutMs,
+      trustedRanges: config.trustedRanges,
+      signal: abortOnDisconnect(reply),
+      lookup: config.outbound?.lookup,
+      connect: config.outbound?.connect,
+    }).catch((error: unknown) => {
+      throw toUploadError(error);
+    });
+
+    const result = await registerFile(deps, {
+      workspaceId: auth.workspaceId,
+      workspaceNo: auth.workspaceNo,
+      storageKey: fetched.key,
+      fileId: fetched.fileId,
+      size: fetched.size,
+      hash: fetched.hash,
+      head: fetched.head,
+      fileName,
+      folder: body.folder,
+      tags: body.tags,
+      metadata: body.metadata,
+      customId: body.custom_id,
+      randomPrefix: body.random_prefix,
+      transform: body.transform,
+      uploadSource: "remote",
+      originalUrl: body.remote_url,
+      createdBy: auth.keyId,
+      webhookUrl: body.webhook_url,
+    });
+    return reply.status(200).send(result.response);
+  });
+};

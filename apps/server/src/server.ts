@@ -1,0 +1,93 @@
+/**
+ * Running the server: migrate, build the app, listen, print where it is and the development keys,
+ * and shut down cleanly on SIGTERM/SIGINT (stop accepting, finish in-flight requests, then Prisma
+ * disconnect and PGlite close through the app's onClose hooks).
+ */
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "./app.js";
+import type { ServerConfig } from "./config.js";
+import type { SeedResult } from "./keys/seed.js";
+
+export interface StartedServer {
+  app: FastifyInstance;
+  /** The address it listens on (`http://127.0.0.1:3000`). */
+  address: string;
+  close(): Promise<void>;
+}
+
+export function startupBanner(config: ServerConfig, address: string, seed: SeedResult | undefined): string {
+  const lines = [
+    "",
+    "  Trove server is running",
+    `    listening   ${address}`,
+    `    API         ${config.publicUrl}/api/v1`,
+    `    assets      ${config.assetsUrl}/{workspace_no}/{path}`,
+    `    openapi     ${config.publicUrl}/openapi.json`,
+    `    database    ${config.database.kind === "pglite" ? `embedded PGlite (${config.database.dataDir ?? "memory"})` : "PostgreSQL (DATABASE_URL)"}`,
+    `    storage     ${config.storageDir}`,
+  ];
+  if (seed?.workspace) {
+    lines.push(
+      "",
+      `  Development workspace: ${seed.workspace.name} (workspace_no ${seed.workspace.workspaceNo})`,
+    );
+    if (seed.workspace2)
+      lines.push(
+        `  Second workspace:      ${seed.workspace2.name} (workspace_no ${seed.workspace2.workspaceNo})`,
+      );
+    if (seed.created.length > 0) {
+      lines.push("  API keys created now; they are shown only this once, store them:");
+      for (const key of seed.created) {
+        lines.push(
+          `    ${key.type === "public" ? "public key " : "private key"}  ${key.key}   (workspace ${key.workspaceNo})`,
+        );
+      }
+    } else {
+      lines.push(
+        "  Development keys already exist (shown at first start). New key:",
+        `    trove-server keys create --workspace ${seed.workspace.workspaceNo} --type private`,
+      );
+    }
+  }
+  lines.push("");
+  return lines.join("\n");
+}
+
+export async function startServer(
+  config: ServerConfig,
+  options: { print?: (text: string) => void; handleSignals?: boolean } = {},
+): Promise<StartedServer> {
+  const print = options.print ?? ((text: string) => process.stdout.write(`${text}\n`));
+  const app = await buildApp({ config });
+  let address: string;
+  try {
+    address = await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await app.close().catch(() => {});
+    throw error;
+  }
+  print(startupBanner(config, address, app.seedResult));
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= app.close().then(() => undefined);
+    return closing;
+  };
+  if (options.handleSignals ?? true) {
+    const onSignal = (signal: NodeJS.Signals) => {
+      app.log.info({ signal }, "shutting down");
+      const force = setTimeout(() => process.exit(1), 10_000);
+      force.unref();
+      close().then(
+        () => process.exit(0),
+        (error) => {
+          app.log.error({ err: error }, "error during shutdown");
+          process.exit(1);
+        },
+      );
+    };
+    process.once("SIGTERM", onSignal);
+    process.once("SIGINT", onSignal);
+  }
+  return { app, address, close };
+}

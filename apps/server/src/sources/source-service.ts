@@ -1,0 +1,146 @@
+/**
+ * Source persistence for one workspace: create, list, find, update (merge) and delete, with the
+ * spec's errors thrown as `HttpError` (404 "Source not found", 409 "Origin name already exists in
+ * this workspace", 400 invalid configuration). Secrets are sealed before they reach the database.
+ *
+ *   const ctx = { db: app.db, secretKey: app.config.secretKey, workspaceId: request.auth.workspaceId };
+ *   const row = await createSource(ctx, body);        // body from parseCreateSourceBody
+ *   const { rows, total } = await listSources(ctx, query);
+ *
+ * Name uniqueness is the database's (unique index on workspace_id, name), so two concurrent
+ * creates or renames to the same name cannot both succeed: the loser's P2002 becomes the 409.
+ */
+import type { CreateSourceBody, ListSourcesQuery, UpdateSourceBody } from "@trove/schema";
+import { isUniqueViolation } from "../db/prisma-errors.js";
+import { HttpError } from "../errors/http-error.js";
+import { notFound } from "../errors/index.js";
+import { isUuid } from "../errors/params.js";
+import type { Prisma, PrismaClient, Source } from "../generated/prisma/client.js";
+import {
+  type ConfigurationRecord,
+  configurationRecord,
+  openConfiguration,
+  sealConfiguration,
+} from "./configuration-secrets.js";
+import { mergeConfiguration } from "./merge-configuration.js";
+import { parseConfiguration } from "./validate-source-body.js";
+
+export const DUPLICATE_NAME_MESSAGE = "Origin name already exists in this workspace";
+
+export interface SourceContext {
+  db: PrismaClient;
+  /** The server's secret key (config.secretKey): seals and opens secret fields. */
+  secretKey: Buffer;
+  workspaceId: string;
+}
+
+function duplicateName(cause: unknown): HttpError {
+  return new HttpError(409, DUPLICATE_NAME_MESSAGE, { cause });
+}
+
+function asJson(configuration: ConfigurationRecord): Prisma.InputJsonObject {
+  return configuration as Prisma.InputJsonObject;
+}
+
+export async function createSource(ctx: SourceContext, body: CreateSourceBody): Promise<Source> {
+  const configuration = sealConfiguration(ctx.secretKey, body.configuration as ConfigurationRecord);
+  try {
+    return await ctx.db.source.create({
+      data: {
+        workspaceId: ctx.workspaceId,
+        name: body.name,
+        type: body.type,
+        configuration: asJson(configuration),
+      },
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicateName(error);
+    throw error;
+  }
+}
+
+/** `%`, `_` and `\` taken literally in a LIKE pattern (PostgreSQL's default escape is `\`). */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
+
+/**
+ * One page of the workspace's sources, newest first (`created_at` desc, then `id` desc so rows
+ * created in the same millisecond keep a stable order across pages), plus the total matching.
+ */
+export async function listSources(
+  ctx: SourceContext,
+  query: ListSourcesQuery,
+): Promise<{ rows: Source[]; total: number }> {
+  const where: Prisma.SourceWhereInput = { workspaceId: ctx.workspaceId };
+  if (query.type) where.type = query.type;
+  if (query.search) where.name = { contains: escapeLike(query.search), mode: "insensitive" };
+  const [rows, total] = await ctx.db.$transaction([
+    ctx.db.source.findMany({
+      where,
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      skip: (query.page - 1) * query.limit,
+      take: query.limit,
+    }),
+    ctx.db.source.count({ where }),
+  ]);
+  return { rows, total };
+}
+
+/** The workspace's source with this id; a malformed id or another workspace's id is 404. */
+export async function findSource(ctx: SourceContext, id: string): Promise<Source> {
+  if (!isUuid(id)) throw notFound("sources");
+  const row = await ctx.db.source.findFirst({ where: { id, workspaceId: ctx.workspaceId } });
+  if (!row) throw notFound("sources");
+  return row;
+}
+
+/** The plaintext configuration of a source (for code that uses the credentials, and tests). */
+export async function readSourceConfiguration(ctx: SourceContext, id: string): Promise<ConfigurationRecord> {
+  const row = await findSource(ctx, id);
+  return openConfiguration(ctx.secretKey, row.configuration);
+}
+
+/**
+ * PATCH: renames and/or merges configuration fields (see ./merge-configuration.ts), validates the
+ * merged configuration against the type, keeps the ciphertext of secrets not changed, and sets
+ * `updated_at`. An empty body changes nothing and returns the source as it is. The row is locked
+ * (SELECT ... FOR UPDATE) while merging, so concurrent PATCHes do not lose each other's fields.
+ */
+export async function updateSource(ctx: SourceContext, id: string, body: UpdateSourceBody): Promise<Source> {
+  if (!isUuid(id)) throw notFound("sources");
+  if (body.name === undefined && body.configuration === undefined) return findSource(ctx, id);
+  try {
+    return await ctx.db.$transaction(async (tx) => {
+      const locked = await tx.$queryRaw<Array<{ id: string }>>`
+        SELECT id FROM sources WHERE id = ${id}::uuid AND workspace_id = ${ctx.workspaceId}::uuid FOR UPDATE`;
+      if (locked.length === 0) throw notFound("sources");
+      const current = await tx.source.findUniqueOrThrow({ where: { id } });
+
+      const data: Prisma.SourceUpdateInput = { updatedAt: nextUpdatedAt(current) };
+      if (body.name !== undefined) data.name = body.name;
+      if (body.configuration !== undefined) {
+        const stored = configurationRecord(current.configuration);
+        const merged = mergeConfiguration(openConfiguration(ctx.secretKey, stored), body.configuration);
+        const valid = parseConfiguration(current.type, merged.configuration) as ConfigurationRecord;
+        data.configuration = asJson(sealConfiguration(ctx.secretKey, valid, stored, merged.keptSecrets));
+      }
+      return tx.source.update({ where: { id }, data });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicateName(error);
+    throw error;
+  }
+}
+
+/** Now, but always later than the previous update, so `updated_at` moves on every update. */
+function nextUpdatedAt(current: Source): Date {
+  const previous = (current.updatedAt ?? current.createdAt).getTime();
+  return new Date(Math.max(Date.now(), previous + 1));
+}
+
+export async function deleteSource(ctx: SourceContext, id: string): Promise<void> {
+  if (!isUuid(id)) throw notFound("sources");
+  const { count } = await ctx.db.source.deleteMany({ where: { id, workspaceId: ctx.workspaceId } });
+  if (count === 0) throw notFound("sources");
+}

@@ -1,0 +1,132 @@
+/**
+ * Storage driver interface: where file bytes live. Drivers: `fs` (./fs-driver.ts, a directory;
+ * the embedded default) and, later, `s3`. Everything streams; nothing holds a whole object in
+ * memory.
+ *
+ * Object keys are driver-neutral strings built by the server, never taken from user paths alone:
+ * `objectKey(workspaceId, fileId, name)` -> `<workspaceId>/<fileId>/<safe name>`. Every driver must
+ * reject keys that fail `assertValidKey` (empty segments, `.`/`..`, absolute, backslashes, NUL,
+ * control characters), so no key can escape the driver's root.
+ */
+import type { Readable } from "node:stream";
+
+export interface PutResult {
+  key: string;
+  /** Bytes written. */
+  size: number;
+  /** Lowercase hex SHA-256 of the bytes written. */
+  sha256: string;
+}
+
+export interface PutOptions {
+  /** When given, a different byte count fails the put (and nothing is stored). */
+  expectedSize?: number;
+  /** Stops writing (and stores nothing) once more bytes than this arrive. */
+  maxBytes?: number;
+  contentType?: string;
+  signal?: AbortSignal;
+}
+
+export interface ObjectStat {
+  key: string;
+  size: number;
+  modifiedAt: Date;
+}
+
+/** Inclusive byte range, as in HTTP `Range: bytes=start-end`. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+export interface StorageDriver {
+  readonly kind: string;
+  /** Streams `body` into the object, replacing any existing one atomically. */
+  put(key: string, body: Readable, options?: PutOptions): Promise<PutResult>;
+  /** A stream of the object (or of `range`); rejects with `ObjectNotFoundError` when missing. */
+  get(key: string, options?: { range?: ByteRange }): Promise<Readable>;
+  /** Size and modification time, or null when missing. */
+  stat(key: string): Promise<ObjectStat | null>;
+  exists(key: string): Promise<boolean>;
+  /** Deletes the object; deleting a missing object is not an error. */
+  delete(key: string): Promise<void>;
+  /** Keys under `prefix` (a key prefix, e.g. `<workspaceId>/`), in no particular order. */
+  list(prefix: string): AsyncIterable<ObjectStat>;
+}
+
+export class ObjectNotFoundError extends Error {
+  override name = "ObjectNotFoundError";
+  readonly code = "ENOENT";
+  constructor(readonly key: string) {
+    super(`Object not found: ${key}`);
+  }
+}
+
+export class InvalidObjectKeyError extends Error {
+  override name = "InvalidObjectKeyError";
+  constructor(
+    readonly key: string,
+    reason: string,
+  ) {
+    super(`Invalid object key (${reason})`);
+  }
+}
+
+export class SizeMismatchError extends Error {
+  override name = "SizeMismatchError";
+  constructor(
+    readonly expected: number,
+    readonly actual: number,
+  ) {
+    super(`Expected ${expected} bytes, received ${actual}`);
+  }
+}
+
+export class ObjectTooLargeError extends Error {
+  override name = "ObjectTooLargeError";
+  constructor(readonly maxBytes: number) {
+    super(`Object exceeds ${maxBytes} bytes`);
+  }
+}
+
+const MAX_KEY_LENGTH = 1024;
+
+/** Throws `InvalidObjectKeyError` unless `key` is a safe relative key (`a/b/c.jpg`). */
+export function assertValidKey(key: string, { allowPrefix = false } = {}): void {
+  if (typeof key !== "string" || key.length === 0) throw new InvalidObjectKeyError(String(key), "empty");
+  if (key.length > MAX_KEY_LENGTH) throw new InvalidObjectKeyError(key, "too long");
+  if (key.includes("\0")) throw new InvalidObjectKeyError(key, "NUL character");
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
+  if (/[\u0000-\u001f\u007f]/.test(key)) throw new InvalidObjectKeyError(key, "control character");
+  if (key.includes("\\")) throw new InvalidObjectKeyError(key, "backslash");
+  if (key.startsWith("/") || /^[A-Za-z]:/.test(key)) throw new InvalidObjectKeyError(key, "absolute");
+  const segments = key.split("/");
+  // A prefix may end with "/" (`<workspaceId>/`); keys may not.
+  if (allowPrefix && segments[segments.length - 1] === "") segments.pop();
+  for (const segment of segments) {
+    if (segment === "") throw new InvalidObjectKeyError(key, "empty segment");
+    if (segment === "." || segment === "..") throw new InvalidObjectKeyError(key, "dot segment");
+  }
+}
+
+/**
+ * A storage-safe file name from a user-supplied one: keeps letters, digits, `.`, `-`, `_`,
+ * replaces anything else with `_`, no leading dots, at most 200 characters, never empty.
+ */
+export function safeObjectName(name: string): string {
+  const base = name.split(/[/\\]/).pop() ?? "";
+  let safe = base
+    .normalize("NFKC")
+    .replace(/[^A-Za-z0-9._-]+/g, "_")
+    .replace(/^\.+/, "")
+    .slice(-200);
+  if (safe === "" || safe === "." || safe === "..") safe = "file";
+  return safe;
+}
+
+/** `<workspaceId>/<fileId>/<safe name>`: the object key of a stored file. */
+export function objectKey(workspaceId: string, fileId: string, name: string): string {
+  const key = `${workspaceId}/${fileId}/${safeObjectName(name)}`;
+  assertValidKey(key);
+  return key;
+}

@@ -1,0 +1,157 @@
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { text } from "node:stream/consumers";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  assertValidKey,
+  InvalidObjectKeyError,
+  ObjectNotFoundError,
+  ObjectTooLargeError,
+  objectKey,
+  SizeMismatchError,
+  safeObjectName,
+} from "./driver.js";
+import { FsStorageDriver } from "./fs-driver.js";
+
+describe("FsStorageDriver", () => {
+  let parent: string;
+  let root: string;
+  let driver: FsStorageDriver;
+  beforeEach(async () => {
+    parent = await mkdtemp(join(tmpdir(), "trove-fs-"));
+    root = join(parent, "root");
+    driver = new FsStorageDriver(root);
+  });
+  afterEach(async () => {
+    await rm(parent, { recursive: true, force: true });
+  });
+
+  it("puts from a stream, reporting size and sha256, and gets it back (whole and by range)", async () => {
+    const content = Buffer.from("0123456789abcdef");
+    const result = await driver.put(
+      "ws/file/a.txt",
+      Readable.from([content.subarray(0, 5), content.subarray(5)]),
+    );
+    expect(result).toEqual({
+      key: "ws/file/a.txt",
+      size: 16,
+      sha256: createHash("sha256").update(content).digest("hex"),
+    });
+    expect(await text(await driver.get("ws/file/a.txt"))).toBe("0123456789abcdef");
+    expect(await text(await driver.get("ws/file/a.txt", { range: { start: 2, end: 4 } }))).toBe("234");
+    expect(await driver.stat("ws/file/a.txt")).toMatchObject({ key: "ws/file/a.txt", size: 16 });
+    expect(await driver.exists("ws/file/a.txt")).toBe(true);
+  });
+
+  it("replaces atomically and leaves no temp files", async () => {
+    await driver.put("k/one", Readable.from([Buffer.from("first")]));
+    await driver.put("k/one", Readable.from([Buffer.from("second")]));
+    expect(await readFile(join(root, "k", "one"), "utf8")).toBe("second");
+    expect(await readdir(join(root, ".tmp"))).toEqual([]);
+  });
+
+  it("stores nothing when the size is wrong, the stream fails, or it is too large", async () => {
+    await expect(
+      driver.put("k/size", Readable.from([Buffer.from("abc")]), { expectedSize: 4 }),
+    ).rejects.toBeInstanceOf(SizeMismatchError);
+    const failing = new Readable({
+      read() {
+        this.destroy(new Error("client went away"));
+      },
+    });
+    await expect(driver.put("k/fail", failing)).rejects.toThrow("client went away");
+    await expect(
+      driver.put("k/big", Readable.from([Buffer.alloc(10), Buffer.alloc(10)]), { maxBytes: 15 }),
+    ).rejects.toBeInstanceOf(ObjectTooLargeError);
+    expect(await driver.exists("k/size")).toBe(false);
+    expect(await driver.exists("k/fail")).toBe(false);
+    expect(await driver.exists("k/big")).toBe(false);
+    expect(await readdir(join(root, ".tmp"))).toEqual([]);
+  });
+
+  it("get of a missing object rejects with ObjectNotFoundError; delete is idempotent", async () => {
+    await expect(driver.get("nope/x")).rejects.toBeInstanceOf(ObjectNotFoundError);
+    expect(await driver.stat("nope/x")).toBeNull();
+    await driver.put("d/x", Readable.from([Buffer.from("x")]));
+    await driver.delete("d/x");
+    await driver.delete("d/x");
+    expect(await driver.exists("d/x")).toBe(false);
+  });
+
+  it("lists by key prefix", async () => {
+    for (const key of ["w1/f1/a", "w1/f2/b", "w2/f3/c", "w10/f4/d"])
+      await driver.put(key, Readable.from([Buffer.from(key)]));
+    const keys = async (prefix: string) => {
+      const out: string[] = [];
+      for await (const entry of driver.list(prefix)) out.push(entry.key);
+      return out.sort();
+    };
+    expect(await keys("w1/")).toEqual(["w1/f1/a", "w1/f2/b"]);
+    expect(await keys("w1")).toEqual(["w1/f1/a", "w1/f2/b", "w10/f4/d"]);
+    expect(await keys("")).toEqual(["w1/f1/a", "w1/f2/b", "w10/f4/d", "w2/f3/c"]);
+    expect(await keys("w3/")).toEqual([]);
+  });
+
+  it("rejects every key that could escape the root, in every operation", async () => {
+    await writeFile(join(parent, "secret.txt"), "top secret");
+    const bad = [
+      "",
+      "../secret.txt",
+      "a/../../secret.txt",
+      "a/../b",
+      "./a",
+      "a/./b",
+      "/etc/passwd",
+      "C:/Windows/win.ini",
+      "a\\..\\..\\secret.txt",
+      "..\\secret.txt",
+      "a/b\0.txt",
+      "a//b",
+      "a/b/",
+      "..",
+      ".",
+      ".tmp/x",
+      "a/\u0001b",
+      "x".repeat(2000),
+    ];
+    for (const key of bad) {
+      await expect(
+        driver.put(key, Readable.from([Buffer.from("pwned")])),
+        JSON.stringify(key),
+      ).rejects.toBeInstanceOf(InvalidObjectKeyError);
+      await expect(driver.get(key), JSON.stringify(key)).rejects.toBeInstanceOf(InvalidObjectKeyError);
+      await expect(driver.stat(key)).rejects.toBeInstanceOf(InvalidObjectKeyError);
+      await expect(driver.delete(key)).rejects.toBeInstanceOf(InvalidObjectKeyError);
+    }
+    await expect(async () => {
+      for await (const _ of driver.list("../")) {
+        // nothing
+      }
+    }).rejects.toBeInstanceOf(InvalidObjectKeyError);
+    expect(await readFile(join(parent, "secret.txt"), "utf8")).toBe("top secret");
+    expect(existsSync(join(parent, "pwned"))).toBe(false);
+  });
+});
+
+describe("object keys", () => {
+  it("objectKey builds <workspaceId>/<fileId>/<safe name> from any user name", () => {
+    expect(objectKey("w", "f", "cat.jpg")).toBe("w/f/cat.jpg");
+    expect(objectKey("w", "f", "../../etc/passwd")).toBe("w/f/passwd");
+    expect(objectKey("w", "f", "..")).toBe("w/f/file");
+    expect(objectKey("w", "f", "my cat (1).jpg")).toBe("w/f/my_cat_1_.jpg");
+    expect(objectKey("w", "f", "C:\\Users\\x\\evil.png")).toBe("w/f/evil.png");
+    expect(objectKey("w", "f", ".htaccess")).toBe("w/f/htaccess");
+  });
+
+  it("safeObjectName never returns an empty or dot name", () => {
+    for (const name of ["", ".", "..", "...", "/", "\\", "\0"]) {
+      const safe = safeObjectName(name);
+      expect(safe).not.toBe("");
+      expect(() => assertValidKey(`a/${safe}`)).not.toThrow();
+    }
+  });
+});

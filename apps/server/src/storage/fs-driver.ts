@@ -1,0 +1,133 @@
+/**
+ * Filesystem storage driver: objects are files under `root`, at their key's path.
+ *
+ * Writes stream into `<root>/.tmp/<random>` while hashing, then `rename` into place, so readers
+ * never see a partial object and a failed upload leaves nothing behind. Keys are validated
+ * (`assertValidKey`) and the resolved path is checked to stay inside `root`.
+ */
+import { createHash, randomUUID } from "node:crypto";
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdir, readdir, rename, rm, stat, unlink } from "node:fs/promises";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { type Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import {
+  assertValidKey,
+  type ByteRange,
+  InvalidObjectKeyError,
+  ObjectNotFoundError,
+  type ObjectStat,
+  ObjectTooLargeError,
+  type PutOptions,
+  type PutResult,
+  SizeMismatchError,
+  type StorageDriver,
+} from "./driver.js";
+
+const TMP_DIR = ".tmp";
+
+export class FsStorageDriver implements StorageDriver {
+  readonly kind = "fs";
+  readonly root: string;
+
+  constructor(root: string) {
+    this.root = resolve(root);
+  }
+
+  /** Absolute path of a key, guaranteed inside root. */
+  pathOf(key: string): string {
+    assertValidKey(key);
+    if (key === TMP_DIR || key.startsWith(`${TMP_DIR}/`))
+      throw new InvalidObjectKeyError(key, "reserved prefix");
+    const path = resolve(this.root, ...key.split("/"));
+    const rel = relative(this.root, path);
+    if (rel === "" || rel.startsWith(`..${sep}`) || rel === ".." || resolve(this.root, rel) !== path) {
+      throw new InvalidObjectKeyError(key, "outside root");
+    }
+    return path;
+  }
+
+  async put(key: string, body: Readable, options: PutOptions = {}): Promise<PutResult> {
+    const target = this.pathOf(key);
+    const tmpDir = join(this.root, TMP_DIR);
+    await mkdir(tmpDir, { recursive: true });
+    const tmp = join(tmpDir, randomUUID());
+    const hash = createHash("sha256");
+    let size = 0;
+    const { maxBytes } = options;
+    const meter = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        size += chunk.length;
+        if (maxBytes !== undefined && size > maxBytes) {
+          callback(new ObjectTooLargeError(maxBytes));
+          return;
+        }
+        hash.update(chunk);
+        callback(null, chunk);
+      },
+    });
+    try {
+      await pipeline(body, meter, createWriteStream(tmp, { flags: "wx" }), { signal: options.signal });
+      if (options.expectedSize !== undefined && size !== options.expectedSize) {
+        throw new SizeMismatchError(options.expectedSize, size);
+      }
+      await mkdir(dirname(target), { recursive: true });
+      await rename(tmp, target);
+    } catch (error) {
+      await rm(tmp, { force: true });
+      throw error;
+    }
+    return { key, size, sha256: hash.digest("hex") };
+  }
+
+  async get(key: string, options: { range?: ByteRange } = {}): Promise<Readable> {
+    const path = this.pathOf(key);
+    const info = await stat(path).catch(() => null);
+    if (!info?.isFile()) throw new ObjectNotFoundError(key);
+    const range = options.range;
+    const stream = range
+      ? createReadStream(path, { start: range.start, end: range.end })
+      : createReadStream(path);
+    // Surface open errors (file removed meanwhile) as a stream error, not an unhandled one.
+    return stream;
+  }
+
+  async stat(key: string): Promise<ObjectStat | null> {
+    const info = await stat(this.pathOf(key)).catch(() => null);
+    if (!info?.isFile()) return null;
+    return { key, size: info.size, modifiedAt: info.mtime };
+  }
+
+  async exists(key: string): Promise<boolean> {
+    return (await this.stat(key)) !== null;
+  }
+
+  async delete(key: string): Promise<void> {
+    await unlink(this.pathOf(key)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "ENOENT") throw error;
+    });
+  }
+
+  async *list(prefix: string): AsyncIterable<ObjectStat> {
+    if (prefix !== "") assertValidKey(prefix, { allowPrefix: true });
+    // Walk the deepest directory the prefix names fully, then filter by the full prefix.
+    const slash = prefix.lastIndexOf("/");
+    const dirKey = slash === -1 ? "" : prefix.slice(0, slash);
+    const start = dirKey === "" ? this.root : this.pathOf(dirKey);
+    const walk = async function* (this: FsStorageDriver, dir: string): AsyncIterable<ObjectStat> {
+      const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+      for (const entry of entries) {
+        const path = join(dir, entry.name);
+        const key = relative(this.root, path).split(sep).join("/");
+        if (key === TMP_DIR) continue;
+        if (entry.isDirectory()) {
+          yield* walk.call(this, path);
+        } else if (entry.isFile() && key.startsWith(prefix)) {
+          const info = await stat(path).catch(() => null);
+          if (info) yield { key, size: info.size, modifiedAt: info.mtime };
+        }
+      }
+    };
+    yield* walk.call(this, start);
+  }
+}

@@ -1,0 +1,256 @@
+/**
+ * Multipart uploads on the fs driver, without a concatenation pass:
+ *
+ *   <root>/.multipart/<uploadId>/data        preallocated (ftruncate) to the object's size;
+ *                                            part n is written at (n - 1) * partSize
+ *   <root>/.multipart/<uploadId>/meta.json   key, size, partSize, partCount, contentType, createdAt
+ *   <root>/.multipart/<uploadId>/parts/<n>.json  written after part n arrived whole
+ *
+ * `complete` checks the part list against the plan and the part records, fsyncs `data` and
+ * renames it onto the key's path (same filesystem, so atomic). All state is on disk, so a part
+ * may arrive on one server instance and `complete` run on another sharing the directory.
+ */
+import { randomBytes } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import { mkdir, open, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { pipeline } from "node:stream/promises";
+import { assertValidKey } from "../driver.js";
+import type { FsStorageDriver } from "../fs-driver.js";
+import { BLOCK_SIZE } from "./block-hash.js";
+import { InvalidPartError, UploadNotFoundError } from "./errors.js";
+import { PartMeter } from "./part-meter.js";
+import {
+  assertCompleteParts,
+  assertValidPartRequest,
+  assertValidPlan,
+  plannedPartSize,
+} from "./part-plan.js";
+import type {
+  BeginInput,
+  CompleteInput,
+  MultipartStore,
+  PendingUpload,
+  PutPartInput,
+  StoredPart,
+  UploadRef,
+} from "./types.js";
+
+export const FS_MULTIPART_DIR = ".multipart";
+const UPLOAD_ID = /^[0-9a-f]{32}$/;
+
+interface UploadMeta {
+  key: string;
+  size: number;
+  partSize: number;
+  partCount: number;
+  contentType?: string;
+  createdAt: string;
+}
+
+interface PartRecord {
+  number: number;
+  size: number;
+  etag: string;
+  sha256: string;
+  blockDigests: string[];
+}
+
+function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException)?.code === "ENOENT";
+}
+
+export class FsMultipartStore implements MultipartStore {
+  readonly kind = "fs";
+  readonly supportsDirect = false;
+  readonly dir: string;
+
+  constructor(private readonly driver: FsStorageDriver) {
+    this.dir = join(driver.root, FS_MULTIPART_DIR);
+  }
+
+  private uploadDir(uploadId: string): string {
+    if (typeof uploadId !== "string" || !UPLOAD_ID.test(uploadId))
+      throw new UploadNotFoundError(String(uploadId));
+    return join(this.dir, uploadId);
+  }
+
+  private async readMeta(key: string, uploadId: string): Promise<UploadMeta> {
+    const file = join(this.uploadDir(uploadId), "meta.json");
+    let meta: UploadMeta;
+    try {
+      meta = JSON.parse(await readFile(file, "utf8")) as UploadMeta;
+    } catch (error) {
+      if (isMissing(error)) throw new UploadNotFoundError(uploadId);
+      throw error;
+    }
+    if (meta.key !== key) throw new UploadNotFoundError(uploadId);
+    return meta;
+  }
+
+  async begin(input: BeginInput): Promise<{ uploadId: string }> {
+    const { key, size, partSize, partCount, contentType } = input;
+    this.driver.pathOf(key); // validates the key and that it stays inside root
+    assertValidPlan({ size, partSize, partCount }, { minPartSize: BLOCK_SIZE });
+    const uploadId = randomBytes(16).toString("hex");
+    const dir = join(this.dir, uploadId);
+    await mkdir(join(dir, "parts"), { recursive: true });
+    try {
+      const meta: UploadMeta = { key, size, partSize, partCount, createdAt: new Date().toISOString() };
+      if (contentType !== undefined) meta.contentType = contentType;
+      const data = await open(join(dir, "data"), "wx");
+      try {
+        await data.truncate(size);
+      } finally {
+        await data.close();
+      }
+      // meta.json last: an upload without it is unusable and swept as an orphan.
+      await writeFile(join(dir, "meta.json"), JSON.stringify(meta), { flag: "wx" });
+    } catch (error) {
+      await rm(dir, { recursive: true, force: true });
+      throw error;
+    }
+    return { uploadId };
+  }
+
+  async putPart(input: PutPartInput): Promise<StoredPart> {
+    const { key, uploadId, partNumber, partSize, body, expectedSize, signal } = input;
+    assertValidKey(key);
+    assertValidPartRequest({ partNumber, partSize, expectedSize });
+    const meta = await this.readMeta(key, uploadId);
+    if (partSize !== meta.partSize) {
+      throw new InvalidPartError(
+        `partSize ${partSize} differs from the upload's ${meta.partSize}`,
+        partNumber,
+      );
+    }
+    if (partNumber > meta.partCount) {
+      throw new InvalidPartError(`The upload has ${meta.partCount} parts`, partNumber);
+    }
+    const planned = plannedPartSize(meta.size, meta.partSize, partNumber);
+    if (expectedSize !== planned) {
+      throw new InvalidPartError(
+        `Part ${partNumber} must be ${planned} bytes, not ${expectedSize}`,
+        partNumber,
+      );
+    }
+    const dir = this.uploadDir(uploadId);
+    const recordFile = join(dir, "parts", `${partNumber}.json`);
+    // The bytes are overwritten in place: from here on an earlier upload of this part is gone.
+    await rm(recordFile, { force: true });
+
+    const meter = new PartMeter(expectedSize);
+    const offset = (partNumber - 1) * meta.partSize;
+    try {
+      const out = createWriteStream(join(dir, "data"), { flags: "r+", start: offset });
+      await pipeline(body, meter, out, signal ? { signal } : {});
+    } catch (error) {
+      if (isMissing(error)) throw new UploadNotFoundError(uploadId);
+      throw meter.failure ?? error;
+    }
+    const digest = meter.result();
+    const record: PartRecord = {
+      number: partNumber,
+      size: digest.size,
+      etag: digest.sha256,
+      sha256: digest.sha256,
+      blockDigests: digest.blockDigests,
+    };
+    const tmp = `${recordFile}.${randomBytes(6).toString("hex")}.tmp`;
+    try {
+      await writeFile(tmp, JSON.stringify(record));
+      await rename(tmp, recordFile);
+    } catch (error) {
+      await rm(tmp, { force: true });
+      if (isMissing(error)) throw new UploadNotFoundError(uploadId);
+      throw error;
+    }
+    return { partNumber, ...digest, etag: record.etag };
+  }
+
+  async complete(input: CompleteInput): Promise<{ size: number }> {
+    const { key, uploadId, parts } = input;
+    const target = this.driver.pathOf(key);
+    const meta = await this.readMeta(key, uploadId);
+    const { sorted } = assertCompleteParts(parts, meta);
+    const dir = this.uploadDir(uploadId);
+
+    // Every listed part must have arrived whole, with the ETag the caller recorded.
+    for (let i = 0; i < sorted.length; i += 256) {
+      await Promise.all(
+        sorted.slice(i, i + 256).map(async (part) => {
+          const raw = await readFile(join(dir, "parts", `${part.number}.json`), "utf8").catch((error) => {
+            if (isMissing(error)) return null;
+            throw error;
+          });
+          const record = raw === null ? null : (JSON.parse(raw) as PartRecord);
+          if (!record || record.etag !== part.etag || record.size !== part.size) {
+            throw new InvalidPartError(`Part ${part.number} was not uploaded with that ETag`, part.number);
+          }
+        }),
+      );
+    }
+
+    const data = join(dir, "data");
+    try {
+      const handle = await open(data, "r+");
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await mkdir(dirname(target), { recursive: true });
+      await rename(data, target);
+    } catch (error) {
+      if (isMissing(error)) throw new UploadNotFoundError(uploadId);
+      throw error;
+    }
+    await syncDirectory(dirname(target));
+    await rm(dir, { recursive: true, force: true });
+    return { size: meta.size };
+  }
+
+  async abort({ key, uploadId }: UploadRef): Promise<void> {
+    const dir = this.uploadDir(uploadId);
+    const raw = await readFile(join(dir, "meta.json"), "utf8").catch((error) => {
+      if (isMissing(error)) return null;
+      throw error;
+    });
+    // Never discard another key's upload; without meta.json (gone, or begin() died half-way)
+    // there is nothing to protect, and removing leftovers keeps abort idempotent.
+    if (raw !== null && (JSON.parse(raw) as UploadMeta).key !== key) throw new UploadNotFoundError(uploadId);
+    await rm(dir, { recursive: true, force: true });
+  }
+
+  async *listPending(): AsyncIterable<PendingUpload> {
+    const entries = await readdir(this.dir).catch((error) => {
+      if (isMissing(error)) return [] as string[];
+      throw error;
+    });
+    for (const uploadId of entries) {
+      if (!UPLOAD_ID.test(uploadId)) continue;
+      const raw = await readFile(join(this.dir, uploadId, "meta.json"), "utf8").catch(() => null);
+      if (raw === null) {
+        // begin() died before writing meta.json: report it with the epoch so sweeps remove it.
+        yield { uploadId, key: "", size: 0, createdAt: new Date(0) };
+        continue;
+      }
+      const meta = JSON.parse(raw) as UploadMeta;
+      yield { uploadId, key: meta.key, size: meta.size, createdAt: new Date(meta.createdAt) };
+    }
+  }
+}
+
+async function syncDirectory(path: string): Promise<void> {
+  // Makes the rename durable; not every platform can fsync a directory, so best effort.
+  try {
+    const handle = await open(path, "r");
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    /* best effort */
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * Multipart storage layer: what the multipart routes call to store an upload in parts.
+ *
+ *   const store = multipartStoreFor(driver);            // fs or s3 driver
+ *   const { partSize, partCount } = choosePartSize(size); // >= 5 MiB, whole MiB, <= 10,000 parts
+ *   const { uploadId } = await store.begin({ key, size, partSize, partCount, contentType });
+ *
+ * Gateway mode (every driver): each part request streams through Trove.
+ *   const part = await store.putPart({ key, uploadId, partNumber, partSize, body: req.raw,
+ *     expectedSize: plannedPartSize(size, partSize, partNumber) });
+ *   // -> { partNumber, size, etag, sha256, blockDigests }: record it in the session (database).
+ *   //    Rejects with SizeMismatchError when the body is not exactly expectedSize bytes; then
+ *   //    forget any earlier record of that part number (on fs the bytes were overwritten).
+ *   //    Uploading a part number again replaces it; parts may arrive in any order and on any
+ *   //    server instance.
+ *   const { size } = await store.complete({ key, uploadId,
+ *     parts: recorded.map((p) => ({ number: p.partNumber, etag: p.etag, size: p.size })) });
+ *   const hash = combinePartBlockDigests(recorded.map((p) => ({ number: p.partNumber,
+ *     blockDigests: p.blockDigests })));      // equals hashStream() of the same bytes
+ *
+ * Direct mode (s3 only, `store.supportsDirect`): clients PUT parts straight to storage.
+ *   parts[i] = await store.presignPart!({ key, uploadId, partNumber: i + 1, expiresInSeconds });
+ *   // at complete:
+ *   const listed = await store.listParts!({ key, uploadId });   // all pages, sorted
+ *   // check numbering 1..partCount and sizes against plannedPartSize(), then
+ *   await store.complete({ key, uploadId, parts: listed });
+ *   // Trove never saw the bytes, so the content hash needs one read of the stored object:
+ *   // (await hashStream(await driver.get(key))).hash
+ *
+ * Abandoned sessions: `store.abort({ key, uploadId })` (idempotent). On fs, `listPending()`
+ * also finds uploads the database never learnt about (a crash right after `begin`).
+ *
+ * Errors: UploadNotFoundError (unknown/aborted/completed upload or wrong key), InvalidPartError
+ * (part number or size outside the plan, complete list with gaps, duplicates, wrong sizes or
+ * ETags), InvalidUploadPlanError (bad size/partSize/partCount at begin), SizeMismatchError from
+ * ../driver.ts (body length), InvalidObjectKeyError (key).
+ *
+ * Content hash: block-hash.ts (1 MiB blocks, sha256 over the block digests, plain hex).
+ * fs layout and atomicity: fs-multipart.ts. S3 specifics: s3-multipart.ts, s3-client.ts.
+ */
+import type { StorageDriver } from "../driver.js";
+import { FsStorageDriver } from "../fs-driver.js";
+import { S3StorageDriver } from "../s3-driver.js";
+import { FsMultipartStore } from "./fs-multipart.js";
+import type { MultipartStore } from "./types.js";
+
+export {
+  BLOCK_SIZE,
+  BlockHasher,
+  type BlockHashResult,
+  BlockHashStream,
+  CONTENT_HASH_SCHEME,
+  combineBlockDigests,
+  combinePartBlockDigests,
+  hashStream,
+} from "./block-hash.js";
+export { InvalidPartError, InvalidUploadPlanError, UploadNotFoundError } from "./errors.js";
+export { FS_MULTIPART_DIR, FsMultipartStore } from "./fs-multipart.js";
+export {
+  assertCompleteParts,
+  choosePartSize,
+  MAX_OBJECT_SIZE,
+  MAX_PART_SIZE,
+  MAX_PARTS,
+  MIN_PART_SIZE,
+  type PartPlan,
+  plannedPartSize,
+} from "./part-plan.js";
+export { S3MultipartStore } from "./s3-multipart.js";
+export type * from "./types.js";
+
+/** The multipart store for a storage driver. */
+export function multipartStoreFor(driver: StorageDriver): MultipartStore {
+  if (driver instanceof FsStorageDriver) return new FsMultipartStore(driver);
+  if (driver instanceof S3StorageDriver) return driver.multipart;
+  throw new Error(`Storage driver "${driver.kind}" has no multipart support`);
+}

@@ -1,0 +1,154 @@
+/**
+ * Reads a direct upload's `multipart/form-data` body: text fields are collected (before or after
+ * the file, in any order), the `file` part is streamed straight into storage through the ingest
+ * hasher, never buffered. Requires `@fastify/multipart` registered on the route's scope.
+ */
+import type { Multipart, MultipartFile } from "@fastify/multipart";
+import type { FastifyRequest } from "fastify";
+import { HttpError } from "../errors/http-error.js";
+import { objectKey, type StorageDriver } from "../storage/driver.js";
+import { IngestStream } from "./ingest-stream.js";
+import { fileTooLarge, toUploadError } from "./upload-errors.js";
+import { uuidV7 } from "./uuid-v7.js";
+import { pipeline } from "node:stream";
+
+export interface ReceivedFile {
+  fileId: string;
+  key: string;
+  size: number;
+  hash: string;
+  head: Buffer;
+  /** What the client's part header said; informative only (the bytes decide the type). */
+  clientFileName: string | undefined;
+  clientMimeType: string | undefined;
+}
+
+export interface ReceivedDirectUpload {
+  /** Text fields; a repeated field keeps its last value. */
+  fields: Record<string, string>;
+  file: ReceivedFile | null;
+}
+
+export interface ReceiveOptions {
+  storage: StorageDriver;
+  workspaceId: string;
+  maxBytes: number;
+  /** Called with the fields seen so far just before the file is stored; throw to refuse early. */
+  beforeFile?: (fields: Record<string, string>) => void;
+}
+
+/** The form field that carries the file. */
+export const FILE_FIELD = "file";
+const MAX_FIELDS = 50;
+const MAX_FIELD_BYTES = 1024 * 1024;
+
+function malformed(error: unknown): HttpError {
+  const code = (error as { code?: unknown })?.code;
+  if (code === "FST_REQ_FILE_TOO_LARGE") return error as HttpError; // mapped by the caller
+  if (code === "FST_FIELDS_LIMIT" || code === "FST_PARTS_LIMIT") {
+    return new HttpError(400, `Too many form fields (at most ${MAX_FIELDS})`, { cause: error });
+  }
+  if (code === "FST_FILES_LIMIT") {
+    return new HttpError(400, `Send exactly one file, in the "${FILE_FIELD}" field`, { cause: error });
+  }
+  if (code === "FST_PROTO_VIOLATION") return new HttpError(400, "Invalid form field name", { cause: error });
+  if (code === "FST_INVALID_JSON_FIELD_ERROR") {
+    return new HttpError(400, "A form field declared as JSON is not valid JSON", { cause: error });
+  }
+  if (code === "FST_MP_PREMATURE_CLOSE") {
+    return new HttpError(400, "The request ended before the form data was complete", { cause: error });
+  }
+  return new HttpError(400, "Malformed multipart/form-data body", { cause: error });
+}
+
+export async function receiveDirectUpload(
+  request: FastifyRequest,
+  options: ReceiveOptions,
+): Promise<ReceivedDirectUpload> {
+  const fields: Record<string, string> = {};
+  let file: ReceivedFile | null = null;
+  const iterator = request.parts({
+    limits: {
+      fileSize: options.maxBytes,
+      files: 1,
+      fields: MAX_FIELDS,
+      fieldSize: MAX_FIELD_BYTES,
+      parts: MAX_FIELDS + 1,
+    },
+  });
+
+  try {
+    for (;;) {
+      let next: IteratorResult<Multipart>;
+      try {
+        next = await iterator.next();
+      } catch (error) {
+        if ((error as { code?: unknown })?.code === "FST_REQ_FILE_TOO_LARGE") {
+          throw fileTooLarge(options.maxBytes, error);
+        }
+        throw malformed(error);
+      }
+      if (next.done) break;
+      const part = next.value;
+
+      if (part.type === "field") {
+        if (part.valueTruncated) {
+          throw new HttpError(400, `${part.fieldname} is too long (at most ${MAX_FIELD_BYTES} bytes)`);
+        }
+        fields[part.fieldname] = typeof part.value === "string" ? part.value : JSON.stringify(part.value);
+        continue;
+      }
+
+      if (part.fieldname !== FILE_FIELD) {
+        part.file.resume();
+        throw new HttpError(400, `Unexpected file field "${part.fieldname}": send the file as "${FILE_FIELD}"`);
+      }
+      options.beforeFile?.(fields);
+      file = await storeFilePart(part, options, fields);
+    }
+  } catch (error) {
+    if (file) await options.storage.delete(file.key).catch(() => {});
+    throw toUploadError(error);
+  }
+  return { fields, file };
+}
+
+async function storeFilePart(
+  part: MultipartFile,
+  options: ReceiveOptions,
+  fields: Record<string, string>,
+): Promise<ReceivedFile> {
+  const fileId = uuidV7();
+  // The name in the key is cosmetic (keys are opaque); file_name may only arrive later.
+  const key = objectKey(options.workspaceId, fileId, fields.file_name || part.filename || "file");
+  const ingest = new IngestStream();
+  // Busboy truncates a part at `fileSize` and emits "limit": stop storing at once.
+  part.file.once("limit", () => ingest.destroy(fileTooLarge(options.maxBytes)));
+  let partError: unknown;
+  part.file.once("error", (error: unknown) => {
+    partError = error;
+  });
+  const body = pipeline(part.file, ingest, () => {});
+  try {
+    // maxBytes + 1: busboy cuts the part at exactly maxBytes; its "limit" event decides.
+    await options.storage.put(key, body, { maxBytes: options.maxBytes + 1 });
+  } catch (error) {
+    // The client's body broke off or was malformed: a 400, not a storage failure.
+    if (partError !== undefined && !(error instanceof HttpError)) throw malformed(partError);
+    throw error;
+  }
+  if (part.file.truncated) {
+    await options.storage.delete(key).catch(() => {});
+    throw fileTooLarge(options.maxBytes);
+  }
+  const result = ingest.result();
+  return {
+    fileId,
+    key,
+    size: result.size,
+    hash: result.hash,
+    head: result.head,
+    clientFileName: part.filename || undefined,
+    clientMimeType: part.mimetype || undefined,
+  };
+}

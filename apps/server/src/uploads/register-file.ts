@@ -1,0 +1,331 @@
+/**
+ * `registerFile(deps, input)`: turns bytes already in storage into a file of the workspace. The
+ * one place where direct, remote-URL and multipart uploads become `files` rows; see ./index.ts
+ * for the contract and the decisions.
+ */
+import type { UploadResponse } from "@trove/schema";
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import { badRequest, HttpError } from "../errors/index.js";
+import { assertPathFits } from "../folders/folder-path.js";
+import { ensureFolderPath } from "../folders/ensure-folder-path.js";
+import type { File, Folder, Prisma, PrismaClient } from "../generated/prisma/client.js";
+import { randomString } from "../ids.js";
+import { isMediaError } from "../media/media-error.js";
+import { type MediaLimits, resolveMediaLimits } from "../media/media-limits.js";
+import { type ProcessedImage, processImage } from "../media/process-image.js";
+import { SNIFF_HEAD_BYTES, sniffContent } from "../media/sniff-content.js";
+import type { TrustedRangesInput } from "../network/trusted-ranges.js";
+import { objectKey, type StorageDriver } from "../storage/driver.js";
+import { hashStream } from "../storage/multipart/block-hash.js";
+import { enqueueWebhook, fileUploadedEvent } from "../webhooks/delivery.js";
+import { imageInputOf, putBuffer, readObjectHead, thumbnailObjectKey } from "./object-keys.js";
+import { collisionName, collisionPattern, collisionStem, storedFileName } from "./stored-name.js";
+import { toUploadError } from "./upload-errors.js";
+import { toUploadResponse } from "./upload-response.js";
+import { uuidV7 } from "./uuid-v7.js";
+
+export type UploadSource = "direct" | "remote" | "multipart";
+
+export interface UploadDeps {
+  db: PrismaClient;
+  storage: StorageDriver;
+  deliveryUrl: FastifyInstance["deliveryUrl"];
+  mediaLimits?: Partial<MediaLimits>;
+  /** For webhook URLs that are IP literals in a trusted range. */
+  trustedRanges?: TrustedRangesInput;
+  /** Attempts of a webhook delivery before it is marked failed (queue default 10). */
+  webhookMaxAttempts?: number;
+  log?: Pick<FastifyBaseLogger, "warn">;
+}
+
+/** The dependencies from a built app (`app.db`, `app.storage`, `app.config`). */
+export function uploadDepsOf(app: FastifyInstance): UploadDeps {
+  return {
+    db: app.db,
+    storage: app.storage,
+    deliveryUrl: app.deliveryUrl,
+    mediaLimits: app.config.mediaLimits,
+    trustedRanges: app.config.trustedRanges,
+    webhookMaxAttempts: app.config.webhooks.maxAttempts,
+    log: app.log,
+  };
+}
+
+export interface RegisterFileInput {
+  workspaceId: string;
+  /** For URLs in the response. */
+  workspaceNo: string;
+  /** Where the uploaded bytes are now (a temporary or the final key). */
+  storageKey: string;
+  /** Bytes at `storageKey`. */
+  size: number;
+  /** Content hash of those bytes, the b1 block-tree scheme (src/storage/multipart/block-hash.ts). */
+  hash: string;
+  /**
+   * The id for the row. Give the one `storageKey` was built with (`objectKey(ws, fileId, name)`),
+   * so the object sits under its file's id; default a new UUIDv7.
+   */
+  fileId?: string;
+  /** The first SNIFF_HEAD_BYTES of the content, if the caller kept them (saves one ranged read). */
+  head?: Uint8Array;
+  /** The caller's file name; see ./stored-name.ts for what is stored. */
+  fileName: string;
+  /** Folder path, created as needed ("" or absent: the root). */
+  folder?: string | undefined;
+  tags?: string[] | undefined;
+  metadata?: Record<string, unknown> | undefined;
+  customId?: string | null | undefined;
+  /** Appends a random suffix to the stored name (`cat-k3x9q2ab.jpg`). */
+  randomPrefix?: boolean | undefined;
+  /** Store-time transformation (raster images only). */
+  transform?: string | undefined;
+  uploadSource: UploadSource;
+  originalUrl?: string | null | undefined;
+  /** API key id of the uploader, or null. */
+  createdBy: string | null;
+  /** Enqueue a signed `file.uploaded` webhook in the same transaction as the row. */
+  webhookUrl?: string | undefined;
+  /** Delete the object at `storageKey` when registration fails (default true). */
+  deleteSourceOnError?: boolean;
+}
+
+export interface RegisteredFile {
+  file: File;
+  folder: Folder | null;
+  isDuplicate: boolean;
+  /** The flat upload response (endpoints 1 and 2). */
+  response: UploadResponse;
+  webhook: { jobId: string; webhookId: string } | null;
+}
+
+/** How the stored file is described, whatever the pipeline did. */
+interface Described {
+  key: string;
+  size: number;
+  hash: string;
+  mimeType: string;
+  format: string;
+  extension: string;
+  width: number | null;
+  height: number | null;
+  orientation: string | null;
+  thumbnailKey: string | null;
+  transformString: string | null;
+}
+
+const RANDOM_SUFFIX_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
+const RANDOM_SUFFIX_LENGTH = 8;
+/** Inserts tried before giving up on a free name (each failure recomputes the next free one). */
+const MAX_NAME_ATTEMPTS = 8;
+/** Existing alternatives read to find the next free `-n`. */
+const MAX_COLLISION_SCAN = 10_000;
+
+export async function registerFile(deps: UploadDeps, input: RegisterFileInput): Promise<RegisteredFile> {
+  const { storage } = deps;
+  const fileId = input.fileId ?? uuidV7();
+  /** Keys this call wrote: removed again if registration fails. */
+  const written: string[] = [];
+  let replacedSource = false;
+
+  let registered: RegisteredFile;
+  try {
+    const described = await describeAndProcess(deps, input, fileId, written, () => {
+      replacedSource = true;
+    });
+    const suffix = input.randomPrefix ? randomString(RANDOM_SUFFIX_LENGTH, RANDOM_SUFFIX_ALPHABET) : undefined;
+    const name = storedFileName(input.fileName, described.extension, suffix ? { suffix } : {});
+    registered = await insertFileRow(deps, input, fileId, name, described);
+  } catch (error) {
+    const cleanup = [...written];
+    if (input.deleteSourceOnError !== false || replacedSource) cleanup.push(input.storageKey);
+    for (const key of new Set(cleanup)) {
+      await storage.delete(key).catch((cause: unknown) => {
+        deps.log?.warn({ err: cause, key }, "upload failed and one of its objects could not be removed");
+      });
+    }
+    throw toUploadError(error);
+  }
+
+  // A transformed upload was stored under a new key: the original bytes are not needed any more.
+  if (registered.file.storageKey !== input.storageKey && !replacedSource) {
+    await storage.delete(input.storageKey).catch((cause: unknown) => {
+      deps.log?.warn({ err: cause, key: input.storageKey }, "original of a transformed upload not removed");
+    });
+  }
+  return registered;
+}
+
+async function describeAndProcess(
+  deps: UploadDeps,
+  input: RegisterFileInput,
+  fileId: string,
+  written: string[],
+  onSourceReplaced: () => void,
+): Promise<Described> {
+  const { storage } = deps;
+  const head =
+    input.head ??
+    (input.size === 0 ? Buffer.alloc(0) : await readObjectHead(storage, input.storageKey, SNIFF_HEAD_BYTES));
+  const sniffed = await sniffContent(head, input.fileName);
+  const transform = input.transform?.trim() ? input.transform.trim() : undefined;
+
+  const described: Described = {
+    key: input.storageKey,
+    size: input.size,
+    hash: input.hash,
+    mimeType: sniffed.mimeType,
+    format: sniffed.format,
+    extension: sniffed.extension,
+    width: null,
+    height: null,
+    orientation: null,
+    thumbnailKey: null,
+    transformString: null,
+  };
+
+  if (!sniffed.isRasterImage) {
+    if (transform !== undefined) {
+      throw new HttpError(
+        400,
+        `transform applies to raster images only (jpeg, png, webp, gif, avif, tiff); this file is ${sniffed.mimeType}`,
+        { errorCode: "UNSUPPORTED_MEDIA_TYPE" },
+      );
+    }
+    return described;
+  }
+
+  const limits = resolveMediaLimits(deps.mediaLimits);
+  let processed: ProcessedImage;
+  try {
+    const image = await imageInputOf(storage, input.storageKey, limits.maxSourceBytes);
+    processed = await processImage({ input: image, limits, ...(transform ? { transform } : {}) });
+  } catch (error) {
+    // Undecodable (truncated, corrupt) but no transformation asked for: keep the bytes as a file.
+    if (isMediaError(error) && error.code === "UNSUPPORTED_MEDIA_TYPE" && transform === undefined) {
+      deps.log?.warn({ err: error, key: input.storageKey }, "image could not be decoded; stored as bytes");
+      return described;
+    }
+    throw error;
+  }
+
+  const { info } = processed;
+  Object.assign(described, {
+    mimeType: info.mimeType,
+    format: info.format,
+    extension: info.extension,
+    width: info.width,
+    height: info.height,
+    orientation: info.orientation,
+    transformString: processed.transform === "" ? null : processed.transform,
+  });
+
+  if (processed.output.kind === "transformed") {
+    const buffer = processed.output.buffer;
+    const key = objectKey(input.workspaceId, fileId, storedFileName(input.fileName, info.extension));
+    await putBuffer(storage, key, buffer, info.mimeType);
+    if (key === input.storageKey) onSourceReplaced();
+    else written.push(key);
+    described.key = key;
+    described.size = buffer.length;
+    described.hash = (await hashStream([buffer])).hash;
+  }
+
+  const thumbnailKey = thumbnailObjectKey(input.workspaceId, fileId);
+  await putBuffer(storage, thumbnailKey, processed.thumbnail.buffer, processed.thumbnail.mimeType);
+  written.push(thumbnailKey);
+  described.thumbnailKey = thumbnailKey;
+  return described;
+}
+
+type Tx = Prisma.TransactionClient;
+
+async function insertFileRow(
+  deps: UploadDeps,
+  input: RegisterFileInput,
+  fileId: string,
+  baseName: string,
+  described: Described,
+): Promise<RegisteredFile> {
+  const data = {
+    id: fileId,
+    workspaceId: input.workspaceId,
+    storageKey: described.key,
+    size: BigInt(described.size),
+    mimeType: described.mimeType,
+    format: described.format,
+    extension: described.extension,
+    width: described.width,
+    height: described.height,
+    orientation: described.orientation,
+    hash: described.hash,
+    tags: input.tags ?? [],
+    metadata: (input.metadata ?? {}) as Prisma.InputJsonValue,
+    customId: input.customId ?? null,
+    uploadSource: input.uploadSource,
+    transformString: described.transformString,
+    originalUrl: input.originalUrl ?? null,
+    thumbnailKey: described.thumbnailKey,
+    createdBy: input.createdBy,
+  };
+
+  // Only database work in here (PGlite runs one transaction at a time); storage I/O is done.
+  return deps.db.$transaction(async (tx) => {
+    const folder = await ensureFolderPath(tx, input.workspaceId, input.folder ?? "", input.createdBy);
+    const prefix = folder ? `${folder.path}/` : "";
+    const duplicate = await tx.file.findFirst({
+      where: { workspaceId: input.workspaceId, hash: described.hash },
+      select: { id: true },
+    });
+
+    let file: File | undefined;
+    let name = baseName;
+    for (let attempt = 0; attempt < MAX_NAME_ATTEMPTS && file === undefined; attempt++) {
+      const path = `${prefix}${name}`;
+      assertPathFits(path);
+      // ON CONFLICT DO NOTHING: a taken path must not abort the transaction (PostgreSQL would).
+      const [row] = await tx.file.createManyAndReturn({
+        data: [{ ...data, folderId: folder?.id ?? null, name, path }],
+        skipDuplicates: true,
+      });
+      file = row;
+      if (file === undefined) name = await nextFreeName(tx, input.workspaceId, prefix, baseName);
+    }
+    if (file === undefined) {
+      throw new HttpError(409, `Could not find a free name for "${baseName}" in this folder`);
+    }
+
+    const isDuplicate = duplicate !== null;
+    const response = toUploadResponse(deps, input.workspaceNo, file, folder, isDuplicate);
+    const webhook = input.webhookUrl
+      ? await enqueueWebhook(tx, {
+          workspaceId: input.workspaceId,
+          url: input.webhookUrl,
+          payload: fileUploadedEvent(response),
+          ...(deps.trustedRanges === undefined ? {} : { trustedRanges: deps.trustedRanges }),
+          ...(deps.webhookMaxAttempts === undefined ? {} : { maxAttempts: deps.webhookMaxAttempts }),
+        })
+      : null;
+    return { file, folder, isDuplicate, response, webhook };
+  });
+}
+
+/** `name-n.ext` with n one above the highest alternative already in the folder. */
+async function nextFreeName(tx: Tx, workspaceId: string, prefix: string, baseName: string): Promise<string> {
+  const pattern = collisionPattern(baseName);
+  // `startsWith` may over-match (LIKE wildcards in the name); the pattern filters exactly.
+  const rows = await tx.file.findMany({
+    where: { workspaceId, path: { startsWith: `${prefix}${collisionStem(baseName)}` } },
+    select: { name: true },
+    take: MAX_COLLISION_SCAN,
+  });
+  let highest = 0;
+  for (const row of rows) {
+    const match = pattern.exec(row.name);
+    if (match) highest = Math.max(highest, Number(match[1]));
+  }
+  if (rows.length >= MAX_COLLISION_SCAN) {
+    return collisionName(baseName, Number.parseInt(randomString(6, "0123456789"), 10) + 1_000_000);
+  }
+  if (highest >= 999_999_999) throw badRequest(`Too many files named like "${baseName}" in this folder`);
+  return collisionName(baseName, highest + 1);
+}

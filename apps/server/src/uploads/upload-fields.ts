@@ -1,0 +1,74 @@
+/**
+ * Validation of upload requests with the shared schemas (`@trove/schema`), in the upload error
+ * envelope: invalid `metadata` JSON -> 400 INVALID_METADATA; a bad `transform` -> 400
+ * INVALID_TRANSFORM with the parser's message naming the directive; a `webhook_url` the SSRF
+ * guard refuses as written (private IP literal, credentials, bad scheme) -> 400
+ * REMOTE_URL_FORBIDDEN; anything else -> 400 VALIDATION_FAILED naming the field.
+ *
+ * Optional fields sent blank (`folder=""`, `transform=""`, as HTML forms do) count as absent.
+ */
+import {
+  type DirectUploadFields,
+  directUploadFieldsSchema,
+  type RemoteUploadBody,
+  remoteUploadBodySchema,
+} from "@trove/schema";
+import { HttpError } from "../errors/http-error.js";
+import type { TrustedRangesInput } from "../network/trusted-ranges.js";
+import { checkWebhookUrl } from "../webhooks/delivery.js";
+import { invalidFields, toUploadError } from "./upload-errors.js";
+
+const directFieldsPartial = directUploadFieldsSchema.partial();
+
+/** Drops blank strings, so an empty optional form field means "not given". */
+function present(fields: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(fields).filter(([, value]) => !(typeof value === "string" && value.trim() === "")),
+  );
+}
+
+function fileNameRequired(): HttpError {
+  return new HttpError(400, "file_name is required");
+}
+
+/** Checks the fields that arrived before the file, so a bad request stores nothing. */
+export function checkEarlyDirectFields(fields: Record<string, string>, trustedRanges?: TrustedRangesInput): void {
+  const parsed = directFieldsPartial.safeParse(present(fields));
+  if (!parsed.success) throw invalidFields(parsed.error.issues);
+  if (parsed.data.webhook_url) checkWebhook(parsed.data.webhook_url, trustedRanges);
+}
+
+export function parseDirectFields(
+  fields: Record<string, string>,
+  trustedRanges?: TrustedRangesInput,
+): DirectUploadFields {
+  const given = present(fields);
+  if (given.file_name === undefined) throw fileNameRequired();
+  const parsed = directUploadFieldsSchema.safeParse(given);
+  if (!parsed.success) throw invalidFields(parsed.error.issues);
+  if (parsed.data.webhook_url) checkWebhook(parsed.data.webhook_url, trustedRanges);
+  return parsed.data;
+}
+
+export function parseRemoteBody(body: unknown, trustedRanges?: TrustedRangesInput): RemoteUploadBody {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) {
+    throw new HttpError(400, "Request body must be a JSON object");
+  }
+  const parsed = remoteUploadBodySchema.safeParse(present(body as Record<string, unknown>));
+  if (!parsed.success) throw invalidFields(parsed.error.issues);
+  if (parsed.data.webhook_url) checkWebhook(parsed.data.webhook_url, trustedRanges);
+  return parsed.data;
+}
+
+/**
+ * Refuses a webhook_url the SSRF guard refuses as written, before anything is stored. Host names
+ * are checked again at delivery, on the addresses they resolve to then (a refusal there marks
+ * the delivery failed without any connection).
+ */
+export function checkWebhook(url: string, trustedRanges?: TrustedRangesInput): void {
+  try {
+    checkWebhookUrl(url, { trustedRanges });
+  } catch (error) {
+    throw toUploadError(error);
+  }
+}

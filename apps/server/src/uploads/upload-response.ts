@@ -1,0 +1,44 @@
+import type { UploadResponse } from "@trove/schema";
+import type { FastifyInstance } from "fastify";
+import { fileUrl, thumbnailUrl } from "../files/file-urls.js";
+import type { File, Folder } from "../generated/prisma/client.js";
+
+type UrlBuilder = Pick<FastifyInstance, "deliveryUrl">;
+
+/** A stored file as the flat upload response of direct and remote-URL uploads (and their webhook). */
+export function toUploadResponse(
+  app: UrlBuilder,
+  workspaceNo: string,
+  row: File,
+  folder: Pick<Folder, "folderNo"> | null,
+  isDuplicate: boolean,
+): UploadResponse {
+  const metadata = row.metadata;
+  return {
+    id: row.id,
+    file_no: String(row.fileNo),
+    workspace_id: row.workspaceId,
+    name: row.name,
+    path: row.path,
+    url: fileUrl(app, workspaceNo, row.path),
+    width: row.width,
+    height: row.height,
+    size: Number(row.size),
+    mime_type: row.mimeType,
+    tags: row.tags,
+    metadata:
+      metadata !== null && typeof metadata === "object" && !Array.isArray(metadata)
+        ? (metadata as Record<string, unknown>)
+        : {},
+    custom_id: row.customId,
+    folder_no: folder?.folderNo ?? null,
+    is_duplicate: isDuplicate,
+    created_at: row.createdAt.toISOString(),
+    upload_source: row.uploadSource,
+    thumbnail: row.thumbnailKey ? thumbnailUrl(app, workspaceNo, row.path) : null,
+    extension: row.extension,
+    format: row.format,
+    hash: row.hash,
+    is_private: row.isPrivate,
+  };
+}
