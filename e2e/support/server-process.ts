@@ -1,0 +1,124 @@
+/**
+ * Starts the real `trove-server` in a child process on 127.0.0.1 (an ephemeral port), from
+ * source, with fixed development keys, a fresh data directory and the given extra environment.
+ * Tests talk to it over real HTTP, as users do.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const SERVER_CLI = fileURLToPath(new URL("../../apps/server/src/cli.ts", import.meta.url));
+// `--import tsx` resolves from the working directory: e2e/ has tsx as a dependency.
+const E2E_DIR = fileURLToPath(new URL("..", import.meta.url));
+
+export interface ServerProcess {
+  baseUrl: string;
+  assetsUrl: string;
+  keys: { public: string; private: string; private2: string };
+  dataDir: string;
+  /** Everything the process printed, for assertions and failure reports. */
+  output(): string;
+  stop(): Promise<void>;
+  /** SIGKILL, no cleanup: for fault tests. */
+  kill(): Promise<void>;
+  /** Starts the process again on the same port and data. */
+  restart(): Promise<void>;
+}
+
+function randomKey(tag: "pk" | "sk"): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  const bytes = randomBytes(32);
+  return `trove_${tag}_${Array.from(bytes, (b) => alphabet[b % alphabet.length]).join("")}`;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitUntilReady(baseUrl: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`trove-server exited early:\n${output()}`);
+    try {
+      const response = await fetch(`${baseUrl}/readyz`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  throw new Error(`trove-server did not become ready:\n${output()}`);
+}
+
+export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
+  const dataDir = await mkdtemp(join(tmpdir(), "trove-e2e-"));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const keys = { public: randomKey("pk"), private: randomKey("sk"), private2: randomKey("sk") };
+  let log = "";
+  let child: ChildProcess;
+
+  const launch = async () => {
+    child = spawn(process.execPath, ["--conditions=dev-source", "--import", "tsx", SERVER_CLI, "start"], {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        TROVE_DATA_DIR: dataDir,
+        TROVE_DEV_PUBLIC_KEY: keys.public,
+        TROVE_DEV_PRIVATE_KEY: keys.private,
+        TROVE_DEV_PRIVATE_KEY_2: keys.private2,
+        LOG_LEVEL: "warn",
+        ...env,
+      },
+      cwd: E2E_DIR,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout?.on("data", (chunk: Buffer) => {
+      log += chunk.toString();
+    });
+    child.stderr?.on("data", (chunk: Buffer) => {
+      log += chunk.toString();
+    });
+    await waitUntilReady(baseUrl, child, () => log);
+  };
+
+  const exited = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) resolve();
+      else child.once("exit", () => resolve());
+    });
+
+  await launch();
+  return {
+    baseUrl,
+    assetsUrl: env.TROVE_ASSETS_URL ?? `${baseUrl}/assets`,
+    keys,
+    dataDir,
+    output: () => log,
+    async stop() {
+      child.kill("SIGTERM");
+      await exited();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+    async kill() {
+      child.kill("SIGKILL");
+      await exited();
+    },
+    async restart() {
+      await launch();
+    },
+  };
+}
