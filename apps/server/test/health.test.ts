@@ -36,6 +36,9 @@ describe("health, readiness, openapi, request ids", () => {
     const doc = res.json();
     expect(doc.openapi).toMatch(/^3\.1/);
     expect(doc.info.version).toBe("1.0.0");
+    // The generated document, not a placeholder: every service endpoint is there.
+    expect(Object.keys(doc.paths)).toContain("/api/v1/sources/{sourceId}");
+    expect(Object.keys(doc.paths)).toContain("/api/v1/multipart/complete");
   });
 
   it("echoes a well-formed x-request-id and generates one otherwise", async () => {

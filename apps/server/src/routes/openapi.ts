@@ -1,6 +1,7 @@
 /** GET /openapi.json: the machine-readable API description (OpenAPI 3.1, version 1.0.0). */
+
+import { openApiDocument } from "@trove/schema";
 import type { FastifyPluginAsync } from "fastify";
-import { openApiDocument } from "../openapi.js";
 
 export const openApiRoutes: FastifyPluginAsync = async (app) => {
   const body = JSON.stringify(openApiDocument);
