@@ -11,22 +11,41 @@ import { JobRunner } from "./job-runner.js";
 
 const url = process.env.TROVE_TEST_DATABASE_URL;
 
-describe.runIf(url)("job queue on PostgreSQL (TROVE_TEST_DATABASE_URL)", () => {
+describe("job queue on PostgreSQL (TROVE_TEST_DATABASE_URL)", () => {
   let first: Database;
   let second: Database;
   const kind = `pgtest-${randomBytes(4).toString("hex")}`;
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+  // A database of its own, so the suite neither needs nor disturbs anything in the admin one.
+  const dbName = `trove_test_jobs_${randomBytes(4).toString("hex")}`;
+  const dbUrl = () => {
+    const u = new URL(url!);
+    u.pathname = `/${dbName}`;
+    return u.toString();
+  };
+  const admin = async (sql: string) => {
+    const pg = (await import("pg")).default;
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+
   beforeAll(async () => {
-    first = await openDatabase({ kind: "postgres", url: url! });
-    second = await openDatabase({ kind: "postgres", url: url! });
+    await admin(`CREATE DATABASE "${dbName}"`);
+    first = await openDatabase({ kind: "postgres", url: dbUrl() });
+    second = await openDatabase({ kind: "postgres", url: dbUrl() });
     await first.migrate();
   });
 
   afterAll(async () => {
-    await first?.prisma.job.deleteMany({ where: { kind: { startsWith: kind } } });
     await first?.close();
     await second?.close();
+    await admin(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
   });
 
   it("concurrent claims from two pools are disjoint", async () => {
