@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -96,6 +96,17 @@ describe("FsStorageDriver", () => {
     expect(await keys("w3/")).toEqual([]);
   });
 
+  it("never lists or serves its working directories (uploads in progress)", async () => {
+    await driver.put("w1/f1/a", Readable.from([Buffer.from("a")]));
+    await mkdir(join(root, ".multipart", "upload-1"), { recursive: true });
+    await writeFile(join(root, ".multipart", "upload-1", "data"), "partial");
+    const keys: string[] = [];
+    for await (const entry of driver.list("")) keys.push(entry.key);
+    expect(keys).toEqual(["w1/f1/a"]);
+    await expect(driver.get(".multipart/upload-1/data")).rejects.toBeInstanceOf(InvalidObjectKeyError);
+    await expect(driver.delete(".multipart/upload-1/data")).rejects.toBeInstanceOf(InvalidObjectKeyError);
+  });
+
   it("rejects every key that could escape the root, in every operation", async () => {
     await writeFile(join(parent, "secret.txt"), "top secret");
     const bad = [
@@ -115,6 +126,7 @@ describe("FsStorageDriver", () => {
       "..",
       ".",
       ".tmp/x",
+      ".multipart/x/data",
       "a/\u0001b",
       "x".repeat(2000),
     ];

@@ -25,6 +25,9 @@ import {
 } from "./driver.js";
 
 const TMP_DIR = ".tmp";
+/** Working directories of this driver (and of fs multipart uploads): never object keys. */
+const RESERVED_DIRS = [TMP_DIR, ".multipart"];
+const isReserved = (key: string) => RESERVED_DIRS.some((dir) => key === dir || key.startsWith(`${dir}/`));
 
 export class FsStorageDriver implements StorageDriver {
   readonly kind = "fs";
@@ -37,8 +40,7 @@ export class FsStorageDriver implements StorageDriver {
   /** Absolute path of a key, guaranteed inside root. */
   pathOf(key: string): string {
     assertValidKey(key);
-    if (key === TMP_DIR || key.startsWith(`${TMP_DIR}/`))
-      throw new InvalidObjectKeyError(key, "reserved prefix");
+    if (isReserved(key)) throw new InvalidObjectKeyError(key, "reserved prefix");
     const path = resolve(this.root, ...key.split("/"));
     const rel = relative(this.root, path);
     if (rel === "" || rel.startsWith(`..${sep}`) || rel === ".." || resolve(this.root, rel) !== path) {
@@ -119,7 +121,7 @@ export class FsStorageDriver implements StorageDriver {
       for (const entry of entries) {
         const path = join(dir, entry.name);
         const key = relative(this.root, path).split(sep).join("/");
-        if (key === TMP_DIR) continue;
+        if (isReserved(key)) continue;
         if (entry.isDirectory()) {
           yield* walk.call(this, path);
         } else if (entry.isFile() && key.startsWith(prefix)) {

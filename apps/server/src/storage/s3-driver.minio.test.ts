@@ -16,7 +16,7 @@ import {
   InvalidPartError,
   UploadNotFoundError,
 } from "./multipart/index.js";
-import { parseS3Endpoint, S3StorageDriver } from "./s3-driver.js";
+import { parseS3Endpoint, type S3StorageConfig, S3StorageDriver } from "./s3-driver.js";
 
 const MiB = 1024 * 1024;
 const PART = 5 * MiB;
@@ -31,11 +31,12 @@ function body(data: Buffer, chunkSize = 256 * 1024): Readable {
 
 describe.runIf(endpoint)("S3 storage on a real MinIO", () => {
   let driver: S3StorageDriver;
+  let config: S3StorageConfig;
   const prefix = `trove-test-${Date.now()}-${randomBytes(3).toString("hex")}/`;
 
   beforeAll(async () => {
     const parsed = parseS3Endpoint(endpoint!);
-    driver = new S3StorageDriver({
+    config = {
       ...parsed,
       region: process.env.MINIO_REGION ?? "us-east-1",
       bucket: process.env.MINIO_BUCKET ?? "trove-test",
@@ -43,7 +44,8 @@ describe.runIf(endpoint)("S3 storage on a real MinIO", () => {
       secretKey: process.env.MINIO_SECRET_KEY ?? "minioadmin",
       pathStyle: true,
       putPartSize: 5 * MiB,
-    });
+    };
+    driver = new S3StorageDriver(config);
     await driver.ensureBucket({ create: true });
   });
   afterAll(async () => {
@@ -81,19 +83,12 @@ describe.runIf(endpoint)("S3 storage on a real MinIO", () => {
     const size = 2 * PART + 3;
     const data = randomBytes(size);
     const { uploadId } = await store.begin({ key, size, partSize: PART, partCount: 3 });
-    const put = (n: number, bytes = data.subarray((n - 1) * PART, n * PART)) =>
-      store.putPart({
-        key,
-        uploadId,
-        partNumber: n,
-        partSize: PART,
-        body: body(bytes),
-        expectedSize: bytes.length,
-      });
+    const put = (n: number, bytes = data.subarray((n - 1) * PART, n * PART), expectedSize = bytes.length) =>
+      store.putPart({ key, uploadId, partNumber: n, partSize: PART, body: body(bytes), expectedSize });
     const p3 = await put(3);
     await put(1, randomBytes(PART));
     const p1 = await put(1);
-    await expect(put(2, randomBytes(PART - 1))).rejects.toBeInstanceOf(SizeMismatchError);
+    await expect(put(2, randomBytes(PART - 1), PART)).rejects.toBeInstanceOf(SizeMismatchError);
     const p2 = await put(2);
     const listed = await store.listParts({ key, uploadId });
     expect(listed.map((p) => [p.number, p.size, p.etag])).toEqual(
@@ -115,36 +110,32 @@ describe.runIf(endpoint)("S3 storage on a real MinIO", () => {
   });
 
   it("S3 refuses non-final parts under 5 MiB at complete", async () => {
-    const store = driver.multipart;
-    const key = `${prefix}mp/small-parts.bin`;
-    const { uploadId } = await store.begin({ key, size: PART + 1, partSize: PART, partCount: 2 });
-    const p1 = await store.putPart({
-      key,
-      uploadId,
-      partNumber: 1,
-      partSize: PART,
-      body: body(randomBytes(PART)),
-      expectedSize: PART,
-    });
-    const p2 = await store.putPart({
-      key,
-      uploadId,
-      partNumber: 2,
-      partSize: PART,
-      body: body(randomBytes(1)),
-      expectedSize: 1,
-    });
-    await expect(
-      store.complete({
-        key,
-        uploadId,
-        parts: [
-          { number: 1, etag: p2.etag, size: PART },
-          { number: 2, etag: p1.etag, size: 1 },
-        ],
-      }),
-    ).rejects.toBeInstanceOf(InvalidPartError);
-    await store.abort({ key, uploadId });
+    // A store configured (wrongly) to allow 1 MiB parts: S3 itself must refuse the result.
+    const lax = new S3StorageDriver({ ...config, minPartSize: MiB });
+    try {
+      const store = lax.multipart;
+      const key = `${prefix}mp/small-parts.bin`;
+      const { uploadId } = await store.begin({ key, size: MiB + 1, partSize: MiB, partCount: 2 });
+      const parts = [];
+      for (const [n, size] of [
+        [1, MiB],
+        [2, 1],
+      ] as const) {
+        const part = await store.putPart({
+          key,
+          uploadId,
+          partNumber: n,
+          partSize: MiB,
+          body: body(randomBytes(size)),
+          expectedSize: size,
+        });
+        parts.push({ number: n, etag: part.etag, size });
+      }
+      await expect(store.complete({ key, uploadId, parts })).rejects.toBeInstanceOf(InvalidPartError);
+      await store.abort({ key, uploadId });
+    } finally {
+      lax.close();
+    }
   });
 
   it("direct mode: presigned PUTs with fetch, signed for the host the client uses", async () => {

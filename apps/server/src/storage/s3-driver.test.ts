@@ -220,9 +220,9 @@ describe("S3StorageDriver on s3rver", () => {
 
   it.each([
     ["unknown size", undefined],
-    ["known size", 64 * MiB],
-  ])("streams a 64 MiB object of %s with bounded memory", async (label, expectedSize) => {
-    const size = 64 * MiB;
+    ["known size", 96 * MiB],
+  ])("streams a 96 MiB object of %s with bounded memory", async (label, expectedSize) => {
+    const size = 96 * MiB;
     const key = "ws1/big/video.bin";
     const big = new S3StorageDriver({ ...s3.driverConfig(), putConcurrency: 2 });
     const { stream, digest } = randomStream(size);
@@ -242,10 +242,12 @@ describe("S3StorageDriver on s3rver", () => {
       written = digest();
       expect(result).toEqual({ key, size, sha256: written });
       console.info(
-        `s3rver put 64 MiB (${label}): ${(64 / seconds).toFixed(0)} MiB/s, peak live buffers ${(peak / MiB).toFixed(1)} MiB`,
+        `s3rver put 96 MiB (${label}): ${(96 / seconds).toFixed(0)} MiB/s, peak live buffers ${(peak / MiB).toFixed(1)} MiB`,
       );
-      // 8 MiB parts: 2 in flight + 1 filling = 24 MiB, plus stream buffers; not the 64 MiB body.
-      expect(peak).toBeLessThan(36 * MiB);
+      // By design 8 MiB parts, 2 in flight + 1 filling = 24 MiB (measured 20-25 MiB alone). The
+      // bound leaves room for GC timing and whatever else this process holds, and is still far
+      // below the 96 MiB body.
+      expect(peak).toBeLessThan(56 * MiB);
     } finally {
       clearInterval(sampler);
       big.close();
@@ -253,7 +255,7 @@ describe("S3StorageDriver on s3rver", () => {
     const readStarted = performance.now();
     const readHash = createHash("sha256");
     for await (const chunk of await driver.get(key)) readHash.update(chunk as Buffer);
-    console.info(`s3rver get 64 MiB: ${(64 / ((performance.now() - readStarted) / 1000)).toFixed(0)} MiB/s`);
+    console.info(`s3rver get 96 MiB: ${(96 / ((performance.now() - readStarted) / 1000)).toFixed(0)} MiB/s`);
     expect(readHash.digest("hex")).toBe(written);
     expect((await driver.stat(key))?.size).toBe(size);
     expect(await pendingUploads()).toBe(0);

@@ -19,6 +19,7 @@ import { assertValidKey } from "../driver.js";
 import type { FsStorageDriver } from "../fs-driver.js";
 import { BLOCK_SIZE } from "./block-hash.js";
 import { InvalidPartError, UploadNotFoundError } from "./errors.js";
+import { feed } from "./feed.js";
 import { PartMeter } from "./part-meter.js";
 import {
   assertCompleteParts,
@@ -141,10 +142,13 @@ export class FsMultipartStore implements MultipartStore {
 
     const meter = new PartMeter(expectedSize);
     const offset = (partNumber - 1) * meta.partSize;
+    const detach = feed(body, meter);
     try {
       const out = createWriteStream(join(dir, "data"), { flags: "r+", start: offset });
-      await pipeline(body, meter, out, signal ? { signal } : {});
+      await pipeline(meter, out, signal ? { signal } : {});
     } catch (error) {
+      detach();
+      meter.destroy();
       if (isMissing(error)) throw new UploadNotFoundError(uploadId);
       throw meter.failure ?? error;
     }

@@ -6,7 +6,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Readable } from "node:stream";
+import { PassThrough, Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type S3rverHandle, startS3rver } from "../../../test/support/s3rver.js";
@@ -219,6 +219,40 @@ function multipartSuite(
       expect(sha256(await buffer(await h.driver.get(key)))).toBe(sha256(data));
     });
 
+    it("leaves the body to the caller on failure, and fails when the body breaks off", async () => {
+      const key = newKey();
+      const { uploadId } = await begin(key);
+      const tooLong = new PassThrough();
+      const rejected = h.store.putPart({
+        key,
+        uploadId,
+        partNumber: 1,
+        partSize: PART,
+        body: tooLong,
+        expectedSize: PART,
+      });
+      tooLong.write(randomBytes(PART));
+      tooLong.write(Buffer.from("extra"));
+      await expect(rejected).rejects.toBeInstanceOf(SizeMismatchError);
+      // Not destroyed: the route can still answer on the request's socket.
+      expect(tooLong.destroyed).toBe(false);
+
+      const broken = new PassThrough();
+      const failed = h.store.putPart({
+        key,
+        uploadId,
+        partNumber: 1,
+        partSize: PART,
+        body: broken,
+        expectedSize: PART,
+      });
+      broken.write(randomBytes(MiB));
+      setTimeout(() => broken.destroy(new Error("connection reset")), 20);
+      await expect(failed).rejects.toThrow();
+      if (h.store.listParts) expect(await h.store.listParts({ key, uploadId })).toEqual([]);
+      await h.store.abort({ key, uploadId });
+    });
+
     it("refuses to complete with a part missing or never uploaded", async () => {
       const key = newKey();
       const data = randomBytes(SIZE);
@@ -339,6 +373,35 @@ multipartSuite("fs", async () => {
 });
 
 /** s3rver keeps an upload's parts in <data>/<bucket>/._S3rver_uploads/<uploadId>/. */
+describe("fs multipart housekeeping", () => {
+  it("lists pending uploads (for sweeping) until they complete or abort", async () => {
+    const root = await mkdtemp(join(tmpdir(), "trove-fs-pending-"));
+    try {
+      const store = multipartStoreFor(new FsStorageDriver(root));
+      const pending = async () => {
+        const found: string[] = [];
+        for await (const upload of store.listPending!())
+          found.push(`${upload.uploadId}:${upload.key}:${upload.size}`);
+        return found.sort();
+      };
+      expect(await pending()).toEqual([]);
+      const a = await store.begin({ key: "ws1/a/x.bin", size: 10, partSize: PART, partCount: 1 });
+      const b = await store.begin({ key: "ws1/b/y.bin", size: 20, partSize: PART, partCount: 1 });
+      expect(await pending()).toEqual(
+        [`${a.uploadId}:ws1/a/x.bin:10`, `${b.uploadId}:ws1/b/y.bin:20`].sort(),
+      );
+      // Aborting under another key is refused; the right key removes it.
+      await expect(store.abort({ key: "ws1/b/y.bin", uploadId: a.uploadId })).rejects.toBeInstanceOf(
+        UploadNotFoundError,
+      );
+      await store.abort({ key: "ws1/a/x.bin", uploadId: a.uploadId });
+      expect(await pending()).toEqual([`${b.uploadId}:ws1/b/y.bin:20`]);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
+
 function s3rverUploadGone(s3: S3rverHandle) {
   return async (uploadId: string) => {
     const entries = await readdir(join(s3.directory, s3.bucket, "._S3rver_uploads")).catch(

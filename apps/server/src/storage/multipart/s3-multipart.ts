@@ -4,9 +4,10 @@
  * (assembled inside the store) and AbortMultipartUpload. Nothing is kept in Trove's memory
  * between calls; the routes keep the session in the database.
  */
-import { pipeline } from "node:stream";
+import { finished } from "node:stream/promises";
 import { assertValidKey } from "../driver.js";
 import { InvalidPartError, UploadNotFoundError } from "./errors.js";
+import { feed } from "./feed.js";
 import { PartMeter } from "./part-meter.js";
 import { assertCompleteParts, assertValidPartRequest, assertValidPlan, MIN_PART_SIZE } from "./part-plan.js";
 import { type S3Access, s3ErrorCode } from "./s3-client.js";
@@ -60,23 +61,27 @@ export class S3MultipartStore implements MultipartStore {
     // The meter holds back the final chunk until the body has ended, so the store only ever
     // receives a complete request (Content-Length = expectedSize) for a body of exactly that size.
     const meter = new PartMeter(expectedSize, { holdLast: true });
-    const fed = new Promise<Error | undefined>((resolve) => {
-      pipeline(body, meter, (error) => resolve(error ?? undefined));
-    });
+    // Settles once the meter has seen the whole body and checked its size (or has failed).
+    const metered = finished(meter, { readable: false }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    const detach = feed(body, meter);
     const onAbort = () => meter.destroy(signal?.reason ?? new Error("aborted"));
     signal?.addEventListener("abort", onAbort, { once: true });
     let etag: string;
     try {
       etag = await this.s3.putBody(key, meter, expectedSize, { uploadId, partNumber });
+      // A zero-byte part can be answered before the body ended: wait for it, then trust the meter.
+      const feedError = await metered;
+      if (meter.failure || feedError) throw meter.failure ?? feedError;
     } catch (error) {
+      detach();
       meter.destroy();
       throw meter.failure ?? (signal?.aborted ? signal.reason : error);
     } finally {
       signal?.removeEventListener("abort", onAbort);
     }
-    // A zero-byte part can be answered before the body ended: wait for it, then trust the meter.
-    const feedError = await fed;
-    if (meter.failure || feedError) throw meter.failure ?? feedError;
     return { partNumber, ...meter.result(), etag };
   }
 

@@ -81,6 +81,8 @@ export interface MultipartStore {
    * `expectedSize` bytes. A part number can be uploaded again; the newest successful upload wins.
    * A failed upload of a part number invalidates any earlier upload of that number (fs writes in
    * place), so forget the stored record of that part when `putPart` rejects.
+   * On rejection `body` is neither consumed further nor destroyed: the caller answers the
+   * request and then drains or closes it.
    */
   putPart(input: PutPartInput): Promise<StoredPart>;
   /** Assembles the parts into `key` (replacing any object there). Returns the object's size. */
