@@ -5,7 +5,7 @@
  *   const app = await buildApp({ config: loadConfig() });        // opens the DB, migrates, seeds
  *   const app = await buildApp({ config, database, storage });   // tests inject their own
  *
- * Order: request ids -> errors -> db -> storage -> rate limit -> auth -> routes. Route plugins
+ * Order: request ids -> errors -> cors -> db -> storage -> rate limit -> auth -> routes. Route plugins
  * register with `app.register(plugin)`; they get `app.db`, `app.storage`, `app.config`,
  * `app.deliveryUrl()`, `request.auth` and the error envelopes for free (see src/fastify-types.ts,
  * src/plugins/auth.ts, src/errors/). Pass extra route plugins through `options.routes` or register
@@ -19,24 +19,28 @@ import type { ServerConfig } from "./config.js";
 import { type Database, openDatabase } from "./db/database.js";
 import "./fastify-types.js";
 import { buildErrorBody, errorGroupOf } from "./errors/error-body.js";
+import { setupWorkers } from "./jobs/start-workers.js";
 import { type SeedResult, seedDevelopment } from "./keys/seed.js";
 import { loggerOptions } from "./logging.js";
 import { authPlugin } from "./plugins/auth.js";
+import { corsPlugin } from "./plugins/cors.js";
 import { dbPlugin } from "./plugins/db.js";
 import { errorsPlugin } from "./plugins/errors.js";
 import { rateLimitPlugin } from "./plugins/rate-limit.js";
 import { genRequestId, requestIdPlugin } from "./plugins/request-id.js";
-import { setupWorkers } from "./jobs/start-workers.js";
 import { deliveryRoutes, deliveryUrl } from "./routes/delivery.js";
 import { variantDelivery } from "./routes/delivery-variants.js";
 import { fileRoutes } from "./routes/files.js";
 import { folderRoutes } from "./routes/folders.js";
 import { healthRoutes } from "./routes/health.js";
+import { multipartRoutes } from "./routes/multipart.js";
 import { openApiRoutes } from "./routes/openapi.js";
+import { partGatewayRoutes } from "./routes/part-gateway.js";
 import { sourceRoutes } from "./routes/sources.js";
 import { uploadRoutes } from "./routes/uploads.js";
 import type { StorageDriver } from "./storage/driver.js";
 import { FsStorageDriver } from "./storage/fs-driver.js";
+import { S3StorageDriver } from "./storage/s3-driver.js";
 
 export interface BuildAppOptions {
   config: ServerConfig;
@@ -44,7 +48,7 @@ export interface BuildAppOptions {
   database?: Database;
   /** Whether the app closes `database` on close (default: true). */
   closeDatabase?: boolean;
-  /** Default: `FsStorageDriver(config.storageDir)`. */
+  /** Default: by `config.storageKind`, `FsStorageDriver(config.storageDir)` or `S3StorageDriver(config.s3)`. */
   storage?: StorageDriver;
   /** Apply pending migrations at start (default: true). */
   migrate?: boolean;
@@ -116,8 +120,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   try {
     await app.register(requestIdPlugin);
     await app.register(errorsPlugin);
+    // Before rate limit and auth: preflights carry no key (TROVE_CORS_ORIGINS, src/plugins/cors.ts).
+    await app.register(corsPlugin);
     await app.register(dbPlugin, { database, closeOnShutdown: ownsDatabase });
-    app.decorate("storage", options.storage ?? new FsStorageDriver(config.storageDir));
+    app.decorate("storage", options.storage ?? storageFromConfig(app, config));
     await app.register(rateLimitPlugin, {
       max: config.rateLimit.max,
       windowMs: config.rateLimit.windowMs,
@@ -132,6 +138,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(folderRoutes, { prefix: "/api/v1/folders" });
     await app.register(sourceRoutes, { prefix: "/api/v1/sources" });
     await app.register(uploadRoutes);
+    await app.register(multipartRoutes);
+    await app.register(partGatewayRoutes);
     for (const routes of options.routes ?? []) await app.register(routes);
     setupWorkers(app);
   } catch (error) {
@@ -142,4 +150,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }
 
   return app;
+}
+
+/** The storage driver the config names; an s3 driver's connections are closed with the app. */
+function storageFromConfig(app: FastifyInstance, config: ServerConfig): StorageDriver {
+  if (config.storageKind !== "s3") return new FsStorageDriver(config.storageDir);
+  if (!config.s3) throw new Error("storageKind is s3 but config.s3 is missing");
+  const driver = new S3StorageDriver(config.s3);
+  app.addHook("onClose", async () => driver.close());
+  return driver;
 }

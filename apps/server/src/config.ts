@@ -24,14 +24,25 @@
  *   TROVE_MAX_OUTPUT_PIXELS (40000000), TROVE_MEDIA_TIMEOUT_SECONDS (30), TROVE_WEBHOOK_MAX_ATTEMPTS (10),
  *   TROVE_WEBHOOK_TIMEOUT_MS (10000), TROVE_WORKERS (run the job runner in this process; default true),
  *   TROVE_JOB_POLL_INTERVAL_MS (1000).
+ * Storage and multipart uploads:
+ *   TROVE_STORAGE (fs | s3; fs), for s3: TROVE_S3_ENDPOINT, TROVE_S3_BUCKET, TROVE_S3_ACCESS_KEY,
+ *   TROVE_S3_SECRET_KEY (required), TROVE_S3_REGION (us-east-1), TROVE_S3_PUBLIC_ENDPOINT (URL clients
+ *   use for presigned part URLs), TROVE_S3_PATH_STYLE (true); see src/storage/s3-driver.ts.
+ *   TROVE_MULTIPART_MODE (gateway | direct; gateway. direct needs TROVE_STORAGE=s3),
+ *   TROVE_GATEWAY_URL (base URL of the part gateway in part URLs; unset: TROVE_PUBLIC_URL),
+ *   TROVE_MULTIPART_TTL_SECONDS (session and part-URL lifetime when the client sends no ttl_seconds,
+ *   3600), TROVE_MAX_MULTIPART_BYTES (largest multipart upload, 10 GiB),
+ *   TROVE_MULTIPART_SWEEP_INTERVAL_MS (how often expired sessions are swept, 300000).
  */
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { z } from "zod";
 import { DEFAULT_MEDIA_LIMITS, type MediaLimits, resolveMediaLimits } from "./media/media-limits.js";
+import { type MultipartConfig, resolveMultipartConfig } from "./multipart/multipart-config.js";
 import type { Connector, LookupAll } from "./network/guarded-connector.js";
 import { parseTrustedRanges, type TrustedRanges } from "./network/trusted-ranges.js";
+import { parseS3Endpoint, type S3StorageConfig } from "./storage/s3-driver.js";
 
 export type DatabaseConfig =
   /**
@@ -50,6 +61,12 @@ export interface ServerConfig {
   /** Root of the embedded database, storage and secret key file. */
   dataDir: string;
   storageDir: string;
+  /** Storage driver: `fs` (storageDir) or `s3` (the `s3` settings). */
+  storageKind: "fs" | "s3";
+  /** S3 settings when `storageKind` is "s3". */
+  s3: S3StorageConfig | undefined;
+  /** Multipart uploads: part mode, gateway URL, session TTL, size cap, sweeper interval. */
+  multipart: MultipartConfig;
   /** Base URL the API advertises (no trailing slash). */
   publicUrl: string;
   /** Base URL of delivery links (no trailing slash): `${assetsUrl}/${workspace_no}/${path}`. */
@@ -139,6 +156,28 @@ const envSchema = z.object({
   TROVE_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
   TROVE_WORKERS: optionalString.pipe(z.enum(["true", "false", "1", "0"]).optional()),
   TROVE_JOB_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(1000),
+  TROVE_STORAGE: z.enum(["fs", "s3"]).default("fs"),
+  TROVE_S3_ENDPOINT: optionalString,
+  TROVE_S3_REGION: z.string().min(1).default("us-east-1"),
+  TROVE_S3_BUCKET: optionalString,
+  TROVE_S3_ACCESS_KEY: optionalString,
+  TROVE_S3_SECRET_KEY: optionalString,
+  TROVE_S3_PUBLIC_ENDPOINT: optionalString,
+  TROVE_S3_PATH_STYLE: optionalString.pipe(z.enum(["true", "false", "1", "0"]).optional()),
+  TROVE_MULTIPART_MODE: z.enum(["gateway", "direct"]).default("gateway"),
+  TROVE_GATEWAY_URL: optionalString.pipe(url.optional()),
+  TROVE_MULTIPART_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 3600)
+    .default(3600),
+  TROVE_MAX_MULTIPART_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(10 * 1024 ** 3),
+  TROVE_MULTIPART_SWEEP_INTERVAL_MS: z.coerce.number().int().min(1000).default(300_000),
 });
 
 export class ConfigError extends Error {
@@ -169,6 +208,32 @@ function formatIssues(error: z.ZodError): string {
   return error.issues.map((issue) => `${issue.path.join(".") || "env"}: ${issue.message}`).join("; ");
 }
 
+/** The S3 driver settings from TROVE_S3_*; throws ConfigError naming what is missing. */
+function s3ConfigFrom(e: z.infer<typeof envSchema>): S3StorageConfig {
+  const missing = (["TROVE_S3_ENDPOINT", "TROVE_S3_BUCKET", "TROVE_S3_ACCESS_KEY", "TROVE_S3_SECRET_KEY"] as const).filter(
+    (name) => !e[name],
+  );
+  if (missing.length > 0) {
+    throw new ConfigError(`Invalid environment: TROVE_STORAGE=s3 needs ${missing.join(", ")}`);
+  }
+  let endpoint: ReturnType<typeof parseS3Endpoint>;
+  try {
+    endpoint = parseS3Endpoint(e.TROVE_S3_ENDPOINT as string);
+    if (e.TROVE_S3_PUBLIC_ENDPOINT) parseS3Endpoint(e.TROVE_S3_PUBLIC_ENDPOINT);
+  } catch (error) {
+    throw new ConfigError(`Invalid environment: ${(error as Error).message}`);
+  }
+  return {
+    ...endpoint,
+    region: e.TROVE_S3_REGION,
+    bucket: e.TROVE_S3_BUCKET as string,
+    accessKey: e.TROVE_S3_ACCESS_KEY as string,
+    secretKey: e.TROVE_S3_SECRET_KEY as string,
+    pathStyle: e.TROVE_S3_PATH_STYLE === undefined || e.TROVE_S3_PATH_STYLE === "true" || e.TROVE_S3_PATH_STYLE === "1",
+    ...(e.TROVE_S3_PUBLIC_ENDPOINT ? { publicEndpoint: e.TROVE_S3_PUBLIC_ENDPOINT } : {}),
+  };
+}
+
 /** Reads the environment into a `ServerConfig`. Throws `ConfigError` naming every invalid variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const parsed = envSchema.safeParse(env);
@@ -194,12 +259,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   } catch (error) {
     throw new ConfigError(`Invalid environment: TROVE_TRUSTED_RANGES: ${(error as Error).message}`);
   }
+  const s3 = e.TROVE_STORAGE === "s3" ? s3ConfigFrom(e) : undefined;
+  if (e.TROVE_MULTIPART_MODE === "direct" && !s3) {
+    throw new ConfigError("Invalid environment: TROVE_MULTIPART_MODE=direct needs TROVE_STORAGE=s3");
+  }
   return resolveConfig({
     port: e.PORT,
     host: e.HOST,
     database,
     dataDir,
     storageDir: e.TROVE_STORAGE_DIR ? resolve(e.TROVE_STORAGE_DIR) : undefined,
+    storageKind: e.TROVE_STORAGE,
+    s3,
+    multipart: {
+      mode: e.TROVE_MULTIPART_MODE,
+      gatewayUrl: e.TROVE_GATEWAY_URL,
+      defaultTtlSeconds: e.TROVE_MULTIPART_TTL_SECONDS,
+      maxFileBytes: e.TROVE_MAX_MULTIPART_BYTES,
+      sweepIntervalMs: e.TROVE_MULTIPART_SWEEP_INTERVAL_MS,
+    },
     publicUrl: e.TROVE_PUBLIC_URL,
     assetsUrl: e.TROVE_ASSETS_URL,
     assetsPrefix: e.TROVE_ASSETS_PREFIX,
@@ -224,7 +302,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   });
 }
 
-export type ConfigInput = Partial<Omit<ServerConfig, "secretKey" | "trustedRanges" | "mediaLimits">> & {
+export type ConfigInput = Partial<
+  Omit<ServerConfig, "secretKey" | "trustedRanges" | "mediaLimits" | "multipart">
+> & {
+  multipart?: Partial<MultipartConfig>;
   secretKey?: Buffer;
   /** Parsed ranges, or "127.0.0.0/8,::1/128" / an array of CIDRs. */
   trustedRanges?: TrustedRanges | string | readonly string[];
@@ -247,6 +328,9 @@ export function resolveConfig(input: ConfigInput): ServerConfig {
     database: input.database ?? { kind: "pglite", dataDir: join(dataDir, "pgdata") },
     dataDir,
     storageDir: input.storageDir ?? join(dataDir, "storage"),
+    storageKind: input.storageKind ?? (input.s3 ? "s3" : "fs"),
+    s3: input.s3,
+    multipart: resolveMultipartConfig(input.multipart),
     publicUrl,
     assetsUrl: trimSlash(input.assetsUrl ?? `${publicUrl}${assetsPrefix}`),
     assetsPrefix,

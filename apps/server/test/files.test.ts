@@ -806,11 +806,12 @@ describe("DELETE /api/v1/files/:fileNo", () => {
     const orphan = `${t.workspace.id}/orphan/object.bin`;
     await t.app.storage.put(orphan, Readable.from([Buffer.from("x")]));
     const deleted: string[] = [];
-    const storage: Pick<StorageDriver, "delete"> = {
+    const storage: Pick<StorageDriver, "delete" | "list"> = {
       delete: async (key) => {
         deleted.push(key);
         await t.app.storage.delete(key);
       },
+      list: (prefix) => t.app.storage.list(prefix),
     };
     await deleteUnreferencedObjects({ db: t.app.db, storage }, [live.storageKey, orphan, orphan, ""]);
     expect(deleted).toEqual([orphan]);

@@ -12,7 +12,8 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:cr
 
 const PREFIX = "tsb1.";
 
-function deriveKey(secretKey: Buffer, purpose: string): Buffer {
+/** A 32-byte subkey of TROVE_SECRET_KEY for one purpose (HKDF-SHA256, info `trove:<purpose>`). */
+export function deriveKey(secretKey: Buffer, purpose: string): Buffer {
   return Buffer.from(hkdfSync("sha256", secretKey, Buffer.alloc(0), `trove:${purpose}`, 32));
 }
 

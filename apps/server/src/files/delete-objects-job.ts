@@ -15,6 +15,7 @@
 import type { PrismaClient } from "../generated/prisma/client.js";
 import type { ClaimedJob } from "../jobs/job-queue.js";
 import type { StorageDriver } from "../storage/driver.js";
+import { deleteVariants } from "../uploads/delete-file-objects.js";
 
 export const DELETE_OBJECTS_JOB_KIND = "storage.delete-objects";
 
@@ -24,10 +25,13 @@ export interface DeleteObjectsPayload {
 
 export interface DeleteObjectsDeps {
   db: Pick<PrismaClient, "file">;
-  storage: Pick<StorageDriver, "delete">;
+  storage: Pick<StorageDriver, "delete" | "list">;
 }
 
-/** Deletes every key no file row references any more. Throws on the first storage failure. */
+/**
+ * Deletes every key no file row references any more, with the delivery variants cached from it.
+ * Throws on the first storage failure.
+ */
 export async function deleteUnreferencedObjects(
   deps: DeleteObjectsDeps,
   keys: readonly string[],
@@ -40,7 +44,10 @@ export async function deleteUnreferencedObjects(
   });
   const live = new Set(referenced.flatMap((row) => [row.storageKey, row.thumbnailKey]));
   for (const key of unique) {
-    if (!live.has(key)) await deps.storage.delete(key);
+    if (live.has(key)) continue;
+    // Variants first: while the source object exists a retry can still find and remove them.
+    await deleteVariants(deps.storage, key);
+    await deps.storage.delete(key);
   }
 }
 

@@ -22,6 +22,14 @@
  *
  * Raw SQL (not Prisma's `contains`/`startsWith`) so LIKE escaping, case-insensitive name order
  * and the array containment are explicit and identical on PGlite and PostgreSQL.
+ *
+ * Deep pages: OFFSET makes PostgreSQL walk and discard every row before the page, so the last
+ * page of 100,000 files cost about 4x page 1 (bench/RESULTS.md, bench 5). Every order is total
+ * (it ends with file_no), so the second half of the list is the first half of the opposite order:
+ * past `REVERSE_MIN_OFFSET`, the total is counted first and a page nearer the end than the start
+ * is read in the opposite order from the end (OFFSET `total - offset - limit`) and flipped. The
+ * middle of a very long list still costs O(offset); only keyset pagination would avoid that.
+ * Below the threshold the rows and the total are read in parallel, as before.
  */
 import type { ListFilesQuery } from "@trove/schema";
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
@@ -108,22 +116,43 @@ interface CountRow {
   total: bigint | number;
 }
 
+/** Offsets below this are read forwards, in parallel with the count: skipping them is cheap. */
+export const REVERSE_MIN_OFFSET = 1000;
+
+function opposite(sort: FileSort): FileSort {
+  return { field: sort.field, order: sort.order === "asc" ? "desc" : "asc" };
+}
+
 export async function listFiles(
   db: Pick<PrismaClient, "$queryRaw">,
   workspaceId: string,
   query: ListFilesQuery,
+  { reverseMinOffset = REVERSE_MIN_OFFSET }: { reverseMinOffset?: number } = {},
 ): Promise<{ rows: FileListSource[]; total: number }> {
   const where = whereClause(workspaceId, query);
+  const sort = resolveFileSort(query);
   const offset = (query.page - 1) * query.limit;
-  const [rows, counted] = await Promise.all([
+  const page = (order: FileSort, limit: number, skip: number) =>
     db.$queryRaw<FileListSource[]>`
       SELECT f.file_no AS "fileNo", f.name, f.path, f.size, f.format, f.extension, f.width, f.height,
              f.created_at AS "createdAt", f.thumbnail_key AS "thumbnailKey"
       FROM files f
       WHERE ${where}
-      ORDER BY ${orderByClause(resolveFileSort(query))}
-      LIMIT ${query.limit}::int OFFSET ${offset}::bigint`,
-    db.$queryRaw<CountRow[]>`SELECT count(*) AS total FROM files f WHERE ${where}`,
-  ]);
-  return { rows, total: Number(counted[0]?.total ?? 0) };
+      ORDER BY ${orderByClause(order)}
+      LIMIT ${limit}::int OFFSET ${skip}::bigint`;
+  const count = async () => {
+    const counted = await db.$queryRaw<CountRow[]>`SELECT count(*) AS total FROM files f WHERE ${where}`;
+    return Number(counted[0]?.total ?? 0);
+  };
+
+  if (offset < reverseMinOffset) {
+    const [rows, total] = await Promise.all([page(sort, query.limit, offset), count()]);
+    return { rows, total };
+  }
+  const total = await count();
+  if (offset >= total) return { rows: [], total };
+  const fromEnd = Math.max(0, total - offset - query.limit);
+  if (fromEnd >= offset) return { rows: await page(sort, query.limit, offset), total };
+  const rows = await page(opposite(sort), Math.min(query.limit, total - offset), fromEnd);
+  return { rows: rows.reverse(), total };
 }

@@ -14,11 +14,19 @@
  *   decrypted with TROVE_SECRET_KEY; a deleted workspace fails the job. Trusted ranges, the
  *   attempt timeout and the test resolver/connector come from the config.
  * - `storage.delete-objects`: removal of a deleted file's objects (src/files/delete-objects-job.ts).
+ * - `multipart.sweep`: expiry of multipart sessions and their stored parts, recurring every
+ *   `config.multipart.sweepIntervalMs` (src/multipart/sweep-sessions.ts); the first run is
+ *   enqueued when the workers start, unless one is already queued.
  */
 import type { FastifyInstance } from "fastify";
 import { isSealed, openSecret } from "../crypto/secret-box.js";
 import { createDeleteObjectsHandler, DELETE_OBJECTS_JOB_KIND } from "../files/delete-objects-job.js";
 import { WEBHOOK_SECRET_PURPOSE } from "../keys/workspaces.js";
+import {
+  createSweepHandler,
+  ensureSweepScheduled,
+  MULTIPART_SWEEP_JOB_KIND,
+} from "../multipart/sweep-sessions.js";
 import { createWebhookHandler, WEBHOOK_JOB_KIND } from "../webhooks/delivery.js";
 import { JobRunner } from "./job-runner.js";
 
@@ -30,14 +38,17 @@ declare module "fastify" {
 }
 
 /** The plaintext webhook secret of a workspace (`whsec_...`), or null when it has none. */
-export async function resolveWebhookSecret(app: FastifyInstance, workspaceId: string): Promise<string | null> {
+export async function resolveWebhookSecret(
+  app: FastifyInstance,
+  workspaceId: string,
+): Promise<string | null> {
   const workspace = await app.db.workspace.findUnique({
     where: { id: workspaceId },
     select: { webhookSecret: true },
   });
   if (!workspace?.webhookSecret) return null;
   const stored = workspace.webhookSecret;
-  if (isSealed(stored)) return openSecret(app.config.secretKey, WEBHOOK_SECRET_PURPOSE, stored);
+  if (isSealed(stored as unknown)) return openSecret(app.config.secretKey, WEBHOOK_SECRET_PURPOSE, stored);
   // Rows written before secrets were sealed (or by tests) hold the plaintext.
   return stored.startsWith("whsec_") ? stored : null;
 }
@@ -60,6 +71,7 @@ export function createJobRunner(app: FastifyInstance): JobRunner {
     }),
   );
   runner.register(DELETE_OBJECTS_JOB_KIND, createDeleteObjectsHandler({ db: app.db, storage: app.storage }));
+  runner.register(MULTIPART_SWEEP_JOB_KIND, createSweepHandler(app));
   return runner;
 }
 
@@ -69,6 +81,7 @@ export function setupWorkers(app: FastifyInstance): void {
   app.decorate("jobRunner", runner);
   if (!runner) return;
   app.addHook("onReady", async () => {
+    await ensureSweepScheduled(app.db);
     runner.start();
   });
   // preClose: before the database plugin's onClose closes the client under the runner.

@@ -26,7 +26,12 @@
  *   with the file by `deleteFileObjects` (src/uploads/delete-file-objects.ts).
  */
 import { createHash } from "node:crypto";
-import { canonicalizeTransform, MAX_TRANSFORM_STEPS, TRANSFORM_KEYS, TransformParseError } from "@trove/schema";
+import {
+  canonicalizeTransform,
+  MAX_TRANSFORM_STEPS,
+  TRANSFORM_KEYS,
+  TransformParseError,
+} from "@trove/schema";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { HttpError } from "../errors/http-error.js";
 import { notFound } from "../errors/index.js";
@@ -98,7 +103,12 @@ export function variantDelivery(app: FastifyInstance): DeliveryFallback {
     if (!pending) {
       pending = (async () => {
         const source = await imageInputOf(app.storage, file.storageKey, limits.maxSourceBytes);
-        const variant = await renderVariant({ source, transform: canonical, limits, ...(accept ? { accept } : {}) });
+        const variant = await renderVariant({
+          source,
+          transform: canonical,
+          limits,
+          ...(accept ? { accept } : {}),
+        });
         try {
           await putBuffer(app.storage, cacheKey, variant.body, variant.mimeType);
         } catch (error) {
@@ -128,7 +138,12 @@ export function variantDelivery(app: FastifyInstance): DeliveryFallback {
     return reply.send(await app.storage.get(key));
   };
 
-  const serve = async (request: FastifyRequest, reply: FastifyReply, file: VariantFile, transform: string) => {
+  const serve = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    file: VariantFile,
+    transform: string,
+  ) => {
     let canonical: string;
     try {
       canonical = canonicalizeTransform(transform);
@@ -150,7 +165,13 @@ export function variantDelivery(app: FastifyInstance): DeliveryFallback {
       const etag = `"${file.hash}"`;
       reply.header("etag", etag);
       if (etagMatches(request.headers["if-none-match"], etag)) return reply.status(304).send();
-      return sendObject(request, reply, file.storageKey, stat.size, file.mimeType || "application/octet-stream");
+      return sendObject(
+        request,
+        reply,
+        file.storageKey,
+        stat.size,
+        file.mimeType || "application/octet-stream",
+      );
     }
 
     if (!isRasterFormat(file.format)) {
@@ -195,7 +216,8 @@ export function variantDelivery(app: FastifyInstance): DeliveryFallback {
       rendered = await render(file, canonical, accept, cacheKey);
     } catch (error) {
       if (error instanceof ObjectNotFoundError) throw notFound("files");
-      if (isMediaError(error)) throw new HttpError(error.status, error.message, { errorCode: error.code, cause: error });
+      if (isMediaError(error))
+        throw new HttpError(error.status, error.message, { errorCode: error.code, cause: error });
       throw error;
     }
     reply.header("x-cache", "MISS");
@@ -209,7 +231,9 @@ export function variantDelivery(app: FastifyInstance): DeliveryFallback {
     while (steps < maxSteps && looksLikeTransformStep(segments[steps] as string)) steps++;
     for (let count = steps; count >= 1; count--) {
       const file = await app.db.file.findUnique({
-        where: { workspaceId_path: { workspaceId: target.workspaceId, path: segments.slice(count).join("/") } },
+        where: {
+          workspaceId_path: { workspaceId: target.workspaceId, path: segments.slice(count).join("/") },
+        },
         select: FILE_SELECT,
       });
       if (!file) continue;

@@ -104,10 +104,10 @@ export type DeliveryFallback = (
   target: { workspaceId: string; workspaceNo: string; path: string },
 ) => Promise<boolean>;
 
-export const deliveryRoutes: FastifyPluginAsync<{ assetsPrefix: string; fallback?: DeliveryFallback }> = async (
-  app,
-  options,
-) => {
+export const deliveryRoutes: FastifyPluginAsync<{
+  assetsPrefix: string;
+  fallback?: DeliveryFallback;
+}> = async (app, options) => {
   const prefix = options.assetsPrefix.replace(/\/+$/, "");
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -132,7 +132,11 @@ export const deliveryRoutes: FastifyPluginAsync<{ assetsPrefix: string; fallback
       },
     });
     if (!file && options.fallback) {
-      const fallbackTarget = { workspaceId: workspace.id, workspaceNo: target.workspaceNo, path: target.path };
+      const fallbackTarget = {
+        workspaceId: workspace.id,
+        workspaceNo: target.workspaceNo,
+        path: target.path,
+      };
       if (await options.fallback(request, reply, fallbackTarget)) return reply;
     }
     if (!file?.isActive || file.isDelete || file.isPrivate) throw notFound("files");

@@ -44,7 +44,10 @@ export function fileNameFromUrl(url: string): string {
   } catch {
     return "file";
   }
-  const segment = pathname.split("/").filter((s) => s !== "").pop();
+  const segment = pathname
+    .split("/")
+    .filter((s) => s !== "")
+    .pop();
   if (segment === undefined) return "file";
   let name: string;
   try {

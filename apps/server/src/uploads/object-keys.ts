@@ -24,7 +24,11 @@ export function thumbnailObjectKey(workspaceId: string, fileId: string): string 
  * A stored object as the media pipeline reads it: on the fs driver its path (libvips reads the
  * file itself, nothing is buffered by us); elsewhere its bytes, refused past `maxBytes`.
  */
-export async function imageInputOf(storage: StorageDriver, key: string, maxBytes: number): Promise<ImageInput> {
+export async function imageInputOf(
+  storage: StorageDriver,
+  key: string,
+  maxBytes: number,
+): Promise<ImageInput> {
   if (storage instanceof FsStorageDriver) return storage.pathOf(key);
   return readSource(await storage.get(key), maxBytes);
 }
@@ -47,6 +51,6 @@ export async function readObjectHead(storage: StorageDriver, key: string, length
     total += chunk.length;
     if (total >= length) break;
   }
-  if (typeof (stream as Readable).destroy === "function") (stream as Readable).destroy();
+  stream.destroy();
   return Buffer.concat(chunks, total).subarray(0, length);
 }

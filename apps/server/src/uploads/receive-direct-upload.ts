@@ -3,6 +3,8 @@
  * the file, in any order), the `file` part is streamed straight into storage through the ingest
  * hasher, never buffered. Requires `@fastify/multipart` registered on the route's scope.
  */
+
+import { pipeline } from "node:stream";
 import type { Multipart, MultipartFile } from "@fastify/multipart";
 import type { FastifyRequest } from "fastify";
 import { HttpError } from "../errors/http-error.js";
@@ -10,7 +12,6 @@ import { objectKey, type StorageDriver } from "../storage/driver.js";
 import { IngestStream } from "./ingest-stream.js";
 import { fileTooLarge, toUploadError } from "./upload-errors.js";
 import { uuidV7 } from "./uuid-v7.js";
-import { pipeline } from "node:stream";
 
 export interface ReceivedFile {
   fileId: string;
@@ -101,7 +102,10 @@ export async function receiveDirectUpload(
 
       if (part.fieldname !== FILE_FIELD) {
         part.file.resume();
-        throw new HttpError(400, `Unexpected file field "${part.fieldname}": send the file as "${FILE_FIELD}"`);
+        throw new HttpError(
+          400,
+          `Unexpected file field "${part.fieldname}": send the file as "${FILE_FIELD}"`,
+        );
       }
       options.beforeFile?.(fields);
       file = await storeFilePart(part, options, fields);
@@ -124,17 +128,20 @@ async function storeFilePart(
   const ingest = new IngestStream();
   // Busboy truncates a part at `fileSize` and emits "limit": stop storing at once.
   part.file.once("limit", () => ingest.destroy(fileTooLarge(options.maxBytes)));
-  let partError: unknown;
+  // A broken body (busboy's error) is the client's fault, a 400; a failing storage write is not.
+  // The part may already be errored when we get it (busboy saw the whole broken body first).
+  if (part.file.errored) throw malformed(part.file.errored);
+  let sourceError: unknown;
   part.file.once("error", (error: unknown) => {
-    partError = error;
+    // When storage fails first, the pipeline destroys `ingest` before the part: not the client's.
+    if (!ingest.destroyed) sourceError = error;
   });
   const body = pipeline(part.file, ingest, () => {});
   try {
     // maxBytes + 1: busboy cuts the part at exactly maxBytes; its "limit" event decides.
     await options.storage.put(key, body, { maxBytes: options.maxBytes + 1 });
   } catch (error) {
-    // The client's body broke off or was malformed: a 400, not a storage failure.
-    if (partError !== undefined && !(error instanceof HttpError)) throw malformed(partError);
+    if (sourceError !== undefined && !(error instanceof HttpError)) throw malformed(sourceError);
     throw error;
   }
   if (part.file.truncated) {

@@ -6,8 +6,8 @@
 import type { UploadResponse } from "@trove/schema";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import { badRequest, HttpError } from "../errors/index.js";
-import { assertPathFits } from "../folders/folder-path.js";
 import { ensureFolderPath } from "../folders/ensure-folder-path.js";
+import { assertPathFits } from "../folders/folder-path.js";
 import type { File, Folder, Prisma, PrismaClient } from "../generated/prisma/client.js";
 import { randomString } from "../ids.js";
 import { isMediaError } from "../media/media-error.js";
@@ -87,6 +87,12 @@ export interface RegisterFileInput {
   webhookUrl?: string | undefined;
   /** Delete the object at `storageKey` when registration fails (default true). */
   deleteSourceOnError?: boolean;
+  /**
+   * More database work that must commit or roll back with the row, run in its transaction right
+   * after the insert (multipart complete marks its session completed here). Only `tx` inside.
+   * Throwing rolls the registration back like any other failure.
+   */
+  inTransaction?: (tx: Prisma.TransactionClient, file: File) => Promise<void>;
 }
 
 export interface RegisteredFile {
@@ -132,7 +138,9 @@ export async function registerFile(deps: UploadDeps, input: RegisterFileInput): 
     const described = await describeAndProcess(deps, input, fileId, written, () => {
       replacedSource = true;
     });
-    const suffix = input.randomPrefix ? randomString(RANDOM_SUFFIX_LENGTH, RANDOM_SUFFIX_ALPHABET) : undefined;
+    const suffix = input.randomPrefix
+      ? randomString(RANDOM_SUFFIX_LENGTH, RANDOM_SUFFIX_ALPHABET)
+      : undefined;
     const name = storedFileName(input.fileName, described.extension, suffix ? { suffix } : {});
     registered = await insertFileRow(deps, input, fileId, name, described);
   } catch (error) {
@@ -294,6 +302,7 @@ async function insertFileRow(
       throw new HttpError(409, `Could not find a free name for "${baseName}" in this folder`);
     }
 
+    if (input.inTransaction) await input.inTransaction(tx, file);
     const isDuplicate = duplicate !== null;
     const response = toUploadResponse(deps, input.workspaceNo, file, folder, isDuplicate);
     const webhook = input.webhookUrl

@@ -62,7 +62,11 @@ export interface StoredNameOptions {
   suffix?: string;
 }
 
-export function storedFileName(requested: string, extension: string, options: StoredNameOptions = {}): string {
+export function storedFileName(
+  requested: string,
+  extension: string,
+  options: StoredNameOptions = {},
+): string {
   const name = cleanName(requested, "file_name").replace(/[.\s]+$/, "");
   const split = splitName(name);
   let stem =
@@ -75,7 +79,12 @@ export function storedFileName(requested: string, extension: string, options: St
   // Keep whole code points when shortening.
   const room = MAX_STORED_NAME_LENGTH - tail.length;
   const chars = Array.from(stem);
-  if (chars.length > room) stem = chars.slice(0, room).join("").replace(/[.\s]+$/, "") || "file";
+  if (chars.length > room)
+    stem =
+      chars
+        .slice(0, room)
+        .join("")
+        .replace(/[.\s]+$/, "") || "file";
   return `${stem}${tail}`;
 }
 
@@ -94,8 +103,8 @@ export function collisionStem(storedName: string): string {
 /** Matches the alternatives of `storedName` and captures n (`cat-(\d+).jpg`). */
 export function collisionPattern(storedName: string): RegExp {
   const { stem, extension } = splitName(storedName);
-  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   return extension === undefined
-    ? new RegExp(`^${escape(storedName)}-(\\d{1,9})$`)
-    : new RegExp(`^${escape(stem)}-(\\d{1,9})\\.${escape(extension)}$`);
+    ? new RegExp(`^${escapeRegExp(storedName)}-(\\d{1,9})$`)
+    : new RegExp(`^${escapeRegExp(stem)}-(\\d{1,9})\\.${escapeRegExp(extension)}$`);
 }

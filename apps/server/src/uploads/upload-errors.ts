@@ -59,6 +59,7 @@ export function invalidFields(issues: readonly FieldIssue[]): HttpError {
     if (name === "transform") return issue.message;
     return name ? `${name}: ${issue.message}` : issue.message;
   };
-  const relevant = errorCode === "VALIDATION_FAILED" ? issues : issues.filter((i) => String(i.path[0]) === field);
+  const relevant =
+    errorCode === "VALIDATION_FAILED" ? issues : issues.filter((i) => String(i.path[0]) === field);
   return new HttpError(400, relevant.map(describe).join("; ") || "Invalid upload fields", { errorCode });
 }

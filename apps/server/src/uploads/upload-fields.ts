@@ -32,7 +32,10 @@ function fileNameRequired(): HttpError {
 }
 
 /** Checks the fields that arrived before the file, so a bad request stores nothing. */
-export function checkEarlyDirectFields(fields: Record<string, string>, trustedRanges?: TrustedRangesInput): void {
+export function checkEarlyDirectFields(
+  fields: Record<string, string>,
+  trustedRanges?: TrustedRangesInput,
+): void {
   const parsed = directFieldsPartial.safeParse(present(fields));
   if (!parsed.success) throw invalidFields(parsed.error.issues);
   if (parsed.data.webhook_url) checkWebhook(parsed.data.webhook_url, trustedRanges);

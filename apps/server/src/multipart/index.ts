@@ -1,0 +1,69 @@
+/**
+ * # Multipart uploads (spec endpoints 3, 4, 5)
+ *
+ *   POST /api/v1/multipart/start                        any key   -> start-session.ts
+ *   PUT  /api/v1/multipart/parts/:sessionId/:partNumber  no key    -> receive-part.ts (gateway mode)
+ *   POST /api/v1/multipart/complete                     any key   -> complete-session.ts
+ *   job  multipart.sweep                                          -> sweep-sessions.ts
+ *
+ * Routes: src/routes/multipart.ts (start, complete) and src/routes/part-gateway.ts (the PUT).
+ * Storage: src/storage/multipart (fs: one preallocated file, parts written at their offsets;
+ * s3: S3 multipart upload). Bytes are streamed, never buffered, and hashed as they pass.
+ *
+ * ## Session lifecycle (table `multipart_sessions`)
+ *
+ *   pending --complete--> completing --file registered--> completed
+ *      |                     | missing parts, transient failure -> pending
+ *      |                     | content refused by registration (400) -> aborted (object deleted)
+ *      +--expires_at passed, swept--> expired (storage upload aborted, part rows deleted)
+ *
+ * The session id is also the id of the file it becomes (`<workspaceId>/<sessionId>/<name>` is
+ * the object key), so a repeated complete finds the same file.
+ *
+ * ## Decisions
+ *
+ * - Part size: `choosePartSize(size)`: 5 MiB, grown in whole MiB to stay within 10,000 parts.
+ * - Largest upload: TROVE_MAX_MULTIPART_BYTES (10 GiB by default). A larger `size` is a 400
+ *   `{ success: false, error }` (not 413: the spec's multipart failures are 400 in that shape).
+ * - TTL: `ttl_seconds` (1 s to 7 days), default TROVE_MULTIPART_TTL_SECONDS (1 hour). It bounds
+ *   both the part URLs and the session: `expires_at` (Unix seconds) is the same for both, and a
+ *   complete after it is 400 "Session expired".
+ * - Modes: `gateway` (default, every driver): part URLs point at Trove's part gateway, signed
+ *   with HMAC-SHA256 (part-url.ts) over `session_id:part_number:expires`, no API key in them.
+ *   `direct` (TROVE_MULTIPART_MODE=direct, s3 only): presigned S3 UploadPart URLs; complete
+ *   lists the parts (every page), checks numbering and sizes, and reads the object once to hash it.
+ * - Gateway failures are all 400 `{ success: false, error }` with distinct messages ("Invalid
+ *   signature", "Part URL expired", "Session expired", "Content-Type must be
+ *   application/octet-stream", "Part 3 must be 5242880 bytes, received 17", ...). A body of the
+ *   wrong length (Content-Length checked up front, the streamed count enforced) records nothing.
+ *   Uploading a part number again replaces it. Success: 200, `ETag` header (quoted) and
+ *   `{ success: true, part_number, size, etag }`. The gateway answers CORS preflights (any
+ *   origin: the URL itself is the credential) and exposes `ETag`.
+ * - The gateway is under /api/, so the global rate limit applies, keyed by client IP (no key).
+ * - Complete with a missing part: 400 "Missing parts: 3, 4" (the first 20 listed). A complete
+ *   racing another waits for it (up to 30 s, then 409 `{ success: false, error }`) and returns
+ *   the same file. Content hash: the parts' block digests combined (gateway), equal to the hash
+ *   of a direct upload of the same bytes, without reading the file again.
+ * - Another workspace's session, or an unknown id: 404 "Session not found".
+ */
+export { toCompleteResult } from "./complete-result.js";
+export { COMPLETING_STALE_MS, type CompleteOptions, completeSession } from "./complete-session.js";
+export {
+  DEFAULT_MULTIPART_CONFIG,
+  type MultipartConfig,
+  type MultipartMode,
+  resolveMultipartConfig,
+} from "./multipart-config.js";
+export { type MultipartDeps, multipartDepsOf } from "./multipart-deps.js";
+export { PART_GATEWAY_PATH, PartUrlSigner } from "./part-url.js";
+export { type ReceivePartInput, receivePart } from "./receive-part.js";
+export { startSession } from "./start-session.js";
+export {
+  createSweepHandler,
+  ensureSweepScheduled,
+  MULTIPART_SWEEP_JOB_KIND,
+  type SweepOptions,
+  type SweepResult,
+  scheduleNextSweep,
+  sweepExpiredSessions,
+} from "./sweep-sessions.js";

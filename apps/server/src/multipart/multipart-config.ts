@@ -1,0 +1,32 @@
+/** Multipart upload settings (`config.multipart`); the environment variables are listed in src/config.ts. */
+
+export type MultipartMode = "gateway" | "direct";
+
+export interface MultipartConfig {
+  /**
+   * `gateway`: part URLs point at Trove's own signed part gateway (every driver).
+   * `direct`: presigned S3 UploadPart URLs (s3 driver only).
+   */
+  mode: MultipartMode;
+  /** Base URL of the part gateway in part URLs (no trailing slash); undefined: `publicUrl`. */
+  gatewayUrl: string | undefined;
+  /** Session (and part URL) lifetime when the start request has no `ttl_seconds`. */
+  defaultTtlSeconds: number;
+  /** Largest `size` a multipart start accepts, bytes. */
+  maxFileBytes: number;
+  /** How often the sweeper job runs, ms. */
+  sweepIntervalMs: number;
+}
+
+export const DEFAULT_MULTIPART_CONFIG: MultipartConfig = {
+  mode: "gateway",
+  gatewayUrl: undefined,
+  defaultTtlSeconds: 3600,
+  maxFileBytes: 10 * 1024 ** 3,
+  sweepIntervalMs: 300_000,
+};
+
+export function resolveMultipartConfig(input: Partial<MultipartConfig> = {}): MultipartConfig {
+  const gatewayUrl = input.gatewayUrl?.replace(/\/+$/, "");
+  return { ...DEFAULT_MULTIPART_CONFIG, ...input, gatewayUrl: gatewayUrl || undefined };
+}

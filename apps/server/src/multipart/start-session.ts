@@ -1,0 +1,82 @@
+/**
+ * Endpoint 3 (POST /api/v1/multipart/start): plan the parts, begin the storage upload, record the
+ * session, hand out one URL per part.
+ */
+import type { MultipartSession, MultipartStartBody } from "@trove/schema";
+import { badRequest } from "../errors/index.js";
+import type { Prisma } from "../generated/prisma/client.js";
+import type { AuthContext } from "../plugins/auth.js";
+import { objectKey } from "../storage/driver.js";
+import { choosePartSize, InvalidUploadPlanError } from "../storage/multipart/index.js";
+import { uuidV7 } from "../uploads/uuid-v7.js";
+import type { MultipartDeps } from "./multipart-deps.js";
+
+export async function startSession(
+  deps: MultipartDeps,
+  auth: Pick<AuthContext, "workspaceId" | "keyId">,
+  body: MultipartStartBody,
+  now: number = Date.now(),
+): Promise<MultipartSession> {
+  const { store, config } = deps;
+  if (body.size > config.maxFileBytes) {
+    throw badRequest(`size exceeds the maximum multipart upload size of ${config.maxFileBytes} bytes`);
+  }
+  let plan: ReturnType<typeof choosePartSize>;
+  try {
+    plan = choosePartSize(body.size);
+  } catch (error) {
+    if (error instanceof InvalidUploadPlanError) throw badRequest(`size: ${error.message}`);
+    throw error;
+  }
+  const ttlSeconds = body.ttl_seconds ?? config.defaultTtlSeconds;
+  const expiresAt = Math.floor(now / 1000) + ttlSeconds;
+  // The session id is also the id of the file it becomes, so the object sits under it.
+  const id = uuidV7(now);
+  const key = objectKey(auth.workspaceId, id, body.file_name);
+  // Direct mode needs a store that presigns (multipartDepsOf checks this at start-up).
+  const presign = config.mode === "direct" ? store.presignPart?.bind(store) : undefined;
+  const mode = presign ? "direct" : "gateway";
+
+  const { uploadId } = await store.begin({
+    key,
+    size: body.size,
+    partSize: plan.partSize,
+    partCount: plan.partCount,
+    contentType: body.format,
+  });
+  try {
+    const numbers = Array.from({ length: plan.partCount }, (_, i) => i + 1);
+    const parts = presign
+      ? await Promise.all(
+          numbers.map((partNumber) => presign({ key, uploadId, partNumber, expiresInSeconds: ttlSeconds })),
+        )
+      : numbers.map((partNumber) => deps.signer.url(id, partNumber, expiresAt));
+    await deps.db.multipartSession.create({
+      data: {
+        id,
+        workspaceId: auth.workspaceId,
+        createdBy: auth.keyId,
+        fileName: body.file_name,
+        size: BigInt(body.size),
+        format: body.format,
+        folderPath: body.folder ?? null,
+        tags: body.tags ?? [],
+        metadata: (body.metadata ?? {}) as Prisma.InputJsonValue,
+        customId: body.custom_id ?? null,
+        randomPrefix: body.random_prefix ?? false,
+        partSize: plan.partSize,
+        partCount: plan.partCount,
+        expiresAt: new Date(expiresAt * 1000),
+        mode,
+        storageKey: key,
+        storageUploadId: uploadId,
+      },
+    });
+    return { session_id: id, part_size: plan.partSize, parts, expires_at: expiresAt };
+  } catch (error) {
+    await store.abort({ key, uploadId }).catch((cause: unknown) => {
+      deps.log.warn({ err: cause, key, uploadId }, "multipart start failed; its storage upload was not aborted");
+    });
+    throw error;
+  }
+}

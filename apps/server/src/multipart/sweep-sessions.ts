@@ -1,0 +1,187 @@
+/**
+ * Expiry of multipart sessions and their stored parts.
+ *
+ * `sweepExpiredSessions(app | deps, now?)` finds sessions past `expires_at` that were never
+ * completed (`pending`, or `completing` untouched for COMPLETING_STALE_MS: its instance died),
+ * claims each with a conditional update to `expired` (so with several instances sweeping, each
+ * session is handled once, and a complete racing the sweep either wins the claim or sees
+ * "Session expired"), then aborts its storage upload (fs: the `.multipart/<id>` directory; s3:
+ * AbortMultipartUpload, tolerated where the store lacks it), deletes an object a failed complete
+ * may have assembled, and deletes the part records. When storage cannot be reached the session
+ * goes back to its previous status, so the next sweep tries again.
+ *
+ * It also removes uploads the store holds with no live session (fs only: `listPending`), older
+ * than `orphanGraceMs`: left by a crash between `begin` and the session insert, or by a sweep
+ * that died after its claim.
+ *
+ * The job `multipart.sweep` runs it every `config.multipart.sweepIntervalMs`: each run schedules
+ * the next one (also when the sweep fails), `ensureSweepScheduled` starts the chain when the
+ * workers start. Several instances converge on one chain: a run schedules the next only if no
+ * other sweep job is pending and no older one is running.
+ */
+import type { FastifyInstance } from "fastify";
+import type { Job, PrismaClient } from "../generated/prisma/client.js";
+import type { ClaimedJob } from "../jobs/job-queue.js";
+import { enqueueJob } from "../jobs/job-queue.js";
+import { COMPLETING_STALE_MS } from "./complete-session.js";
+import { type MultipartDeps, multipartDepsOf } from "./multipart-deps.js";
+
+export const MULTIPART_SWEEP_JOB_KIND = "multipart.sweep";
+const DEFAULT_BATCH_SIZE = 100;
+const DEFAULT_ORPHAN_GRACE_MS = 15 * 60_000;
+const ORPHAN_LOOKUP_CHUNK = 500;
+
+export interface SweepOptions {
+  /** Sessions claimed per query (100). */
+  batchSize?: number;
+  /** Minimum age of a store upload without a live session before it is removed (15 min). */
+  orphanGraceMs?: number;
+}
+
+export interface SweepResult {
+  /** Sessions marked expired, their storage released. */
+  expired: number;
+  /** Sessions whose storage could not be released this time (left for the next sweep). */
+  failed: number;
+  /** Store uploads without a live session that were removed. */
+  orphans: number;
+}
+
+export async function sweepExpiredSessions(
+  target: FastifyInstance | MultipartDeps,
+  now: Date = new Date(),
+  options: SweepOptions = {},
+): Promise<SweepResult> {
+  const deps = "signer" in target ? target : multipartDepsOf(target);
+  const { db, store, storage, log } = deps;
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  const staleBefore = new Date(now.getTime() - COMPLETING_STALE_MS);
+  const result: SweepResult = { expired: 0, failed: 0, orphans: 0 };
+  const failedIds: string[] = [];
+
+  const expiredWhere = {
+    expiresAt: { lt: now },
+    OR: [{ status: "pending" as const }, { status: "completing" as const, updatedAt: { lt: staleBefore } }],
+  };
+  for (;;) {
+    const batch = await db.multipartSession.findMany({
+      where: { ...expiredWhere, ...(failedIds.length > 0 ? { id: { notIn: failedIds } } : {}) },
+      select: { id: true, status: true, storageKey: true, storageUploadId: true },
+      orderBy: { expiresAt: "asc" },
+      take: batchSize,
+    });
+    for (const session of batch) {
+      const { count } = await db.multipartSession.updateMany({
+        where: { id: session.id, ...expiredWhere },
+        data: { status: "expired" },
+      });
+      if (count !== 1) continue; // completed, or claimed by another sweeper meanwhile
+      try {
+        if (session.storageKey && session.storageUploadId) {
+          await store.abort({ key: session.storageKey, uploadId: session.storageUploadId });
+          // Sessions never completed own no file, so an object at their key is a leftover.
+          await storage.delete(session.storageKey);
+        }
+        await db.multipartPart.deleteMany({ where: { sessionId: session.id } });
+        result.expired++;
+      } catch (error) {
+        log.warn({ err: error, sessionId: session.id }, "multipart sweep: storage not released; will retry");
+        await db.multipartSession.updateMany({
+          where: { id: session.id, status: "expired" },
+          data: { status: session.status },
+        });
+        failedIds.push(session.id);
+        result.failed++;
+      }
+    }
+    if (batch.length < batchSize) break;
+  }
+
+  result.orphans = await sweepOrphanUploads(deps, now, options.orphanGraceMs ?? DEFAULT_ORPHAN_GRACE_MS);
+  if (result.expired + result.failed + result.orphans > 0) log.info({ ...result }, "multipart sweep");
+  return result;
+}
+
+async function sweepOrphanUploads(deps: MultipartDeps, now: Date, graceMs: number): Promise<number> {
+  const { store, db, log } = deps;
+  if (!store.listPending) return 0;
+  const cutoff = now.getTime() - graceMs;
+  const candidates: Array<{ key: string; uploadId: string }> = [];
+  for await (const upload of store.listPending()) {
+    if (upload.createdAt.getTime() < cutoff) candidates.push({ key: upload.key, uploadId: upload.uploadId });
+  }
+  let removed = 0;
+  for (let i = 0; i < candidates.length; i += ORPHAN_LOOKUP_CHUNK) {
+    const chunk = candidates.slice(i, i + ORPHAN_LOOKUP_CHUNK);
+    const live = await db.multipartSession.findMany({
+      where: {
+        storageUploadId: { in: chunk.map((c) => c.uploadId) },
+        status: { in: ["pending", "completing"] },
+      },
+      select: { storageUploadId: true },
+    });
+    const liveIds = new Set(live.map((s) => s.storageUploadId));
+    for (const upload of chunk) {
+      if (liveIds.has(upload.uploadId)) continue;
+      try {
+        await store.abort(upload);
+        removed++;
+      } catch (error) {
+        log.warn({ err: error, uploadId: upload.uploadId }, "multipart sweep: orphan upload not removed");
+      }
+    }
+  }
+  return removed;
+}
+
+type SweepJobDb = Pick<PrismaClient, "job">;
+
+/** Enqueues a sweep now unless one is already pending or running (called when workers start). */
+export async function ensureSweepScheduled(db: SweepJobDb): Promise<void> {
+  const existing = await db.job.findFirst({
+    where: { kind: MULTIPART_SWEEP_JOB_KIND, status: { in: ["pending", "running"] } },
+    select: { id: true },
+  });
+  if (!existing) await enqueueJob(db, { kind: MULTIPART_SWEEP_JOB_KIND, payload: {} });
+}
+
+/**
+ * Schedules the run after `current`, unless another chain already has one (a pending sweep, or an
+ * older one running: that one schedules). Also drops finished sweep rows, which carry nothing.
+ */
+export async function scheduleNextSweep(
+  db: SweepJobDb,
+  current: Pick<Job, "id">,
+  intervalMs: number,
+): Promise<void> {
+  await db.job.deleteMany({
+    where: { kind: MULTIPART_SWEEP_JOB_KIND, status: { in: ["succeeded", "failed"] } },
+  });
+  const other = await db.job.findFirst({
+    where: {
+      kind: MULTIPART_SWEEP_JOB_KIND,
+      id: { not: current.id },
+      OR: [{ status: "pending" }, { status: "running", id: { lt: current.id } }],
+    },
+    select: { id: true },
+  });
+  if (other) return;
+  await enqueueJob(db, {
+    kind: MULTIPART_SWEEP_JOB_KIND,
+    payload: {},
+    runAt: new Date(Date.now() + intervalMs),
+  });
+}
+
+/** The `multipart.sweep` job handler: sweep, then schedule the next run whatever happened. */
+export function createSweepHandler(app: FastifyInstance): (job: ClaimedJob) => Promise<void> {
+  return async (job) => {
+    try {
+      await sweepExpiredSessions(app);
+    } catch (error) {
+      app.log.warn({ err: error }, "multipart sweep failed");
+    } finally {
+      await scheduleNextSweep(app.db, job, app.config.multipart.sweepIntervalMs);
+    }
+  };
+}

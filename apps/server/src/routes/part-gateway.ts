@@ -1,0 +1,97 @@
+/**
+ * Trove's part gateway (endpoint 4 in gateway mode), no API key (`auth: "none"`):
+ *
+ *   PUT /api/v1/multipart/parts/:sessionId/:partNumber?expires=&signature=   raw part bytes
+ *
+ * CORS (preflights, `ETag` exposed to pages) comes from the app-wide plugin, src/plugins/cors.ts.
+ *
+ * The body is not parsed: a content-type parser scoped to this plugin hands the request stream to
+ * the handler, which streams it into storage (src/multipart/receive-part.ts), so the JSON body
+ * limit does not apply and nothing is buffered. `Content-Type: application/octet-stream` is
+ * required; anything else (also an unparsable Content-Type, which Fastify would answer with 415)
+ * is a 400, as is every other failure (spec: part upload failure is 400 `{ success: false, error }`).
+ *
+ * After a refusal the rest of the body is read and discarded, up to DISCARD_LIMIT bytes, so the
+ * client sees the answer and the connection stays usable; a longer body closes the connection.
+ */
+import type { IncomingMessage } from "node:http";
+import { Readable } from "node:stream";
+import { partUploadResponseSchema } from "@trove/schema";
+import type { FastifyPluginAsync, FastifyReply } from "fastify";
+import { badRequest } from "../errors/index.js";
+import { multipartDepsOf, PART_GATEWAY_PATH, receivePart } from "../multipart/index.js";
+import { sendError } from "../plugins/errors.js";
+
+const DISCARD_LIMIT = 64 * 1024 * 1024;
+const CONTENT_TYPE_MESSAGE = "Content-Type must be application/octet-stream";
+
+interface PartParams {
+  sessionId: string;
+  partNumber: string;
+}
+
+interface PartQuery {
+  expires?: unknown;
+  signature?: unknown;
+}
+
+function isOctetStream(contentType: string | undefined): boolean {
+  return (contentType ?? "").split(";", 1)[0]?.trim().toLowerCase() === "application/octet-stream";
+}
+
+/** Reads and drops what is left of a refused body; past `limit` bytes, closes the connection. */
+function discardBody(raw: IncomingMessage, limit: number): void {
+  console.log("discard?", raw.url?.slice(0, 60), raw.complete, raw.readableEnded, raw.destroyed, raw.readableFlowing, raw.isPaused());
+  if (raw.complete || raw.readableEnded || raw.destroyed) return;
+  let discarded = 0;
+  raw.on("end", () => console.log("discard end", discarded));
+  raw.on("close", () => console.log("discard close", discarded, raw.complete));
+  raw.on("data", (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > limit) raw.socket?.destroy();
+  });
+  raw.on("error", () => {});
+  raw.resume();
+}
+
+/** Aborts when the client goes away before the response is written. */
+function abortOnDisconnect(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.once("close", () => {
+    if (!reply.raw.writableFinished) controller.abort(new Error("client disconnected"));
+  });
+  return controller.signal;
+}
+
+export const partGatewayRoutes: FastifyPluginAsync = async (app) => {
+  const deps = multipartDepsOf(app);
+  const path = `${PART_GATEWAY_PATH}/:sessionId/:partNumber`;
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("*", (_request, payload, done) => done(null, payload));
+  app.setErrorHandler((error, request, reply) => {
+    discardBody(request.raw, DISCARD_LIMIT);
+    const code = (error as { code?: unknown }).code;
+    return sendError(request, reply, code === "FST_ERR_CTP_INVALID_MEDIA_TYPE" ? badRequest(CONTENT_TYPE_MESSAGE) : error);
+  });
+
+  app.put<{ Params: PartParams; Querystring: PartQuery }>(
+    path,
+    { config: { auth: "none" } },
+    async (request, reply) => {
+      if (!isOctetStream(request.headers["content-type"])) throw badRequest(CONTENT_TYPE_MESSAGE);
+      const body = request.body instanceof Readable ? request.body : Readable.from([]);
+      const result = await receivePart(deps, {
+        sessionId: request.params.sessionId,
+        partNumber: request.params.partNumber,
+        expires: request.query.expires,
+        signature: request.query.signature,
+        contentLength: request.headers["content-length"],
+        body,
+        signal: abortOnDisconnect(reply),
+      });
+      reply.header("etag", `"${result.etag}"`);
+      return partUploadResponseSchema.parse(result);
+    },
+  );
+};

@@ -1,0 +1,207 @@
+// Delivery-time transforms: GET {assets}/{workspace_no}/{transform}/{path}. Rendered with sharp,
+// cached in storage under variantCacheKey, negotiated for f_auto with Vary: Accept, 304 on
+// If-None-Match, 400 naming the directive, and never served for a deleted file.
+import type { Readable } from "node:stream";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { solid } from "../src/media/test-images.js";
+import { variantCachePrefix } from "../src/media/variant-cache-key.js";
+import type { PutOptions, StorageDriver } from "../src/storage/driver.js";
+import { FsStorageDriver } from "../src/storage/fs-driver.js";
+import { deleteFileObjects } from "../src/uploads/delete-file-objects.js";
+import { createTestApp, type TestApp } from "./support/index.js";
+import { directUpload, listObjects, PDF, uploaded } from "./uploads-helpers.js";
+
+/** An fs driver that counts puts under variants/ (each is one render). */
+class CountingStorage extends FsStorageDriver {
+  variantPuts = 0;
+  override async put(key: string, body: Readable, options?: PutOptions) {
+    if (key.startsWith("variants/")) this.variantPuts++;
+    return super.put(key, body, options);
+  }
+}
+
+let t: TestApp;
+let storage: CountingStorage;
+let ws: string;
+let png: Buffer; // 400x300
+let storageKey: string;
+
+beforeAll(async () => {
+  const { mkdtemp } = await import("node:fs/promises");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  storage = new CountingStorage(await mkdtemp(join(tmpdir(), "trove-variants-")));
+  t = await createTestApp({ storage: storage as StorageDriver });
+  ws = t.workspace.workspaceNo;
+  png = await solid(400, 300, { r: 200, g: 30, b: 30 }, "png");
+  const body = uploaded(await directUpload(t, { file_name: "red.png", folder: "pics" }, { content: png }));
+  storageKey = (await t.app.db.file.findUniqueOrThrow({ where: { id: body.id } })).storageKey;
+});
+afterAll(async () => {
+  await t?.close();
+  const { rm } = await import("node:fs/promises");
+  await rm(storage.root, { recursive: true, force: true });
+});
+
+const get = (url: string, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: "GET", url, headers });
+
+describe("delivery-time transforms", () => {
+  it("renders w_100 with the aspect ratio kept, then serves it from the cache", async () => {
+    const before = storage.variantPuts;
+    const first = await get(`/assets/${ws}/w_100/pics/red.png`);
+    expect(first.statusCode).toBe(200);
+    expect(first.headers["content-type"]).toBe("image/png");
+    expect(first.headers["x-cache"]).toBe("MISS");
+    expect(first.headers["cache-control"]).toContain("max-age");
+    expect(first.headers.etag).toMatch(/^"[0-9a-f]{32}-[0-9a-f]{16}"$/);
+    expect(first.headers.vary).toBeUndefined();
+    expect(Number(first.headers["content-length"])).toBe(first.rawPayload.length);
+    expect(await sharp(first.rawPayload).metadata()).toMatchObject({ format: "png", width: 100, height: 75 });
+    expect(storage.variantPuts).toBe(before + 1);
+    const cached = await listObjects(storage.root);
+    expect(cached.filter((key) => key.startsWith(variantCachePrefix(storageKey)))).toHaveLength(1);
+
+    const second = await get(`/assets/${ws}/w_100/pics/red.png`);
+    expect(second.statusCode).toBe(200);
+    expect(second.headers["x-cache"]).toBe("HIT");
+    expect(second.headers["content-type"]).toBe("image/png");
+    expect(second.headers.etag).toBe(first.headers.etag);
+    expect(Buffer.compare(second.rawPayload, first.rawPayload)).toBe(0);
+    expect(storage.variantPuts).toBe(before + 1); // not rendered again
+  });
+
+  it("shares one cache entry between equal transforms written differently", async () => {
+    const a = await get(`/assets/${ws}/h_60,w_80,c_fill/pics/red.png`);
+    const b = await get(`/assets/${ws}/w_80,h_60/pics/red.png`);
+    expect(a.headers["x-cache"]).toBe("MISS");
+    expect(b.headers["x-cache"]).toBe("HIT");
+    expect(await sharp(b.rawPayload).metadata()).toMatchObject({ width: 80, height: 60 });
+  });
+
+  it("negotiates f_auto from Accept and always sends Vary: Accept", async () => {
+    const url = `/assets/${ws}/w_50,f_auto/pics/red.png`;
+    const avif = await get(url, { accept: "image/avif,image/webp,*/*" });
+    expect(avif.headers["content-type"]).toBe("image/avif");
+    expect(avif.headers.vary).toBe("Accept");
+    const webp = await get(url, { accept: "image/webp,*/*" });
+    expect(webp.headers["content-type"]).toBe("image/webp");
+    expect(webp.headers.vary).toBe("Accept");
+    expect((await sharp(webp.rawPayload).metadata()).format).toBe("webp");
+    const legacy = await get(url, { accept: "*/*" });
+    expect(legacy.headers["content-type"]).toBe("image/jpeg");
+    expect(new Set([avif.headers.etag, webp.headers.etag, legacy.headers.etag]).size).toBe(3);
+    // Hits keep Vary and the negotiated type.
+    const again = await get(url, { accept: "image/webp" });
+    expect(again.headers["x-cache"]).toBe("HIT");
+    expect(again.headers["content-type"]).toBe("image/webp");
+    expect(again.headers.vary).toBe("Accept");
+    // 304 too.
+    const notModified = await get(url, { accept: "image/webp", "if-none-match": String(webp.headers.etag) });
+    expect(notModified.statusCode).toBe(304);
+    expect(notModified.headers.vary).toBe("Accept");
+  });
+
+  it("answers 304 to If-None-Match, without rendering", async () => {
+    const first = await get(`/assets/${ws}/w_120,e_grayscale/pics/red.png`);
+    const puts = storage.variantPuts;
+    const res = await get(`/assets/${ws}/w_120,e_grayscale/pics/red.png`, {
+      "if-none-match": `W/"x", ${first.headers.etag}`,
+    });
+    expect(res.statusCode).toBe(304);
+    expect(res.rawPayload.length).toBe(0);
+    expect(storage.variantPuts).toBe(puts);
+  });
+
+  it("renders chained steps (several path segments)", async () => {
+    const res = await get(`/assets/${ws}/w_200/r_90/pics/red.png`);
+    expect(res.statusCode).toBe(200);
+    expect(await sharp(res.rawPayload).metadata()).toMatchObject({ width: 150, height: 200 });
+  });
+
+  it("HEAD gives the headers without a body", async () => {
+    const res = await t.app.inject({ method: "HEAD", url: `/assets/${ws}/w_100/pics/red.png` });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toBe("image/png");
+    expect(Number(res.headers["content-length"])).toBeGreaterThan(0);
+    expect(res.rawPayload.length).toBe(0);
+  });
+
+  it("400 naming the directive for an invalid transform", async () => {
+    const bad = await get(`/assets/${ws}/w_abc/pics/red.png`);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({ error: "Validation failed", message: expect.stringMatching(/^w_abc: /) });
+    const range = await get(`/assets/${ws}/q_200/pics/red.png`);
+    expect(range.json().message).toBe("q_200: quality must be 1..100");
+    const huge = await get(`/assets/${ws}/w_8000,h_8000,c_scale/pics/red.png`);
+    expect(huge.statusCode).toBe(400);
+  });
+
+  it("404 when the path after the transform names no file; folders are not transforms", async () => {
+    expect((await get(`/assets/${ws}/w_100/pics/missing.png`)).statusCode).toBe(404);
+    expect((await get(`/assets/${ws}/w_100/red.png`)).statusCode).toBe(404);
+    expect((await get(`/assets/${ws}/my_photos/red.png`)).statusCode).toBe(404);
+    expect((await get(`/assets/nosuchws/w_100/pics/red.png`)).statusCode).toBe(404);
+  });
+
+  it("serves a file in a folder literally named like a transform (the file path wins)", async () => {
+    const body = uploaded(
+      await directUpload(t, { file_name: "plain.txt", folder: "w_100" }, { content: Buffer.from("hi") }),
+    );
+    expect(body.path).toBe("w_100/plain.txt");
+    const res = await get(`/assets/${ws}/w_100/plain.txt`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe("hi");
+  });
+
+  it("serves the stored thumbnail at the thumbnail URL without rendering", async () => {
+    const body = uploaded(await directUpload(t, { file_name: "thumb.png" }, { content: png }));
+    const puts = storage.variantPuts;
+    const res = await get(new URL(body.thumbnail as string).pathname);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toBe("image/webp");
+    expect(await sharp(res.rawPayload).metadata()).toMatchObject({ width: 256, height: 192 });
+    expect(storage.variantPuts).toBe(puts);
+  });
+
+  it("a no-op transform serves the file itself", async () => {
+    const res = await get(`/assets/${ws}/r_0/pics/red.png`);
+    expect(res.statusCode).toBe(200);
+    expect(Buffer.compare(res.rawPayload, png)).toBe(0);
+  });
+
+  it("400 for a transform on a non-image", async () => {
+    uploaded(await directUpload(t, { file_name: "doc.pdf" }, { content: PDF }));
+    const res = await get(`/assets/${ws}/w_100/doc.pdf`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/raster images only/);
+  });
+
+  it("never serves variants of a private or deleted file, and DELETE removes them from storage", async () => {
+    const body = uploaded(await directUpload(t, { file_name: "gone.png" }, { content: png }));
+    const row = await t.app.db.file.findUniqueOrThrow({ where: { id: body.id } });
+    expect((await get(`/assets/${ws}/w_64/gone.png`)).statusCode).toBe(200);
+    expect((await get(`/assets/${ws}/w_32/gone.png`)).statusCode).toBe(200);
+    const prefix = variantCachePrefix(row.storageKey);
+    expect((await listObjects(storage.root)).filter((key) => key.startsWith(prefix))).toHaveLength(2);
+
+    await t.app.db.file.update({ where: { id: row.id }, data: { isPrivate: true } });
+    expect((await get(`/assets/${ws}/w_64/gone.png`)).statusCode).toBe(404);
+    await t.app.db.file.update({ where: { id: row.id }, data: { isPrivate: false } });
+
+    const deleted = await t.app.inject({
+      method: "DELETE",
+      url: `/api/v1/files/${row.fileNo}`,
+      headers: { "x-api-key": t.keys.private },
+    });
+    expect(deleted.statusCode).toBe(200);
+    const left = await listObjects(storage.root);
+    expect(left.filter((key) => key.startsWith(prefix))).toEqual([]);
+    expect(left).not.toContain(row.storageKey);
+    expect(left).not.toContain(row.thumbnailKey);
+    expect((await get(`/assets/${ws}/w_64/gone.png`)).statusCode).toBe(404);
+    // Idempotent.
+    await deleteFileObjects(t.app.storage, row);
+  });
+});

@@ -1,0 +1,513 @@
+// Multipart uploads on the fs driver through the API (app.inject): start (endpoint 3), the part
+// gateway (endpoint 4), complete (endpoint 5) and the sweeper. Real-HTTP streaming and the large
+// upload are in multipart-http.test.ts, the s3 driver in multipart-s3.test.ts.
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createJobRunner } from "../src/jobs/start-workers.js";
+import {
+  ensureSweepScheduled,
+  MULTIPART_SWEEP_JOB_KIND,
+  multipartDepsOf,
+  receivePart,
+  scheduleNextSweep,
+  sweepExpiredSessions,
+} from "../src/multipart/index.js";
+import { FS_MULTIPART_DIR, hashStream, MAX_PARTS } from "../src/storage/multipart/index.js";
+import {
+  complete,
+  completeRaw,
+  deliveredSha256,
+  MiB,
+  pathOf,
+  putPart,
+  sha256,
+  start,
+  startRaw,
+  testBytes,
+  uploadAll,
+} from "./multipart-helpers.js";
+import { createTestApp, type TestApp } from "./support/index.js";
+import { directUpload, uploaded } from "./uploads-helpers.js";
+
+const UNAUTHORIZED = { success: false, error: "Unauthorized", message: "Invalid or missing API key" };
+const SESSION_NOT_FOUND = { success: false, error: "Session not found" };
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function pendingUploads(storageDir: string): Promise<string[]> {
+  return readdir(join(storageDir, FS_MULTIPART_DIR)).catch(() => []);
+}
+
+describe("POST /api/v1/multipart/start", () => {
+  const base = { file_name: "clip.bin", size: 10, format: "application/octet-stream" };
+
+  it.each([
+    ["size 0", { ...base, size: 0 }, "size: Too small: expected number to be >=1"],
+    ["size not an integer", { ...base, size: 1.5 }, "size: Invalid input: expected int, received number"],
+    ["size as a string", { ...base, size: "10" }, "size: Invalid input: expected number, received string"],
+    [
+      "file_name missing",
+      { size: 10, format: "image/png" },
+      "file_name: Invalid input: expected string, received undefined",
+    ],
+    ["file_name a number", { ...base, file_name: 123 }, "file_name: Invalid input: expected string, received number"],
+    ["file_name a path", { ...base, file_name: "a/b" }, "file_name: file_name must not contain path separators or NUL"],
+    ["format missing", { file_name: "a", size: 10 }, "format: Invalid input: expected string, received undefined"],
+    ["ttl_seconds 0", { ...base, ttl_seconds: 0 }, "ttl_seconds: Too small: expected number to be >=1"],
+    ["ttl_seconds over 7 days", { ...base, ttl_seconds: 604_801 }, "ttl_seconds: Too big: expected number to be <=604800"],
+    ["tags a string", { ...base, tags: "a,b" }, "tags: Invalid input: expected array, received string"],
+    [
+      "random_prefix a string",
+      { ...base, random_prefix: "true" },
+      "random_prefix: Invalid input: expected boolean, received string",
+    ],
+    ["metadata an array", { ...base, metadata: [1] }, "metadata: Invalid input: expected record, received array"],
+    [
+      "size over the configured maximum (10 GiB)",
+      { ...base, size: 10 * 1024 ** 3 + 1 },
+      "size exceeds the maximum multipart upload size of 10737418240 bytes",
+    ],
+  ])("400 naming the problem: %s", async (_name, body, error) => {
+    const res = await startRaw(t, body);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ success: false, error });
+  });
+
+  it("400 without a body; nothing is begun in storage", async () => {
+    const before = await pendingUploads(t.storageDir);
+    const res = await startRaw(t, undefined);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ success: false, error: "Invalid input: expected object, received undefined" });
+    expect(await pendingUploads(t.storageDir)).toEqual(before);
+  });
+
+  it("401 without a key or with a wrong one, in the multipart envelope", async () => {
+    expect((await startRaw(t, base, null)).json()).toEqual(UNAUTHORIZED);
+    const wrong = await startRaw(t, base, "trove_sk_notakeyatallnotakeyatall");
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json()).toEqual(UNAUTHORIZED);
+  });
+
+  it("returns session_id, part_size, one signed gateway URL per part and expires_at", async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const session = await start(t, { file_name: "movie.mp4", size: 12 * MiB + 1, format: "video/mp4" });
+    expect(session.part_size).toBe(5 * MiB);
+    expect(session.parts).toHaveLength(3);
+    // Default TTL: one hour.
+    expect(session.expires_at).toBeGreaterThanOrEqual(before + 3600);
+    expect(session.expires_at).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 3600);
+    session.parts.forEach((url, i) => {
+      expect(url).toMatch(
+        new RegExp(
+          `^${t.config.publicUrl}/api/v1/multipart/parts/${session.session_id}/${i + 1}\\?expires=${session.expires_at}&signature=[0-9a-f]{64}$`,
+        ),
+      );
+      expect(url).not.toContain(t.keys.private);
+    });
+    const row = await t.app.db.multipartSession.findUniqueOrThrow({ where: { id: session.session_id } });
+    expect(row).toMatchObject({ status: "pending", mode: "gateway", partCount: 3, partSize: 5 * MiB });
+  });
+
+  it("honours ttl_seconds, and accepts a public key", async () => {
+    const session = await start(t, { ...base, ttl_seconds: 120 }, t.keys.public);
+    const now = Math.floor(Date.now() / 1000);
+    expect(session.expires_at).toBeGreaterThanOrEqual(now + 119);
+    expect(session.expires_at).toBeLessThanOrEqual(now + 120);
+    expect(session.parts).toHaveLength(1);
+  });
+
+  it("chooses the part size: 5 MiB up to 10,000 parts, then whole MiB", async () => {
+    for (const [size, partSize, count] of [
+      [1, 5 * MiB, 1],
+      [5 * MiB, 5 * MiB, 1],
+      [5 * MiB + 1, 5 * MiB, 2],
+    ] as const) {
+      const session = await start(t, { ...base, size });
+      expect([session.part_size, session.parts.length]).toEqual([partSize, count]);
+    }
+    const limits = await createTestApp({ config: { multipart: { maxFileBytes: 100 * 1024 ** 3 } } });
+    try {
+      const size = 60 * 1024 ** 3; // 60 GiB: 5 MiB parts would be 12,288
+      const session = await start(limits, { ...base, size });
+      expect(session.part_size).toBe(7 * MiB);
+      expect(session.parts).toHaveLength(Math.ceil(size / (7 * MiB)));
+      expect(session.parts.length).toBeLessThanOrEqual(MAX_PARTS);
+      const over = await startRaw(limits, { ...base, size: 100 * 1024 ** 3 + 1 });
+      expect(over.json()).toEqual({
+        success: false,
+        error: `size exceeds the maximum multipart upload size of ${100 * 1024 ** 3} bytes`,
+      });
+    } finally {
+      await limits.close();
+    }
+  });
+});
+
+describe("PUT part URLs (gateway)", () => {
+  it("stores a part: 200, quoted ETag header, { success, part_number, size, etag }", async () => {
+    const data = testBytes(1234);
+    const session = await start(t, { file_name: "one.bin", size: data.length });
+    const res = await putPart(t, session.parts[0] as string, data);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ success: true, part_number: 1, size: 1234, etag: sha256(data) });
+    expect(res.headers.etag).toBe(`"${sha256(data)}"`);
+    const part = await t.app.db.multipartPart.findUniqueOrThrow({
+      where: { sessionId_number: { sessionId: session.session_id, number: 1 } },
+    });
+    expect(part).toMatchObject({ size: 1234n, checksum: sha256(data) });
+    expect(part.blockDigests).toEqual((await hashStream([data])).blockDigests);
+  });
+
+  it("needs no API key and ignores one that is sent", async () => {
+    const data = testBytes(10);
+    const session = await start(t, { file_name: "k.bin", size: 10 });
+    const res = await putPart(t, session.parts[0] as string, data, {
+      "content-type": "application/octet-stream",
+      "x-api-key": "trove_sk_notakeyatallnotakeyatall",
+    });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it("400 for a body of the wrong size; nothing recorded, and an earlier upload of the part is forgotten", async () => {
+    const data = testBytes(5 * MiB + 10);
+    const session = await start(t, { file_name: "sizes.bin", size: data.length });
+    const [first, second] = session.parts as [string, string];
+    expect((await putPart(t, first, data.subarray(0, 5 * MiB))).statusCode).toBe(200);
+
+    const short = await putPart(t, first, testBytes(17));
+    expect(short.statusCode).toBe(400);
+    expect(short.json()).toEqual({
+      success: false,
+      error: `Part 1 must be ${5 * MiB} bytes, Content-Length is 17`,
+    });
+    const long = await putPart(t, second, testBytes(11));
+    expect(long.json()).toEqual({ success: false, error: "Part 2 must be 10 bytes, Content-Length is 11" });
+    expect(await t.app.db.multipartPart.count({ where: { sessionId: session.session_id } })).toBe(1);
+
+    // Refused by its Content-Length before a byte was written: the earlier part 1 still stands.
+    expect((await putPart(t, second, data.subarray(5 * MiB))).statusCode).toBe(200);
+    expect((await completeRaw(t, session.session_id)).statusCode).toBe(200);
+
+    // A part whose streamed length differs (no Content-Length up front) is refused and forgotten.
+    const again = await start(t, { file_name: "sizes2.bin", size: data.length });
+    expect((await putPart(t, again.parts[1] as string, data.subarray(5 * MiB))).statusCode).toBe(200);
+    const url = new URL(again.parts[1] as string);
+    await expect(
+      receivePart(multipartDepsOf(t.app), {
+        sessionId: again.session_id,
+        partNumber: "2",
+        expires: url.searchParams.get("expires"),
+        signature: url.searchParams.get("signature"),
+        contentLength: undefined,
+        body: Readable.from([testBytes(4), testBytes(4)]),
+      }),
+    ).rejects.toMatchObject({ status: 400, message: "Part 2 must be 10 bytes, received 8" });
+    const missing = await completeRaw(t, again.session_id);
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toEqual({ success: false, error: "Missing parts: 1, 2" });
+  });
+
+  it("uploading a part again replaces it", async () => {
+    const data = testBytes(5 * MiB + 100, 7);
+    const session = await start(t, { file_name: "again.bin", size: data.length });
+    const first = session.parts[0] as string;
+    expect((await putPart(t, first, testBytes(5 * MiB, 99))).statusCode).toBe(200);
+    await uploadAll(t, session, data, [1, 0]);
+    const done = await complete(t, session.session_id);
+    expect(await deliveredSha256(t, done.url)).toBe(sha256(data));
+  });
+
+  it("400 Invalid signature for a tampered URL, a missing signature or a changed part number", async () => {
+    const session = await start(t, { file_name: "tamper.bin", size: 6 * MiB });
+    const url = new URL(session.parts[0] as string);
+    const signature = url.searchParams.get("signature") as string;
+    const flipped = `${signature.slice(0, -1)}${signature.endsWith("0") ? "1" : "0"}`;
+    const variants = [
+      `${url.pathname}?expires=${url.searchParams.get("expires")}&signature=${flipped}`,
+      `${url.pathname}?expires=${Number(url.searchParams.get("expires")) + 3600}&signature=${signature}`,
+      `${url.pathname}?expires=${url.searchParams.get("expires")}`,
+      `${url.pathname}`,
+      `${url.pathname.replace(/\/1$/, "/2")}${url.search}`,
+      `${url.pathname.replace(session.session_id, "00000000-0000-7000-8000-000000000000")}${url.search}`,
+      `${url.pathname}${url.search}&signature=${signature}`,
+    ];
+    for (const path of variants) {
+      const res = await t.app.inject({
+        method: "PUT",
+        url: path,
+        headers: { "content-type": "application/octet-stream" },
+        payload: testBytes(5 * MiB),
+      });
+      expect(res.statusCode, path).toBe(400);
+      expect(res.json(), path).toEqual({ success: false, error: "Invalid signature" });
+    }
+    expect(await t.app.db.multipartPart.count({ where: { sessionId: session.session_id } })).toBe(0);
+  });
+
+  it("400 Part URL expired once `expires` has passed (correctly signed)", async () => {
+    const session = await start(t, { file_name: "late.bin", size: 10 });
+    const past = Math.floor(Date.now() / 1000) - 1;
+    const url = multipartDepsOf(t.app).signer.url(session.session_id, 1, past);
+    const res = await putPart(t, url, testBytes(10));
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ success: false, error: "Part URL expired" });
+  });
+
+  it("400 for a part number outside the session", async () => {
+    const session = await start(t, { file_name: "range.bin", size: 10 });
+    const url = multipartDepsOf(t.app).signer.url(session.session_id, 2, session.expires_at);
+    const res = await putPart(t, url, testBytes(10));
+    expect(res.json()).toEqual({ success: false, error: "Part number must be from 1 to 1" });
+  });
+
+  it("400 unless Content-Type is application/octet-stream", async () => {
+    const session = await start(t, { file_name: "ct.bin", size: 10 });
+    const url = session.parts[0] as string;
+    for (const headers of [
+      { "content-type": "text/plain" },
+      { "content-type": "application/json" },
+      { "content-type": "multipart/form-data; boundary=x" },
+      { "content-type": "not a type" },
+      {},
+    ]) {
+      const res = await putPart(t, url, testBytes(10), headers as Record<string, string>);
+      expect(res.statusCode, JSON.stringify(headers)).toBe(400);
+      expect(res.json()).toEqual({ success: false, error: "Content-Type must be application/octet-stream" });
+    }
+    const ok = await putPart(t, url, testBytes(10), { "content-type": "Application/Octet-Stream; x=1" });
+    expect(ok.statusCode).toBe(200);
+  });
+
+  it("is reachable from pages on other origins: preflight answered, ETag exposed", async () => {
+    const session = await start(t, { file_name: "cors.bin", size: 10 });
+    const preflight = await t.app.inject({
+      method: "OPTIONS",
+      url: pathOf(session.parts[0] as string),
+      headers: { origin: "https://app.example", "access-control-request-method": "PUT" },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers["access-control-allow-origin"]).toBe("*");
+    expect(preflight.headers["access-control-allow-methods"]).toContain("PUT");
+    const put = await putPart(t, session.parts[0] as string, testBytes(10), {
+      "content-type": "application/octet-stream",
+      origin: "https://app.example",
+    });
+    expect(put.headers["access-control-allow-origin"]).toBe("*");
+    expect(String(put.headers["access-control-expose-headers"]).toLowerCase()).toContain("etag");
+  });
+
+  it("400 once the session is completed", async () => {
+    const data = testBytes(10);
+    const session = await start(t, { file_name: "closed.bin", size: 10 });
+    await uploadAll(t, session, data);
+    await complete(t, session.session_id);
+    const res = await putPart(t, session.parts[0] as string, data);
+    expect(res.json()).toEqual({ success: false, error: "Session already completed" });
+  });
+});
+
+describe("POST /api/v1/multipart/complete", () => {
+  it("assembles parts sent out of order, the last one shorter; the file reads back byte-exact", async () => {
+    const data = testBytes(3 * 5 * MiB + 4321, 3);
+    const session = await start(t, {
+      file_name: "assembled.bin",
+      size: data.length,
+      folder: "videos/2024",
+      tags: ["raw", "cam"],
+      metadata: { take: 3 },
+      custom_id: "take-3",
+    });
+    expect(session.parts).toHaveLength(4);
+    await uploadAll(t, session, data, [3, 1, 0, 2]);
+    const done = await complete(t, session.session_id);
+    expect(done).toMatchObject({
+      id: session.session_id,
+      name: "assembled.bin",
+      path: "videos/2024/assembled.bin",
+      width: null,
+      height: null,
+      file_size: data.length,
+      workspace_no: t.workspace.workspaceNo,
+    });
+    expect(done.url).toBe(`${t.config.assetsUrl}/${t.workspace.workspaceNo}/videos/2024/assembled.bin`);
+    expect(await deliveredSha256(t, done.url)).toBe(sha256(data));
+
+    const file = await t.app.db.file.findUniqueOrThrow({ where: { id: done.id } });
+    expect(file).toMatchObject({
+      uploadSource: "multipart",
+      tags: ["raw", "cam"],
+      metadata: { take: 3 },
+      customId: "take-3",
+      hash: (await hashStream([data])).hash,
+    });
+    const row = await t.app.db.multipartSession.findUniqueOrThrow({ where: { id: session.session_id } });
+    expect(row).toMatchObject({ status: "completed", completedFileId: done.id });
+    expect(await t.app.db.multipartPart.count({ where: { sessionId: session.session_id } })).toBe(0);
+    expect(await pendingUploads(t.storageDir)).not.toContain(row.storageUploadId);
+  });
+
+  it("gives the same content hash as a direct upload of the same bytes", async () => {
+    const data = testBytes(5 * MiB + 777, 11);
+    const direct = uploaded(await directUpload(t, { file_name: "same-direct.bin" }, { content: data }));
+    const session = await start(t, { file_name: "same-multipart.bin", size: data.length });
+    await uploadAll(t, session, data);
+    const done = await complete(t, session.session_id);
+    const file = await t.app.db.file.findUniqueOrThrow({ where: { id: done.id } });
+    expect(file.hash).toBe(direct.hash);
+    expect(file.hash).toBe((await hashStream([data])).hash);
+  });
+
+  it("400 naming the missing parts; the session stays open for them", async () => {
+    const data = testBytes(3 * 5 * MiB + 1);
+    const session = await start(t, { file_name: "gaps.bin", size: data.length });
+    await uploadAll(t, session, data, [0]);
+    const res = await completeRaw(t, session.session_id);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ success: false, error: "Missing parts: 2, 3, 4" });
+    await uploadAll(t, session, data, [1, 2, 3]);
+    const done = await complete(t, session.session_id);
+    expect(await deliveredSha256(t, done.url)).toBe(sha256(data));
+  });
+
+  it("is idempotent: completing twice, or twice at once, gives the same file", async () => {
+    const data = testBytes(5 * MiB + 3);
+    const session = await start(t, { file_name: "twice.bin", size: data.length });
+    await uploadAll(t, session, data);
+    const [a, b] = await Promise.all([complete(t, session.session_id), complete(t, session.session_id)]);
+    const c = await complete(t, session.session_id, t.keys.public);
+    expect(b).toEqual(a);
+    expect(c).toEqual(a);
+    expect(await t.app.db.file.count({ where: { id: session.session_id } })).toBe(1);
+  });
+
+  it("404 Session not found for another workspace's session, an unknown id or a malformed one", async () => {
+    const session = await start(t, { file_name: "mine.bin", size: 10 });
+    await uploadAll(t, session, testBytes(10));
+    for (const [id, key] of [
+      [session.session_id, t.keys.private2],
+      ["01a20166-be89-7502-952f-aeec61debab3", t.keys.private],
+      ["not-a-session", t.keys.private],
+    ] as const) {
+      const res = await completeRaw(t, id, key);
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual(SESSION_NOT_FOUND);
+    }
+    expect((await completeRaw(t, session.session_id)).statusCode).toBe(200);
+  });
+
+  it("400 for a body without session_id; 401 without a key", async () => {
+    const res = await completeRaw(t, undefined);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      success: false,
+      error: "session_id: Invalid input: expected string, received undefined",
+    });
+    const anonymous = await completeRaw(t, "01a20166-be89-7502-952f-aeec61debab3", null);
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json()).toEqual(UNAUTHORIZED);
+  });
+
+  it("400 Session expired after ttl_seconds, for parts and for complete", async () => {
+    const data = testBytes(10);
+    const session = await start(t, { file_name: "expiring.bin", size: 10, ttl_seconds: 1 });
+    await uploadAll(t, session, data);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, session.expires_at * 1000 - Date.now()) + 50));
+    const res = await completeRaw(t, session.session_id);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ success: false, error: "Session expired" });
+    const part = await putPart(t, session.parts[0] as string, data);
+    expect(part.json()).toEqual({ success: false, error: "Part URL expired" });
+  });
+});
+
+describe("sweeper", () => {
+  it("expires sessions past expires_at, removes their stored parts, and leaves live ones", async () => {
+    const data = testBytes(5 * MiB + 5);
+    const doomed = await start(t, { file_name: "doomed.bin", size: data.length, ttl_seconds: 60 });
+    await uploadAll(t, doomed, data, [0]);
+    const live = await start(t, { file_name: "live.bin", size: data.length, ttl_seconds: 86_400 });
+    await uploadAll(t, live, data, [0]);
+    const rows = await t.app.db.multipartSession.findMany({
+      where: { id: { in: [doomed.session_id, live.session_id] } },
+    });
+    const uploadIdOf = (id: string) => rows.find((r) => r.id === id)?.storageUploadId as string;
+    expect(await pendingUploads(t.storageDir)).toEqual(
+      expect.arrayContaining([uploadIdOf(doomed.session_id), uploadIdOf(live.session_id)]),
+    );
+
+    // Two sweeps at once (two instances): each session is handled once.
+    const later = new Date(Date.now() + 120_000);
+    const [first, second] = await Promise.all([
+      sweepExpiredSessions(t.app, later),
+      sweepExpiredSessions(t.app, later),
+    ]);
+    expect(first.expired + second.expired).toBeGreaterThanOrEqual(1);
+    const swept = await t.app.db.multipartSession.findUniqueOrThrow({ where: { id: doomed.session_id } });
+    expect(swept.status).toBe("expired");
+    expect(await t.app.db.multipartPart.count({ where: { sessionId: doomed.session_id } })).toBe(0);
+    const remaining = await pendingUploads(t.storageDir);
+    expect(remaining).not.toContain(uploadIdOf(doomed.session_id));
+    expect(remaining).toContain(uploadIdOf(live.session_id));
+
+    const res = await completeRaw(t, doomed.session_id);
+    expect(res.json()).toEqual({ success: false, error: "Session expired" });
+    await uploadAll(t, live, data, [1]);
+    expect((await completeRaw(t, live.session_id)).statusCode).toBe(200);
+  });
+
+  it("removes fs uploads that have no session (a crash between begin and the insert)", async () => {
+    const { store } = multipartDepsOf(t.app);
+    const { uploadId } = await store.begin({
+      key: `${t.workspace.id}/orphan/orphan.bin`,
+      size: 10,
+      partSize: 5 * MiB,
+      partCount: 1,
+    });
+    expect(await pendingUploads(t.storageDir)).toContain(uploadId);
+    // Younger than the grace period: kept (its session may be being inserted right now).
+    await sweepExpiredSessions(t.app, new Date());
+    expect(await pendingUploads(t.storageDir)).toContain(uploadId);
+    const result = await sweepExpiredSessions(t.app, new Date(Date.now() + 60 * 60_000));
+    expect(result.orphans).toBeGreaterThanOrEqual(1);
+    expect(await pendingUploads(t.storageDir)).not.toContain(uploadId);
+  });
+
+  it("runs as the recurring job multipart.sweep, one chain however many are started", async () => {
+    const session = await start(t, { file_name: "job.bin", size: 10, ttl_seconds: 1 });
+    await t.app.db.multipartSession.update({
+      where: { id: session.session_id },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    await ensureSweepScheduled(t.app.db);
+    await ensureSweepScheduled(t.app.db);
+    const open = { kind: MULTIPART_SWEEP_JOB_KIND, status: { in: ["pending" as const, "running" as const] } };
+    expect(await t.app.db.job.count({ where: open })).toBe(1);
+    // A second chain, as two instances starting at once could create.
+    await t.app.db.job.create({ data: { kind: MULTIPART_SWEEP_JOB_KIND, payload: {} } });
+
+    const runner = createJobRunner(t.app);
+    expect(await runner.runOnce()).toBeGreaterThanOrEqual(2);
+    const status = await t.app.db.multipartSession.findUniqueOrThrow({ where: { id: session.session_id } });
+    expect(status.status).toBe("expired");
+    const next = await t.app.db.job.findMany({ where: open });
+    expect(next).toHaveLength(1);
+    const delay = (next[0]?.runAt.getTime() ?? 0) - Date.now();
+    expect(delay).toBeGreaterThan(t.config.multipart.sweepIntervalMs - 10_000);
+    expect(await t.app.db.job.count({ where: { kind: MULTIPART_SWEEP_JOB_KIND } })).toBeLessThanOrEqual(3);
+
+    // The chain continues after a run, and finished runs do not pile up.
+    const [job] = next;
+    await t.app.db.job.update({ where: { id: job?.id as string }, data: { status: "running" } });
+    await scheduleNextSweep(t.app.db, { id: job?.id as string }, 1000);
+    expect(await t.app.db.job.count({ where: { kind: MULTIPART_SWEEP_JOB_KIND, status: "pending" } })).toBe(1);
+    expect(await t.app.db.job.count({ where: { kind: MULTIPART_SWEEP_JOB_KIND, status: "succeeded" } })).toBe(0);
+  });
+});
