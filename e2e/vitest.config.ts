@@ -1,7 +1,19 @@
+import { configDefaults } from "vitest/config";
 import { troveProject } from "../vitest.shared";
+
+// Suites that drive real Chromium run only with TROVE_BROWSER_TESTS=1 (.ci/run installs Debian's
+// chromium and sets it). Without the flag they are left out of the project, not skipped, so
+// `npm test` passes on a machine without a browser; with it, a missing browser fails them.
+const BROWSER_SUITES = [
+  "**/browser-upload.test.ts",
+  "**/example-browser-upload.test.ts",
+  "**/example-backend-and-browser.chromium.test.ts",
+];
+const browserTests = process.env.TROVE_BROWSER_TESTS === "1";
 
 export default troveProject("e2e", {
   globalSetup: ["./support/global-setup.ts"],
+  exclude: browserTests ? configDefaults.exclude : [...configDefaults.exclude, ...BROWSER_SUITES],
   testTimeout: 180_000,
   hookTimeout: 120_000,
   // Each file starts its own server process; two at a time is what 2 cores carry.

@@ -1,0 +1,124 @@
+// The browser SDK (`@trove/sdk/upload`) in real Chromium against the real server. The page is
+// served from its own loopback origin, so every API call and part PUT is a cross-origin request
+// and goes through the server's CORS handling, as it would from a customer's site. The page makes
+// the bytes and hashes them with crypto.subtle; Node downloads the stored file from the delivery
+// host and compares. Runs with TROVE_BROWSER_TESTS=1 (see vitest.config.ts).
+import { fileURLToPath } from "node:url";
+import type { Browser } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type {
+  HarnessFailure,
+  HarnessReport,
+  HarnessUploadOptions,
+} from "./support/browser-upload-harness.js";
+import { type BrowserPage, launchChromium, openPage } from "./support/chromium.js";
+import { downloadSha256, expectProgressToComplete } from "./support/page-assertions.js";
+import { bundleForBrowser } from "./support/sdk-bundle.js";
+import { type ServerProcess, startServerProcess } from "./support/server-process.js";
+import { type StaticServer, startStaticServer } from "./support/static-server.js";
+
+const HARNESS = fileURLToPath(new URL("./support/browser-upload-harness.ts", import.meta.url));
+const MIB = 1024 * 1024;
+const PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Trove browser e2e</title>
+<script src="/harness.js"></script></head><body>browser e2e</body></html>`;
+
+describe("@trove/sdk/upload in Chromium against trove-server", () => {
+  let server: ServerProcess;
+  let site: StaticServer;
+  let browser: Browser;
+  let tab: BrowserPage;
+
+  beforeAll(async () => {
+    const [harness, started] = await Promise.all([bundleForBrowser(HARNESS), startServerProcess()]);
+    server = started;
+    site = await startStaticServer({
+      files: {
+        "/": { type: "text/html; charset=utf-8", body: PAGE },
+        "/harness.js": { type: "text/javascript; charset=utf-8", body: harness },
+      },
+    });
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await site?.close();
+    await server?.stop();
+  });
+
+  beforeEach(async () => {
+    tab = await openPage(browser);
+    await tab.page.goto(`${site.url}/`);
+  });
+
+  afterEach(async () => {
+    expect(tab.foreignRequests, "the page requested something off loopback").toEqual([]);
+    await tab.close();
+  });
+
+  async function upload(
+    options: Omit<HarnessUploadOptions, "baseUrl" | "apiKey"> & { apiKey?: string },
+  ): Promise<HarnessReport | HarnessFailure> {
+    const args: HarnessUploadOptions = { baseUrl: server.baseUrl, apiKey: server.keys.public, ...options };
+    return tab.page.evaluate((o) => window.troveHarness.upload(o), args);
+  }
+
+  async function uploadOk(options: Parameters<typeof upload>[0]): Promise<HarnessReport> {
+    const report = await upload(options);
+    if (!report.ok) {
+      throw new Error(
+        `upload failed in the page: ${JSON.stringify(report)}\npage: ${tab.pageErrors.join("\n")}\nserver: ${server.output()}`,
+      );
+    }
+    return report;
+  }
+
+  it("a 12 MiB File goes up in parts with byte-level progress and comes back byte-exact", async () => {
+    const size = 12 * MIB;
+    const report = await uploadOk({ size, fileName: "browser-multipart.bin" });
+
+    expect(report.result).toMatchObject({ name: "browser-multipart.bin", size });
+    expect(report.result.file_no).toMatch(/^\d+$/);
+    expect(report.result.response).toMatchObject({ success: true });
+    expectProgressToComplete(report.progress, size);
+    // XMLHttpRequest reports bytes as they leave, not only when each part is confirmed.
+    const belowTotal = new Set(report.progress.map((p) => p.loaded).filter((loaded) => loaded < size));
+    expect(belowTotal.size).toBeGreaterThanOrEqual(3);
+
+    expect(await downloadSha256(report.result.url)).toEqual({ size, sha256: report.sha256 });
+  });
+
+  it("a small File goes up in one request and comes back byte-exact", async () => {
+    const size = 300 * 1024 + 7;
+    const report = await uploadOk({ size, fileName: "browser-direct.bin" });
+
+    expect(report.result).toMatchObject({ name: "browser-direct.bin", size, upload_source: "direct" });
+    expectProgressToComplete(report.progress, size);
+    expect(await downloadSha256(report.result.url)).toEqual({ size, sha256: report.sha256 });
+  });
+
+  it("pause stops the bytes, resume finishes the upload byte-exact", async () => {
+    const size = 12 * MIB;
+    const pauseForMs = 800;
+    const report = await uploadOk({ size, fileName: "browser-paused.bin", pauseForMs });
+
+    expect(report.pause).toBeDefined();
+    const { pausedAt, resumedAt, pausedFlag } = report.pause!;
+    expect(pausedFlag).toBe(true);
+    expect(resumedAt - pausedAt).toBeGreaterThanOrEqual(pauseForMs - 50);
+    // Parts in flight are aborted at pause: after a short grace nothing reports until resume.
+    const duringPause = report.progress.filter((p) => p.at > pausedAt + 150 && p.at < resumedAt);
+    expect(duringPause).toEqual([]);
+    expectProgressToComplete(report.progress, size);
+    expect(await downloadSha256(report.result.url)).toEqual({ size, sha256: report.sha256 });
+  });
+
+  it("an unknown key fails with the request id readable across origins", async () => {
+    const report = await upload({ size: 10, fileName: "denied.bin", apiKey: "trove_pk_unknown" });
+
+    expect(report).toMatchObject({ ok: false, name: "AuthenticationError", status: 401 });
+    // x-request-id is only readable from another origin when the server exposes it.
+    expect((report as HarnessFailure).requestId).toMatch(/\S/);
+  });
+});

@@ -1,0 +1,176 @@
+// examples/browser-upload, built with its own Vite and driven in real Chromium against the real
+// server: a file chosen in the input is uploaded with the public key, its row reaches 100%, the
+// server lists it (private key), and the thumbnail comes from the delivery host. The buttons
+// pause, resume and cancel a multipart upload. Runs with TROVE_BROWSER_TESTS=1.
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createClient } from "@trove/sdk";
+import type { Browser, Locator, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type BrowserPage, launchChromium, openPage } from "./support/chromium.js";
+import { digestOf, downloadSha256 } from "./support/page-assertions.js";
+import { gradientPng } from "./support/png.js";
+import { type ServerProcess, startServerProcess } from "./support/server-process.js";
+import { type StaticServer, startStaticServer } from "./support/static-server.js";
+import { viteBuild } from "./support/vite-build.js";
+
+const EXAMPLE = fileURLToPath(new URL("../examples/browser-upload", import.meta.url));
+const MIB = 1024 * 1024;
+
+describe("examples/browser-upload in Chromium", () => {
+  let server: ServerProcess;
+  let site: StaticServer;
+  let browser: Browser;
+  let tab: BrowserPage;
+  let buildDir: string;
+  let workDir: string;
+  const admin = () =>
+    createClient({ apiKey: server.keys.private, baseUrl: server.baseUrl, assetsUrl: server.assetsUrl });
+
+  beforeAll(async () => {
+    server = await startServerProcess();
+    buildDir = await viteBuild(EXAMPLE, {
+      VITE_TROVE_PUBLIC_KEY: server.keys.public,
+      VITE_TROVE_BASE_URL: server.baseUrl,
+      VITE_TROVE_ASSETS_URL: server.assetsUrl,
+    });
+    site = await startStaticServer({ directory: buildDir });
+    browser = await launchChromium();
+    workDir = await mkdtemp(join(tmpdir(), "trove-example-files-"));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await site?.close();
+    await server?.stop();
+    for (const dir of [buildDir, workDir]) if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  beforeEach(async () => {
+    tab = await openPage(browser);
+    await tab.page.goto(`${site.url}/`);
+  });
+
+  afterEach(async () => {
+    expect(tab.foreignRequests, "the page requested something off loopback").toEqual([]);
+    await tab.close();
+  });
+
+  const row = (page: Page, name: string): Locator => page.locator(`li.upload[data-name="${name}"]`);
+
+  async function waitForState(page: Page, name: string, state: string): Promise<void> {
+    try {
+      await row(page, name)
+        .and(page.locator(`[data-state="${state}"]`))
+        .waitFor({ timeout: 60_000 });
+    } catch (error) {
+      const current = await row(page, name)
+        .evaluate((el) => `${el.getAttribute("data-state")}: ${el.textContent}`)
+        .catch(() => "no row");
+      throw new Error(`row ${name} never became ${state} (${current})\n${tab.pageErrors.join("\n")}`, {
+        cause: error,
+      });
+    }
+  }
+
+  /** A file of random bytes on disk: Chromium reads it itself, nothing large crosses the protocol. */
+  async function randomFile(name: string, size: number): Promise<{ path: string; bytes: Uint8Array }> {
+    const path = join(workDir, name);
+    const bytes = randomBytes(size);
+    await writeFile(path, bytes);
+    return { path, bytes };
+  }
+
+  /** Slows the page's uploads so a person (or a test) can press Pause mid-way. */
+  async function throttleUploads(page: Page, bytesPerSecond: number): Promise<void> {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Network.enable");
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: bytesPerSecond,
+    });
+  }
+
+  it("uploads a chosen image, lists it on the server and shows its thumbnail", async () => {
+    const { page } = tab;
+    const png = gradientPng(320, 200);
+    await page
+      .locator("#file-input")
+      .setInputFiles({ name: "gradient.png", mimeType: "image/png", buffer: png });
+
+    await waitForState(page, "gradient.png", "done");
+    const done = row(page, "gradient.png");
+    expect(await done.locator("progress").evaluate((el) => (el as HTMLProgressElement).value)).toBe(100);
+    const fileNo = await done.getAttribute("data-file-no");
+    expect(fileNo).toMatch(/^\d+$/);
+
+    const { files } = await admin().files.list({ name: "gradient" });
+    const listed = files.find((file) => file.file_no === fileNo);
+    expect(listed).toMatchObject({ name: "gradient.png", file_size: png.length, width: 320, height: 200 });
+    expect(await downloadSha256(listed!.url)).toEqual(digestOf(png));
+
+    // The thumbnail is fetched by the page from the delivery host: inside 256×256, never enlarged.
+    const thumb = done.locator("img.thumb");
+    expect(await thumb.getAttribute("src")).toBe(listed!.thumbnail);
+    await page.waitForFunction(
+      (img) => img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0,
+      await thumb.elementHandle(),
+    );
+    const natural = await thumb.evaluate((img) => [
+      (img as HTMLImageElement).naturalWidth,
+      (img as HTMLImageElement).naturalHeight,
+    ]);
+    expect(natural).toEqual([256, 160]);
+  });
+
+  it("pause and resume buttons hold and finish a multipart upload", async () => {
+    const { page } = tab;
+    const size = 24 * MIB;
+    await throttleUploads(page, 6 * MIB);
+    const file = await randomFile("paused.bin", size);
+    await page.locator("#file-input").setInputFiles(file.path);
+
+    const uploading = row(page, "paused.bin");
+    await page.waitForFunction(
+      (el) => el instanceof Element && Number(el.querySelector("progress")?.value) > 0,
+      await uploading.elementHandle(),
+    );
+    await uploading.locator('button[data-action="pause"]').click();
+    await waitForState(page, "paused.bin", "paused");
+    const heldAt = await uploading.locator("progress").evaluate((el) => (el as HTMLProgressElement).value);
+    await page.waitForTimeout(1000);
+    expect(await uploading.locator("progress").evaluate((el) => (el as HTMLProgressElement).value)).toBe(
+      heldAt,
+    );
+    expect(heldAt).toBeLessThan(100);
+
+    await uploading.locator('button[data-action="resume"]').click();
+    await waitForState(page, "paused.bin", "done");
+    const fileNo = await uploading.getAttribute("data-file-no");
+    const details = await admin().files.get(fileNo!);
+    expect(details).toMatchObject({ name: "paused.bin", size });
+    expect(await downloadSha256(details.url)).toEqual(digestOf(file.bytes));
+  });
+
+  it("the cancel button stops an upload and nothing is stored", async () => {
+    const { page } = tab;
+    await throttleUploads(page, 4 * MIB);
+    await page.locator("#file-input").setInputFiles((await randomFile("cancelled.bin", 24 * MIB)).path);
+
+    const uploading = row(page, "cancelled.bin");
+    await page.waitForFunction(
+      (el) => el instanceof Element && Number(el.querySelector("progress")?.value) > 0,
+      await uploading.elementHandle(),
+    );
+    await uploading.locator('button[data-action="cancel"]').click();
+    await waitForState(page, "cancelled.bin", "cancelled");
+    expect(await uploading.locator("button:visible").count()).toBe(0);
+    const { files } = await admin().files.list({ name: "cancelled" });
+    expect(files).toEqual([]);
+  });
+});

@@ -1,0 +1,58 @@
+/**
+ * Profiles of the reliability suite. The short profile runs with every `pnpm test`; the full one
+ * with `TROVE_RELIABILITY=full pnpm vitest run --project e2e reliability`.
+ */
+import { writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export const FULL = process.env.TROVE_RELIABILITY === "full";
+export const PROFILE = FULL ? "full" : "short";
+
+/** Where each suite writes its figures (JSON), for RELIABILITY.md. */
+export function reportFigures(name: string, figures: unknown): void {
+  const file = join(tmpdir(), `trove-reliability-${name}-${PROFILE}.json`);
+  writeFileSync(file, `${JSON.stringify(figures, null, 2)}\n`);
+  console.log(`[reliability] ${name} (${PROFILE}) → ${file}\n${JSON.stringify(figures, null, 2)}`);
+}
+
+export async function api(
+  baseUrl: string,
+  key: string | undefined,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: unknown; text: string }> {
+  const headers: Record<string, string> = {};
+  if (key) headers["x-api-key"] = key;
+  if (body !== undefined) headers["content-type"] = "application/json";
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, body: parsed, text };
+}
+
+/** Uploads a small file with the direct upload endpoint; returns the parsed response body. */
+export async function uploadSmallFile(
+  baseUrl: string,
+  key: string,
+  name: string,
+  content: string | Uint8Array = "hello reliability",
+): Promise<Record<string, unknown>> {
+  const form = new FormData();
+  form.set("file_name", name);
+  form.set("file", new Blob([content], { type: "text/plain" }), name);
+  const response = await fetch(`${baseUrl}/api/v1/uploads`, { method: "POST", headers: { "x-api-key": key }, body: form });
+  const body = (await response.json()) as Record<string, unknown>;
+  if (!response.ok) throw new Error(`upload failed ${response.status}: ${JSON.stringify(body)}`);
+  return body;
+}

@@ -1,0 +1,15 @@
+import { createBackend } from "./backend.js";
+import { ConfigError, configFromEnv } from "./config.js";
+
+try {
+  const config = configFromEnv();
+  const app = await createBackend(config, { logger: true });
+  const address = await app.listen({ host: config.host, port: config.port });
+  console.log(`\n  Open ${address} — uploads go to ${config.baseUrl} with the public key.\n`);
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(
+    `${error.message}\nSee README.md: TROVE_PUBLIC_KEY and TROVE_PRIVATE_KEY come from the banner of \`npm start\`.`,
+  );
+  process.exitCode = 1;
+}

@@ -1,0 +1,61 @@
+// The browser side: uploads with the public key, then shows the backend's file list.
+import { createUploadClient, TroveError } from "@trove/sdk/upload";
+import type { ListedFile } from "../list-files.js";
+import type { PageConfig } from "./page-html.js";
+
+const config = JSON.parse(document.querySelector("#trove-config")!.textContent!) as PageConfig;
+const trove = createUploadClient({ apiKey: config.publicKey, baseUrl: config.baseUrl });
+
+const input = document.querySelector<HTMLInputElement>("#file-input")!;
+const status = document.querySelector<HTMLParagraphElement>("#status")!;
+const progress = document.querySelector<HTMLProgressElement>("#progress")!;
+const list = document.querySelector<HTMLUListElement>("#files")!;
+
+async function refreshList(): Promise<void> {
+  const response = await fetch("/api/files");
+  if (!response.ok) throw new Error(`GET /api/files answered ${response.status}`);
+  const { files } = (await response.json()) as { files: ListedFile[] };
+  list.replaceChildren(
+    ...files.map((file) => {
+      const item = document.createElement("li");
+      item.dataset.fileNo = file.file_no;
+      item.dataset.name = file.name;
+      if (file.thumbnail) {
+        const img = document.createElement("img");
+        img.src = file.thumbnail;
+        img.alt = "";
+        item.append(img);
+      }
+      const link = document.createElement("a");
+      link.href = file.url;
+      link.textContent = file.name;
+      item.append(link);
+      return item;
+    }),
+  );
+}
+
+input.addEventListener("change", async () => {
+  const files = [...(input.files ?? [])];
+  input.value = "";
+  for (const file of files) {
+    progress.hidden = false;
+    status.textContent = `Uploading ${file.name}…`;
+    try {
+      await trove.upload(file, {
+        onProgress: ({ percent }) => {
+          progress.value = percent;
+        },
+      });
+      status.textContent = `Uploaded ${file.name}`;
+    } catch (error) {
+      status.textContent = error instanceof TroveError ? `${error.code}: ${error.message}` : String(error);
+    }
+  }
+  progress.hidden = true;
+  await refreshList();
+});
+
+refreshList().catch((error: unknown) => {
+  status.textContent = String(error);
+});
