@@ -96,7 +96,7 @@ export async function renameFile(
 
 export interface DeleteFileDeps {
   db: PrismaClient;
-  storage: Pick<StorageDriver, "delete">;
+  storage: Pick<StorageDriver, "delete" | "list">;
   log: Pick<FastifyBaseLogger, "warn">;
 }
 
