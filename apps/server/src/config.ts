@@ -210,9 +210,9 @@ function formatIssues(error: z.ZodError): string {
 
 /** The S3 driver settings from TROVE_S3_*; throws ConfigError naming what is missing. */
 function s3ConfigFrom(e: z.infer<typeof envSchema>): S3StorageConfig {
-  const missing = (["TROVE_S3_ENDPOINT", "TROVE_S3_BUCKET", "TROVE_S3_ACCESS_KEY", "TROVE_S3_SECRET_KEY"] as const).filter(
-    (name) => !e[name],
-  );
+  const missing = (
+    ["TROVE_S3_ENDPOINT", "TROVE_S3_BUCKET", "TROVE_S3_ACCESS_KEY", "TROVE_S3_SECRET_KEY"] as const
+  ).filter((name) => !e[name]);
   if (missing.length > 0) {
     throw new ConfigError(`Invalid environment: TROVE_STORAGE=s3 needs ${missing.join(", ")}`);
   }
@@ -229,7 +229,10 @@ function s3ConfigFrom(e: z.infer<typeof envSchema>): S3StorageConfig {
     bucket: e.TROVE_S3_BUCKET as string,
     accessKey: e.TROVE_S3_ACCESS_KEY as string,
     secretKey: e.TROVE_S3_SECRET_KEY as string,
-    pathStyle: e.TROVE_S3_PATH_STYLE === undefined || e.TROVE_S3_PATH_STYLE === "true" || e.TROVE_S3_PATH_STYLE === "1",
+    pathStyle:
+      e.TROVE_S3_PATH_STYLE === undefined ||
+      e.TROVE_S3_PATH_STYLE === "true" ||
+      e.TROVE_S3_PATH_STYLE === "1",
     ...(e.TROVE_S3_PUBLIC_ENDPOINT ? { publicEndpoint: e.TROVE_S3_PUBLIC_ENDPOINT } : {}),
   };
 }

@@ -78,7 +78,7 @@ export function putPart(
 export function fetchPut(
   origin: string,
   url: string,
-  body: BodyInit,
+  body: NonNullable<RequestInit["body"]>,
   headers: Record<string, string> = { "content-type": "application/octet-stream" },
 ): Promise<Response> {
   return fetch(`${origin}${pathOf(url)}`, {

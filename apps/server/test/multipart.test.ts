@@ -6,7 +6,10 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createJobRunner } from "../src/jobs/start-workers.js";
+import { pattern, pngBomb } from "../src/media/test-images.js";
+import { COMPLETING_STALE_MS } from "../src/multipart/complete-session.js";
 import {
+  completeSession,
   ensureSweepScheduled,
   MULTIPART_SWEEP_JOB_KIND,
   multipartDepsOf,
@@ -58,18 +61,38 @@ describe("POST /api/v1/multipart/start", () => {
       { size: 10, format: "image/png" },
       "file_name: Invalid input: expected string, received undefined",
     ],
-    ["file_name a number", { ...base, file_name: 123 }, "file_name: Invalid input: expected string, received number"],
-    ["file_name a path", { ...base, file_name: "a/b" }, "file_name: file_name must not contain path separators or NUL"],
-    ["format missing", { file_name: "a", size: 10 }, "format: Invalid input: expected string, received undefined"],
+    [
+      "file_name a number",
+      { ...base, file_name: 123 },
+      "file_name: Invalid input: expected string, received number",
+    ],
+    [
+      "file_name a path",
+      { ...base, file_name: "a/b" },
+      "file_name: file_name must not contain path separators or NUL",
+    ],
+    [
+      "format missing",
+      { file_name: "a", size: 10 },
+      "format: Invalid input: expected string, received undefined",
+    ],
     ["ttl_seconds 0", { ...base, ttl_seconds: 0 }, "ttl_seconds: Too small: expected number to be >=1"],
-    ["ttl_seconds over 7 days", { ...base, ttl_seconds: 604_801 }, "ttl_seconds: Too big: expected number to be <=604800"],
+    [
+      "ttl_seconds over 7 days",
+      { ...base, ttl_seconds: 604_801 },
+      "ttl_seconds: Too big: expected number to be <=604800",
+    ],
     ["tags a string", { ...base, tags: "a,b" }, "tags: Invalid input: expected array, received string"],
     [
       "random_prefix a string",
       { ...base, random_prefix: "true" },
       "random_prefix: Invalid input: expected boolean, received string",
     ],
-    ["metadata an array", { ...base, metadata: [1] }, "metadata: Invalid input: expected record, received array"],
+    [
+      "metadata an array",
+      { ...base, metadata: [1] },
+      "metadata: Invalid input: expected record, received array",
+    ],
     [
       "size over the configured maximum (10 GiB)",
       { ...base, size: 10 * 1024 ** 3 + 1 },
@@ -81,11 +104,23 @@ describe("POST /api/v1/multipart/start", () => {
     expect(res.json()).toEqual({ success: false, error });
   });
 
+  it("400 for a folder registration would refuse, before anything is uploaded", async () => {
+    const deep = Array.from({ length: 33 }, (_, i) => `d${i}`).join("/");
+    expect((await startRaw(t, { ...base, folder: deep })).json()).toEqual({
+      success: false,
+      error: "folders nest at most 32 levels deep",
+    });
+    expect((await startRaw(t, { ...base, folder: "a/../b" })).statusCode).toBe(400);
+  });
+
   it("400 without a body; nothing is begun in storage", async () => {
     const before = await pendingUploads(t.storageDir);
     const res = await startRaw(t, undefined);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ success: false, error: "Invalid input: expected object, received undefined" });
+    expect(res.json()).toEqual({
+      success: false,
+      error: "Invalid input: expected object, received undefined",
+    });
     expect(await pendingUploads(t.storageDir)).toEqual(before);
   });
 
@@ -261,6 +296,15 @@ describe("PUT part URLs (gateway)", () => {
     expect(res.json()).toEqual({ success: false, error: "Part URL expired" });
   });
 
+  it("400 Session not found for a correctly signed URL of a session that does not exist", async () => {
+    const expires = Math.floor(Date.now() / 1000) + 60;
+    const url = multipartDepsOf(t.app).signer.url("01a20166-be89-7502-952f-aeec61debab3", 1, expires);
+    expect((await putPart(t, url, testBytes(10))).json()).toEqual({
+      success: false,
+      error: "Session not found",
+    });
+  });
+
   it("400 for a part number outside the session", async () => {
     const session = await start(t, { file_name: "range.bin", size: 10 });
     const url = multipartDepsOf(t.app).signer.url(session.session_id, 2, session.expires_at);
@@ -403,6 +447,73 @@ describe("POST /api/v1/multipart/complete", () => {
     expect((await completeRaw(t, session.session_id)).statusCode).toBe(200);
   });
 
+  it("registers images like any upload: dimensions and format from the content", async () => {
+    const png = await pattern(64, 48);
+    const session = await start(t, { file_name: "picture", size: png.length, format: "image/png" });
+    await uploadAll(t, session, png);
+    const done = await complete(t, session.session_id);
+    expect(done).toMatchObject({
+      name: "picture.png",
+      width: 64,
+      height: 48,
+      format: "png",
+      file_size: png.length,
+    });
+    expect(await deliveredSha256(t, done.url)).toBe(sha256(png));
+  });
+
+  it("400 when registration refuses the content (a decompression bomb); the session is aborted", async () => {
+    const bomb = pngBomb(20_000, 20_000);
+    const session = await start(t, { file_name: "bomb.png", size: bomb.length, format: "image/png" });
+    await uploadAll(t, session, bomb);
+    const res = await completeRaw(t, session.session_id);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ success: false, error: expect.stringMatching(/pixel/) });
+    const row = await t.app.db.multipartSession.findUniqueOrThrow({ where: { id: session.session_id } });
+    expect(row.status).toBe("aborted");
+    expect(await t.app.storage.exists(row.storageKey as string)).toBe(false);
+    expect((await completeRaw(t, session.session_id)).json()).toEqual({
+      success: false,
+      error: "Session aborted",
+    });
+  });
+
+  it("takes over a complete whose instance died after assembling, without assembling twice", async () => {
+    const data = testBytes(5 * MiB + 50, 13);
+    const session = await start(t, { file_name: "takeover.bin", size: data.length });
+    await uploadAll(t, session, data);
+    // The dead instance claimed the session and assembled the object, then stopped.
+    const row = await t.app.db.multipartSession.findUniqueOrThrow({ where: { id: session.session_id } });
+    const parts = await t.app.db.multipartPart.findMany({ where: { sessionId: session.session_id } });
+    await multipartDepsOf(t.app).store.complete({
+      key: row.storageKey as string,
+      uploadId: row.storageUploadId as string,
+      parts: parts.map((p) => ({ number: p.number, etag: p.etag as string, size: Number(p.size) })),
+    });
+    const claimedAt = new Date(Date.now() - 60_000);
+    await t.app.db.multipartSession.update({
+      where: { id: session.session_id },
+      data: { status: "completing", updatedAt: claimedAt },
+    });
+    // Still fresh: another complete waits for it, then gives up with 409.
+    await expect(
+      completeSession(
+        multipartDepsOf(t.app),
+        { workspaceId: t.workspace.id, workspaceNo: t.workspace.workspaceNo },
+        session.session_id,
+        { waitMs: 300 },
+      ),
+    ).rejects.toMatchObject({ status: 409 });
+    await t.app.db.multipartSession.update({
+      where: { id: session.session_id },
+      data: { updatedAt: new Date(Date.now() - COMPLETING_STALE_MS - 1000) },
+    });
+    const done = await complete(t, session.session_id);
+    expect(await deliveredSha256(t, done.url)).toBe(sha256(data));
+    const file = await t.app.db.file.findUniqueOrThrow({ where: { id: done.id } });
+    expect(file.hash).toBe((await hashStream([data])).hash);
+  });
+
   it("400 for a body without session_id; 401 without a key", async () => {
     const res = await completeRaw(t, undefined);
     expect(res.statusCode).toBe(400);
@@ -419,7 +530,9 @@ describe("POST /api/v1/multipart/complete", () => {
     const data = testBytes(10);
     const session = await start(t, { file_name: "expiring.bin", size: 10, ttl_seconds: 1 });
     await uploadAll(t, session, data);
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, session.expires_at * 1000 - Date.now()) + 50));
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.max(0, session.expires_at * 1000 - Date.now()) + 50),
+    );
     const res = await completeRaw(t, session.session_id);
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ success: false, error: "Session expired" });
@@ -507,7 +620,11 @@ describe("sweeper", () => {
     const [job] = next;
     await t.app.db.job.update({ where: { id: job?.id as string }, data: { status: "running" } });
     await scheduleNextSweep(t.app.db, { id: job?.id as string }, 1000);
-    expect(await t.app.db.job.count({ where: { kind: MULTIPART_SWEEP_JOB_KIND, status: "pending" } })).toBe(1);
-    expect(await t.app.db.job.count({ where: { kind: MULTIPART_SWEEP_JOB_KIND, status: "succeeded" } })).toBe(0);
+    expect(await t.app.db.job.count({ where: { kind: MULTIPART_SWEEP_JOB_KIND, status: "pending" } })).toBe(
+      1,
+    );
+    expect(await t.app.db.job.count({ where: { kind: MULTIPART_SWEEP_JOB_KIND, status: "succeeded" } })).toBe(
+      0,
+    );
   });
 });

@@ -20,8 +20,8 @@ import { isUuid } from "../errors/params.js";
 import type { File, MultipartSession, Prisma } from "../generated/prisma/client.js";
 import type { AuthContext } from "../plugins/auth.js";
 import {
-  combinePartBlockDigests,
   type CompletePart,
+  combinePartBlockDigests,
   hashStream,
   InvalidPartError,
   plannedPartSize,
@@ -155,7 +155,9 @@ async function finish(
     hash =
       session.mode === "direct"
         ? (await hashStream(await deps.storage.get(key))).hash
-        : combinePartBlockDigests(parts.map((p) => ({ number: p.number, blockDigests: p.blockDigests ?? [] })));
+        : combinePartBlockDigests(
+            parts.map((p) => ({ number: p.number, blockDigests: p.blockDigests ?? [] })),
+          );
   } catch (error) {
     await release(deps, session.id, "pending");
     throw error;

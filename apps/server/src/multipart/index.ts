@@ -37,8 +37,8 @@
  *   application/octet-stream", "Part 3 must be 5242880 bytes, received 17", ...). A body of the
  *   wrong length (Content-Length checked up front, the streamed count enforced) records nothing.
  *   Uploading a part number again replaces it. Success: 200, `ETag` header (quoted) and
- *   `{ success: true, part_number, size, etag }`. The gateway answers CORS preflights (any
- *   origin: the URL itself is the credential) and exposes `ETag`.
+ *   `{ success: true, part_number, size, etag }`. CORS (browser uploads) comes from the app-wide
+ *   plugin (src/plugins/cors.ts), which exposes `ETag`.
  * - The gateway is under /api/, so the global rate limit applies, keyed by client IP (no key).
  * - Complete with a missing part: 400 "Missing parts: 3, 4" (the first 20 listed). A complete
  *   racing another waits for it (up to 30 s, then 409 `{ success: false, error }`) and returns

@@ -4,6 +4,7 @@
  */
 import type { MultipartSession, MultipartStartBody } from "@trove/schema";
 import { badRequest } from "../errors/index.js";
+import { assertFolderPathFits, assertPathFits, splitFolderPath } from "../folders/folder-path.js";
 import type { Prisma } from "../generated/prisma/client.js";
 import type { AuthContext } from "../plugins/auth.js";
 import { objectKey } from "../storage/driver.js";
@@ -20,6 +21,12 @@ export async function startSession(
   const { store, config } = deps;
   if (body.size > config.maxFileBytes) {
     throw badRequest(`size exceeds the maximum multipart upload size of ${config.maxFileBytes} bytes`);
+  }
+  // Refuse now what registration would refuse after the whole upload.
+  const folder = splitFolderPath(body.folder ?? "").join("/");
+  if (folder) {
+    assertFolderPathFits(folder);
+    assertPathFits(`${folder}/${body.file_name}`);
   }
   let plan: ReturnType<typeof choosePartSize>;
   try {
@@ -75,7 +82,10 @@ export async function startSession(
     return { session_id: id, part_size: plan.partSize, parts, expires_at: expiresAt };
   } catch (error) {
     await store.abort({ key, uploadId }).catch((cause: unknown) => {
-      deps.log.warn({ err: cause, key, uploadId }, "multipart start failed; its storage upload was not aborted");
+      deps.log.warn(
+        { err: cause, key, uploadId },
+        "multipart start failed; its storage upload was not aborted",
+      );
     });
     throw error;
   }

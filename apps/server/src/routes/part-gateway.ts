@@ -41,11 +41,8 @@ function isOctetStream(contentType: string | undefined): boolean {
 
 /** Reads and drops what is left of a refused body; past `limit` bytes, closes the connection. */
 function discardBody(raw: IncomingMessage, limit: number): void {
-  console.log("discard?", raw.url?.slice(0, 60), raw.complete, raw.readableEnded, raw.destroyed, raw.readableFlowing, raw.isPaused());
   if (raw.complete || raw.readableEnded || raw.destroyed) return;
   let discarded = 0;
-  raw.on("end", () => console.log("discard end", discarded));
-  raw.on("close", () => console.log("discard close", discarded, raw.complete));
   raw.on("data", (chunk: Buffer) => {
     discarded += chunk.length;
     if (discarded > limit) raw.socket?.destroy();
@@ -72,7 +69,11 @@ export const partGatewayRoutes: FastifyPluginAsync = async (app) => {
   app.setErrorHandler((error, request, reply) => {
     discardBody(request.raw, DISCARD_LIMIT);
     const code = (error as { code?: unknown }).code;
-    return sendError(request, reply, code === "FST_ERR_CTP_INVALID_MEDIA_TYPE" ? badRequest(CONTENT_TYPE_MESSAGE) : error);
+    return sendError(
+      request,
+      reply,
+      code === "FST_ERR_CTP_INVALID_MEDIA_TYPE" ? badRequest(CONTENT_TYPE_MESSAGE) : error,
+    );
   });
 
   app.put<{ Params: PartParams; Querystring: PartQuery }>(
