@@ -55,4 +55,22 @@ describe("rate limiting", () => {
     expect((await t.app.inject({ method: "GET", url: "/healthz" })).statusCode).toBe(200);
     expect((await t.app.inject({ method: "GET", url: "/assets/nows/x.jpg" })).statusCode).toBe(404);
   });
+
+  it("counts keyless part PUTs per session, apart from the IP's budget", async () => {
+    t = await createTestApp({ config: { rateLimit: { max: 1, windowMs: 10_000 } } });
+    // The IP's one keyless request is spent...
+    expect((await t.app.inject({ method: "GET", url: "/api/v1/files" })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: "GET", url: "/api/v1/files" })).statusCode).toBe(429);
+    // ...yet part uploads from the same IP still reach the gateway (a bad signature is its 400),
+    // many times over, because each session has a part budget of its own.
+    for (let part = 1; part <= 5; part++) {
+      const res = await t.app.inject({
+        method: "PUT",
+        url: `/api/v1/multipart/parts/00000000-0000-7000-8000-000000000000/${part}?expires=1&signature=00`,
+        headers: { "content-type": "application/octet-stream" },
+        payload: Buffer.from("x"),
+      });
+      expect(res.statusCode).toBe(400);
+    }
+  });
 });

@@ -19,10 +19,21 @@ export interface RateLimitPluginOptions {
   redisUrl?: string | undefined;
 }
 
+const PART_GATEWAY = /^\/api\/v1\/multipart\/parts\/([^/?]{1,128})\//;
+
+/**
+ * Part PUTs carry no key: they are counted per multipart session, not per IP, so one client's
+ * large upload (thousands of parts) neither exhausts nor shares the API budget of its IP.
+ */
 export function rateLimitKey(request: FastifyRequest): string {
+  const part = PART_GATEWAY.exec(request.url);
+  if (part) return `part:${part[1]}`;
   const key = apiKeyFromRequest(request);
   return key ? `key:${hashApiKey(key)}` : `ip:${request.ip}`;
 }
+
+/** A session has at most 10,000 parts; allow each to be sent once in a window, with retries. */
+export const PART_REQUESTS_PER_WINDOW = 12_000;
 
 export const rateLimitPlugin = fp<RateLimitPluginOptions>(
   async (app, options) => {
@@ -45,7 +56,8 @@ export const rateLimitPlugin = fp<RateLimitPluginOptions>(
       // Not per route: one app-level onRequest hook (below), so it runs before authentication
       // and also counts requests with missing or wrong keys.
       global: false,
-      max: options.max,
+      max: (_request: FastifyRequest, key: string) =>
+        key.startsWith("part:") ? Math.max(options.max, PART_REQUESTS_PER_WINDOW) : options.max,
       timeWindow: options.windowMs,
       keyGenerator: rateLimitKey,
       allowList: (request) => !request.url.startsWith("/api/"),
