@@ -120,7 +120,7 @@ export const ENDPOINTS = [
     bodyContentType: "application/octet-stream",
     successStatus: 200,
     response: partUploadResponseSchema,
-    errors: [400, 404],
+    errors: [400],
   },
   {
     number: 5,
