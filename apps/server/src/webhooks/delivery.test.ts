@@ -5,6 +5,7 @@
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../db/database.js";
+import { JobRunner, type JobRunnerOptions } from "../jobs/job-runner.js";
 import { RemoteFetchError } from "../network/remote-fetch-error.js";
 import {
   forbidSystemDns,
@@ -23,7 +24,6 @@ import {
   type WebhookHandlerOptions,
   type WebhookJobPayload,
 } from "./delivery.js";
-import { JobRunner, type JobRunnerOptions } from "../jobs/job-runner.js";
 import { generateWebhookSecret, signWebhook } from "./signing.js";
 
 // No test here may use the system resolver: every name comes from tableLookup.

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { Prisma } from "../generated/prisma/client.js";
+import { enqueueJob, type JobWriter } from "../jobs/job-queue.js";
+import { type JobHandler, PermanentJobError } from "../jobs/job-runner.js";
 import { checkRemoteUrl } from "../network/check-url.js";
 import type { Connector, LookupAll } from "../network/guarded-connector.js";
 import { isRemoteFetchError } from "../network/remote-fetch-error.js";
 import { safeFetch } from "../network/safe-fetch.js";
 import type { TrustedRangesInput } from "../network/trusted-ranges.js";
-import { enqueueJob, type JobWriter } from "../jobs/job-queue.js";
-import { type JobHandler, PermanentJobError } from "../jobs/job-runner.js";
 import { signWebhook } from "./signing.js";
 
 /** `kind` of webhook rows in the `jobs` table. */

@@ -54,6 +54,10 @@
  * handlers) and can move to `src/jobs/` (prisma/schema.prisma's comment on `Job` points there).
  */
 
+export type { ClaimedJob, ClaimOptions, EnqueueJobInput, JobDb, JobWriter } from "../jobs/job-queue.js";
+export { claimJobs, completeJob, enqueueJob, failJob, retryJob } from "../jobs/job-queue.js";
+export type { BackoffOptions, JobHandler, JobRunnerLogger, JobRunnerOptions } from "../jobs/job-runner.js";
+export { backoffDelayMs, JobRunner, PermanentJobError } from "../jobs/job-runner.js";
 export type {
   EnqueueWebhookInput,
   WebhookDeliveryOptions,
@@ -71,9 +75,5 @@ export {
   fileUploadedEvent,
   WEBHOOK_JOB_KIND,
 } from "./delivery.js";
-export type { ClaimedJob, ClaimOptions, EnqueueJobInput, JobDb, JobWriter } from "../jobs/job-queue.js";
-export { claimJobs, completeJob, enqueueJob, failJob, retryJob } from "../jobs/job-queue.js";
-export type { BackoffOptions, JobHandler, JobRunnerLogger, JobRunnerOptions } from "../jobs/job-runner.js";
-export { backoffDelayMs, JobRunner, PermanentJobError } from "../jobs/job-runner.js";
 export type { WebhookSignatureHeaders } from "./signing.js";
 export { generateWebhookSecret, signWebhook } from "./signing.js";
