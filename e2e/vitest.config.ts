@@ -10,10 +10,12 @@ const BROWSER_SUITES = [
   "**/example-backend-and-browser.chromium.test.ts",
 ];
 const browserTests = process.env.TROVE_BROWSER_TESTS === "1";
+// Suites that need a PostgreSQL server run only when TROVE_TEST_DATABASE_URL names one.
+const POSTGRES_SUITES = process.env.TROVE_TEST_DATABASE_URL ? [] : ["**/*.postgres.test.ts"];
 
 export default troveProject("e2e", {
   globalSetup: ["./support/global-setup.ts"],
-  exclude: browserTests ? configDefaults.exclude : [...configDefaults.exclude, ...BROWSER_SUITES],
+  exclude: [...configDefaults.exclude, ...(browserTests ? [] : BROWSER_SUITES), ...POSTGRES_SUITES],
   testTimeout: 180_000,
   hookTimeout: 120_000,
   // Each file starts its own server process; two at a time is what 2 cores carry.
