@@ -10,13 +10,19 @@ import { api, reportFigures, uploadSmallFile } from "../support/reliability-prof
 import { type ServerProcess, startServerProcess } from "../support/server-process";
 
 const UNAUTHORIZED = { success: false, error: "Unauthorized", message: "Invalid or missing API key" };
-const SOURCES_UNAUTHORIZED = { error: "Invalid API key.", message: "The API key is invalid, inactive, or deleted." };
+const SOURCES_UNAUTHORIZED = {
+  error: "Invalid API key.",
+  message: "The API key is invalid, inactive, or deleted.",
+};
 const UPLOAD_UNAUTHORIZED = { ...UNAUTHORIZED, errorCode: "UNAUTHORIZED" };
 
 type Ids = { fileNo: string; folderNo: string; sourceId: string };
 
 function concretePath(path: string, ids: Ids): string {
-  return path.replace(":fileNo", ids.fileNo).replace(":folderNo", ids.folderNo).replace(":sourceId", ids.sourceId);
+  return path
+    .replace(":fileNo", ids.fileNo)
+    .replace(":folderNo", ids.folderNo)
+    .replace(":sourceId", ids.sourceId);
 }
 
 /** A body that would be valid for the endpoint, so auth (not validation) decides the answer. */
@@ -75,69 +81,74 @@ describe("auth matrix", () => {
     await server?.stop();
   });
 
-  describe.each(PRIVATE_ENDPOINTS.map((ep) => [`${ep.number} ${ep.method} ${ep.path}`, ep] as const))("%s", (_, ep) => {
-    const call = (key: string | undefined, headerForm: "x-api-key" | "bearer" = "x-api-key") => {
-      const headers: Record<string, string> = {};
-      if (key) headers[headerForm === "bearer" ? "authorization" : "x-api-key"] = headerForm === "bearer" ? `Bearer ${key}` : key;
-      const body = validBody(ep.operationId);
-      if (body !== undefined) headers["content-type"] = "application/json";
-      return fetch(`${server.baseUrl}${concretePath(ep.path, ids)}`, {
-        method: ep.method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    };
-    const expected401 = ep.group === "sources" ? SOURCES_UNAUTHORIZED : UNAUTHORIZED;
+  describe.each(PRIVATE_ENDPOINTS.map((ep) => [`${ep.number} ${ep.method} ${ep.path}`, ep] as const))(
+    "%s",
+    (_, ep) => {
+      const call = (key: string | undefined, headerForm: "x-api-key" | "bearer" = "x-api-key") => {
+        const headers: Record<string, string> = {};
+        if (key)
+          headers[headerForm === "bearer" ? "authorization" : "x-api-key"] =
+            headerForm === "bearer" ? `Bearer ${key}` : key;
+        const body = validBody(ep.operationId);
+        if (body !== undefined) headers["content-type"] = "application/json";
+        return fetch(`${server.baseUrl}${concretePath(ep.path, ids)}`, {
+          method: ep.method,
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+      };
+      const expected401 = ep.group === "sources" ? SOURCES_UNAUTHORIZED : UNAUTHORIZED;
 
-    it.each([
-      ["no key", undefined],
-      ["a bad key", "trove_sk_thisKeyDoesNotExist0000000000000000000"],
-      ["an empty key", " "],
-      ["a truncated private key", "__TRUNCATED__"],
-    ])("401 with %s", async (_label, key) => {
-      const resolved = key === "__TRUNCATED__" ? server.keys.private.slice(0, -1) : key;
-      for (const form of ["x-api-key", "bearer"] as const) {
-        const response = await call(resolved, form);
-        checks += 1;
-        expect(response.status).toBe(401);
-        expect(response.headers.get("content-type")).toMatch(/^application\/json/);
-        const body = await response.json();
-        expect(body).toEqual(expected401);
-        expect(errorShapeFor(ep.group, 401).safeParse(body).success).toBe(true);
+      it.each([
+        ["no key", undefined],
+        ["a bad key", "trove_sk_thisKeyDoesNotExist0000000000000000000"],
+        ["an empty key", " "],
+        ["a truncated private key", "__TRUNCATED__"],
+      ])("401 with %s", async (_label, key) => {
+        const resolved = key === "__TRUNCATED__" ? server.keys.private.slice(0, -1) : key;
+        for (const form of ["x-api-key", "bearer"] as const) {
+          const response = await call(resolved, form);
+          checks += 1;
+          expect(response.status).toBe(401);
+          expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+          const body = await response.json();
+          expect(body).toEqual(expected401);
+          expect(errorShapeFor(ep.group, 401).safeParse(body).success).toBe(true);
+        }
+      });
+
+      it("403 with the public key", async () => {
+        for (const form of ["x-api-key", "bearer"] as const) {
+          const response = await call(server.keys.public, form);
+          checks += 1;
+          expect(response.status).toBe(403);
+          const body = await response.json();
+          expect(body).toEqual({ error: "Forbidden", message: expect.stringMatching(/\S/) });
+          expect(errorShapeFor(ep.group, 403).safeParse(body).success).toBe(true);
+        }
+      });
+
+      if (ep.path.includes(":")) {
+        it("404 for workspace A's resource with workspace B's private key", async () => {
+          const response = await call(server.keys.private2);
+          checks += 1;
+          expect(response.status).toBe(404);
+          const body = await response.json();
+          expect(body).toEqual(notFoundBody(ep.operationId));
+          const variant = ep.operationId === "renameFile" ? "rename" : undefined;
+          expect(errorShapeFor(ep.group, 404, variant).safeParse(body).success).toBe(true);
+        });
+      } else if (ep.method === "GET") {
+        it("lists none of workspace A's resources for workspace B", async () => {
+          const response = await api(server.baseUrl, server.keys.private2, "GET", ep.path);
+          checks += 1;
+          expect(response.status).toBe(200);
+          expect(response.text).not.toContain("matrix-");
+          expect(response.text).not.toContain(ids.sourceId);
+        });
       }
-    });
-
-    it("403 with the public key", async () => {
-      for (const form of ["x-api-key", "bearer"] as const) {
-        const response = await call(server.keys.public, form);
-        checks += 1;
-        expect(response.status).toBe(403);
-        const body = await response.json();
-        expect(body).toEqual({ error: "Forbidden", message: expect.stringMatching(/\S/) });
-        expect(errorShapeFor(ep.group, 403).safeParse(body).success).toBe(true);
-      }
-    });
-
-    if (ep.path.includes(":")) {
-      it("404 for workspace A's resource with workspace B's private key", async () => {
-        const response = await call(server.keys.private2);
-        checks += 1;
-        expect(response.status).toBe(404);
-        const body = await response.json();
-        expect(body).toEqual(notFoundBody(ep.operationId));
-        const variant = ep.operationId === "renameFile" ? "rename" : undefined;
-        expect(errorShapeFor(ep.group, 404, variant).safeParse(body).success).toBe(true);
-      });
-    } else if (ep.method === "GET") {
-      it("lists none of workspace A's resources for workspace B", async () => {
-        const response = await api(server.baseUrl, server.keys.private2, "GET", ep.path);
-        checks += 1;
-        expect(response.status).toBe(200);
-        expect(response.text).not.toContain("matrix-");
-        expect(response.text).not.toContain(ids.sourceId);
-      });
-    }
-  });
+    },
+  );
 
   it("workspace A's resources are untouched after workspace B's attempts", async () => {
     const { baseUrl, keys } = server;
@@ -187,7 +198,11 @@ describe("auth matrix", () => {
       const session = start.body as { session_id: string; part_size: number; parts: string[] };
       for (const [i, url] of session.parts.entries()) {
         const chunk = content.subarray(i * session.part_size, (i + 1) * session.part_size);
-        const put = await fetch(url, { method: "PUT", headers: { "content-type": "application/octet-stream" }, body: chunk });
+        const put = await fetch(url, {
+          method: "PUT",
+          headers: { "content-type": "application/octet-stream" },
+          body: chunk,
+        });
         expect(put.status).toBe(200);
       }
       // Workspace B cannot complete workspace A's session.

@@ -18,7 +18,11 @@ import {
   errorShapeFor,
 } from "@trove/schema";
 import fc from "fast-check";
-import type * as z from "zod";
+
+/** What this file needs of a zod schema (e2e does not depend on zod itself). */
+interface Schema {
+  safeParse(value: unknown): { success: boolean };
+}
 
 export type KeyKind = "private" | "public" | "private2" | "none" | "bad" | "bearer-private" | "bearer-public";
 export const KEY_KINDS: readonly KeyKind[] = [
@@ -81,7 +85,7 @@ const NASTY_STRINGS = [
   "\ud800",
   "' OR 1=1 --",
   "<script>alert(1)</script>",
-  "${jndi:ldap://127.0.0.1/a}",
+  ["$", "{jndi:ldap://127.0.0.1/a}"].join(""),
   "{{7*7}}",
   "%s%s%n",
   "null",
@@ -141,11 +145,23 @@ function seedBody(operationId: string, ctx: FuzzContext): Record<string, unknown
   const loopback = `${ctx.baseUrl}/healthz`;
   switch (operationId) {
     case "uploadFile":
-      return { file_name: "fuzz.txt", folder: "fuzz", tags: "a,b", metadata: '{"k":"v"}', random_prefix: "true" };
+      return {
+        file_name: "fuzz.txt",
+        folder: "fuzz",
+        tags: "a,b",
+        metadata: '{"k":"v"}',
+        random_prefix: "true",
+      };
     case "uploadFromUrl":
       return { remote_url: loopback, file_name: "remote.txt", tags: ["a"], webhook_url: loopback };
     case "startMultipartUpload":
-      return { file_name: "big.bin", size: 1024, format: "application/octet-stream", tags: ["t"], ttl_seconds: 60 };
+      return {
+        file_name: "big.bin",
+        size: 1024,
+        format: "application/octet-stream",
+        tags: ["t"],
+        ttl_seconds: 60,
+      };
     case "completeMultipartUpload":
       return { session_id: ctx.sessionIds[0] ?? "nope" };
     case "renameFile":
@@ -164,7 +180,7 @@ function seedBody(operationId: string, ctx: FuzzContext): Record<string, unknown
 }
 
 /** Field names of an endpoint's body, from its zod object schema when it has a shape. */
-function fieldNames(schema: z.ZodType | undefined, seed: Record<string, unknown>): string[] {
+function fieldNames(schema: unknown, seed: Record<string, unknown>): string[] {
   const names = new Set(Object.keys(seed));
   const shape = (schema as { shape?: Record<string, unknown> } | undefined)?.shape;
   if (shape && typeof shape === "object") for (const key of Object.keys(shape)) names.add(key);
@@ -181,8 +197,13 @@ type Mutation =
 
 function mutationArb(fields: string[]): fc.Arbitrary<Mutation> {
   const field = fields.length > 0 ? fc.constantFrom(...fields) : fc.constant("x");
+  // A fresh valid name now and then, so creates and renames also succeed (not only 409 after the first).
+  const freshName = fc
+    .stringMatching(/^[A-Za-z0-9_-]{1,24}$/)
+    .map((value): Mutation => ({ kind: "set", field: "name", value }));
   return fc.oneof(
     fc.constant<Mutation>({ kind: "none" }),
+    ...(fields.includes("name") ? [freshName, freshName] : []),
     field.map((f): Mutation => ({ kind: "drop", field: f })),
     fc.record({ field, value: anyValue }).map((m): Mutation => ({ kind: "set", ...m })),
     fc
@@ -195,12 +216,13 @@ function applyMutations(seed: Record<string, unknown>, mutations: Mutation[]): R
   const body: Record<string, unknown> = { ...seed };
   for (const m of mutations) {
     if (m.kind === "drop") delete body[m.field];
-    else if (m.kind === "set" || m.kind === "extra") Object.defineProperty(body, m.field, {
-      value: m.value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    else if (m.kind === "set" || m.kind === "extra")
+      Object.defineProperty(body, m.field, {
+        value: m.value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
   }
   return body;
 }
@@ -229,7 +251,11 @@ export function keepOnLoopback<T>(value: T, loopbackUrl: string): T {
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
-      Object.defineProperty(out, k, { value: keepOnLoopback(v, loopbackUrl), enumerable: true, writable: true });
+      Object.defineProperty(out, k, {
+        value: keepOnLoopback(v, loopbackUrl),
+        enumerable: true,
+        writable: true,
+      });
     }
     return out as T;
   }
@@ -242,7 +268,9 @@ export function keepOnLoopback<T>(value: T, loopbackUrl: string): T {
 /** Percent-encodes any string, lone surrogates included (encoded as U+FFFD, as UTF-8 does). */
 function pct(value: string): string {
   return Array.from(Buffer.from(value, "utf8"), (b) =>
-    /[A-Za-z0-9_.~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, "0").toUpperCase()}`,
+    /[A-Za-z0-9_.~-]/.test(String.fromCharCode(b))
+      ? String.fromCharCode(b)
+      : `%${b.toString(16).padStart(2, "0").toUpperCase()}`,
   ).join("");
 }
 
@@ -292,16 +320,16 @@ function fillPath(path: string, values: Record<string, string>): string {
 
 const MALFORMED_JSON = [
   "{",
-  "{\"a\":}",
+  '{"a":}',
   "[",
   "null",
   "[]",
-  "\"str\"",
+  '"str"',
   "123",
-  "{\"a\":1,}",
+  '{"a":1,}',
   "{'a':1}",
   "\u0000",
-  "{\"__proto__\":{\"x\":1}}",
+  '{"__proto__":{"x":1}}',
   `{"a":"${"\\u0000".repeat(10)}"}`,
   "[".repeat(5000),
   `{"a":${"[".repeat(2000)}${"]".repeat(2000)}}`,
@@ -338,16 +366,19 @@ function multipartBody(
 }
 
 const MALFORMED_MULTIPART = [
-  (b: string) => `--${b}\r\nContent-Disposition: form-data; name="file"; filename="x.txt"\r\n\r\nunterminated`,
+  (b: string) =>
+    `--${b}\r\nContent-Disposition: form-data; name="file"; filename="x.txt"\r\n\r\nunterminated`,
   (b: string) => `--${b}\r\n\r\n\r\n--${b}--`,
   (b: string) => `garbage before\r\n--${b}--\r\n`,
-  (_b: string) => "--other\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nb\r\n--other--\r\n",
+  (_b: string) => '--other\r\nContent-Disposition: form-data; name="a"\r\n\r\nb\r\n--other--\r\n',
   (b: string) => `--${b}\r\nContent-Disposition: form-data; name="file"\r\n\r\nno filename\r\n--${b}--\r\n`,
-  (b: string) => `--${b}\r\nContent-Disposition: form-data; name="file"; filename="../../etc/passwd"\r\n\r\nx\r\n--${b}--\r\n`,
+  (b: string) =>
+    `--${b}\r\nContent-Disposition: form-data; name="file"; filename="../../etc/passwd"\r\n\r\nx\r\n--${b}--\r\n`,
   (b: string) =>
     `--${b}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nx\r\n--${b}\r\nContent-Disposition: form-data; name="file"; filename="b.txt"\r\n\r\ny\r\n--${b}--\r\n`,
-  (b: string) => `--${b}\r\nContent-Disposition: form-data; name="${"n".repeat(100_000)}"\r\n\r\nv\r\n--${b}--\r\n`,
-  (b: string) => "",
+  (b: string) =>
+    `--${b}\r\nContent-Disposition: form-data; name="${"n".repeat(100_000)}"\r\n\r\nv\r\n--${b}--\r\n`,
+  (_b: string) => "",
 ];
 
 interface BodyChoice {
@@ -366,12 +397,17 @@ function jsonBodyArb(ep: EndpointDefinition, ctx: FuzzContext): fc.Arbitrary<Bod
     { weight: 8, arbitrary: mutated },
     {
       weight: 1,
-      arbitrary: fc.constantFrom(...MALFORMED_JSON).map((body) => ({ contentType: "application/json", body })),
+      arbitrary: fc
+        .constantFrom(...MALFORMED_JSON)
+        .map((body) => ({ contentType: "application/json", body })),
     },
     {
       weight: 1,
       arbitrary: fc
-        .record({ ct: fc.constantFrom(...CONTENT_TYPES, undefined), ms: fc.array(mutationArb(fields), { maxLength: 2 }) })
+        .record({
+          ct: fc.constantFrom(...CONTENT_TYPES, undefined),
+          ms: fc.array(mutationArb(fields), { maxLength: 2 }),
+        })
         .map(({ ct, ms }) => ({
           contentType: ct,
           body: JSON.stringify(keepOnLoopback(applyMutations(seed, ms), `${ctx.baseUrl}/healthz`)),
@@ -388,9 +424,15 @@ function multipartBodyArb(ep: EndpointDefinition, ctx: FuzzContext): fc.Arbitrar
   const file = fc.oneof(
     fc.constant(undefined),
     fc.record({
-      name: fc.oneof(fc.constantFrom("a.txt", "../../etc/passwd", "x\u0000.png", "💥.jpg", "", "a".repeat(300)), stringValue.map((s) => s.replace(/["\r\n]/g, "_"))),
+      name: fc.oneof(
+        fc.constantFrom("a.txt", "../../etc/passwd", "x\u0000.png", "💥.jpg", "", "a".repeat(300)),
+        stringValue.map((s) => s.replace(/["\r\n]/g, "_")),
+      ),
       type: fc.constantFrom("text/plain", "image/png", "application/octet-stream", "", "x/y;;"),
-      bytes: fc.oneof(fc.constantFrom("", "hello", "\u0089PNG\r\n\u001a\n\u0000\u0000", HUGE), fc.string({ maxLength: 100 })),
+      bytes: fc.oneof(
+        fc.constantFrom("", "hello", "\u0089PNG\r\n\u001a\n\u0000\u0000", HUGE),
+        fc.string({ maxLength: 100 }),
+      ),
     }),
   );
   const wellFormed = fc
@@ -399,25 +441,55 @@ function multipartBodyArb(ep: EndpointDefinition, ctx: FuzzContext): fc.Arbitrar
       contentType: `multipart/form-data; boundary=${boundary}`,
       body: multipartBody(keepOnLoopback(applyMutations(seed, ms), `${ctx.baseUrl}/healthz`), f, boundary),
     }));
-  const malformed = fc.record({ make: fc.constantFrom(...MALFORMED_MULTIPART), ct: fc.constantFrom(
-    `multipart/form-data; boundary=${boundary}`,
-    "multipart/form-data",
-    "multipart/form-data; boundary=\"\"",
-    "multipart/mixed; boundary=x",
-  ) }).map(({ make, ct }) => ({ contentType: ct, body: make(boundary) }));
+  const malformed = fc
+    .record({
+      make: fc.constantFrom(...MALFORMED_MULTIPART),
+      ct: fc.constantFrom(
+        `multipart/form-data; boundary=${boundary}`,
+        "multipart/form-data",
+        'multipart/form-data; boundary=""',
+        "multipart/mixed; boundary=x",
+      ),
+    })
+    .map(({ make, ct }) => ({ contentType: ct, body: make(boundary) }));
   const wrongType = fc
-    .record({ ct: fc.constantFrom(...CONTENT_TYPES, undefined), body: fc.oneof(stringValue, fc.constant(JSON.stringify(seed))) })
+    .record({
+      ct: fc.constantFrom(...CONTENT_TYPES, undefined),
+      body: fc.oneof(stringValue, fc.constant(JSON.stringify(seed))),
+    })
     .map(({ ct, body }) => ({ contentType: ct, body }));
-  return fc.oneof({ weight: 6, arbitrary: wellFormed }, { weight: 2, arbitrary: malformed }, { weight: 2, arbitrary: wrongType });
+  return fc.oneof(
+    { weight: 6, arbitrary: wellFormed },
+    { weight: 2, arbitrary: malformed },
+    { weight: 2, arbitrary: wrongType },
+  );
 }
 
 function queryArb(ep: EndpointDefinition): fc.Arbitrary<string> {
   const names = fieldNames(ep.query, {});
   if (names.length === 0) return fc.oneof(fc.constant(""), fc.constant("?x=1&x=2"));
   const pair = fc.record({
-    name: fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...names) }, { weight: 1, arbitrary: fc.string({ maxLength: 8 }) }),
+    name: fc.oneof(
+      { weight: 5, arbitrary: fc.constantFrom(...names) },
+      { weight: 1, arbitrary: fc.string({ maxLength: 8 }) },
+    ),
     value: fc.oneof(
-      fc.constantFrom("1", "0", "-1", "100", "101", "1000001", "1e3", "abc", "", "true", "name_asc", "created_at", "asc", "s3"),
+      fc.constantFrom(
+        "1",
+        "0",
+        "-1",
+        "100",
+        "101",
+        "1000001",
+        "1e3",
+        "abc",
+        "",
+        "true",
+        "name_asc",
+        "created_at",
+        "asc",
+        "s3",
+      ),
       stringValue,
       numberValue.map(String),
     ),
@@ -448,7 +520,12 @@ function endpointRequestArb(ep: EndpointDefinition, ctx: FuzzContext): fc.Arbitr
         ? jsonBodyArb(ep, ctx)
         : fc.oneof(
             { weight: 4, arbitrary: fc.constant<BodyChoice>({}) },
-            { weight: 1, arbitrary: fc.constantFrom(...MALFORMED_JSON).map((b) => ({ contentType: "application/json", body: b })) },
+            {
+              weight: 1,
+              arbitrary: fc
+                .constantFrom(...MALFORMED_JSON)
+                .map((b) => ({ contentType: "application/json", body: b })),
+            },
           );
   return fc
     .record({ params, query: queryArb(ep), body, key: fc.constantFrom(...KEY_KINDS) })
@@ -459,7 +536,11 @@ function endpointRequestArb(ep: EndpointDefinition, ctx: FuzzContext): fc.Arbitr
       });
       const intact = ps.every((p) => p.intact);
       const variant =
-        ep.operationId === "renameFile" ? "rename" : ep.operationId === "createFolder" ? "folder-create" : undefined;
+        ep.operationId === "renameFile"
+          ? "rename"
+          : ep.operationId === "createFolder"
+            ? "folder-create"
+            : undefined;
       return {
         label: `${ep.number} ${ep.operationId}`,
         method: ep.method,
@@ -481,7 +562,19 @@ function gatewayRequestArb(ctx: FuzzContext): fc.Arbitrary<FuzzRequest> {
     fc.constant(""),
     fc.constantFrom("expires", "signature").chain((name) =>
       fc
-        .oneof(fc.constantFrom("", "-1", "0", "99999999999999999999", "1e309", "abc", "%00", real.searchParams.get("signature") ?? "x"), stringValue)
+        .oneof(
+          fc.constantFrom(
+            "",
+            "-1",
+            "0",
+            "99999999999999999999",
+            "1e309",
+            "abc",
+            "%00",
+            real.searchParams.get("signature") ?? "x",
+          ),
+          stringValue,
+        )
         .map((value) => {
           const params = new URLSearchParams(real.search);
           params.set(name, value);
@@ -526,7 +619,13 @@ function gatewayRequestArb(ctx: FuzzContext): fc.Arbitrary<FuzzRequest> {
     undefined,
   );
   return fc
-    .record({ query, path, body, contentType, key: fc.constantFrom<KeyKind>("none", "none", "private", "public", "bad") })
+    .record({
+      query,
+      path,
+      body,
+      contentType,
+      key: fc.constantFrom<KeyKind>("none", "none", "private", "public", "bad"),
+    })
     .map(({ query: q, path: p, body: b, contentType: ct, key }) => ({
       label: "4 uploadPart (gateway)",
       method: "PUT",
@@ -569,10 +668,14 @@ export async function sendFuzzRequest(ctx: FuzzContext, req: FuzzRequest): Promi
     method: req.method,
     headers,
     // fetch refuses a body on GET/HEAD
-    body: req.method === "GET" || req.method === "HEAD" ? undefined : req.body,
-    signal: AbortSignal.timeout(30_000),
+    body: req.method === "GET" || req.method === "HEAD" ? undefined : (req.body as BodyInit | undefined),
+    signal: AbortSignal.timeout(60_000),
   });
-  return { status: response.status, contentType: response.headers.get("content-type") ?? "", text: await response.text() };
+  return {
+    status: response.status,
+    contentType: response.headers.get("content-type") ?? "",
+    text: await response.text(),
+  };
 }
 
 /** The group whose envelope applies: the endpoint's route group, or the path's prefix group. */
@@ -580,48 +683,37 @@ function groupOf(req: FuzzRequest): ErrorGroup | undefined {
   return errorGroupOf(req.url.split("?")[0] ?? "");
 }
 
-/**
- * Shape mismatches already reported (server and `errorShapeFor` disagree where the spec is silent).
- * They still must parse as some spec envelope; they are counted, not failed.
- * - folder create 415: the server answers `{ success: false, error }` (its folder-create variant),
- *   `errorShapeFor("folders", 415, "folder-create")` expects `{ error, message }`.
- */
-export const KNOWN_SHAPE_DISCREPANCIES = [{ group: "folders", status: 415, variant: "folder-create" }] as const;
-
 export interface FuzzCheck {
   /** Broken properties: a failure. */
   problems: string[];
-  /** Known discrepancies met (see KNOWN_SHAPE_DISCREPANCIES). */
-  known: string[];
 }
 
 /** Checks a response against the properties. */
 export function checkFuzzResponse(req: FuzzRequest, res: FuzzResponse): FuzzCheck {
   const problems: string[] = [];
-  const known: string[] = [];
   if (res.status >= 500) problems.push(`status ${res.status}`);
-  if (res.status === 204) return { problems, known };
-  if (!/^application\/json\b/i.test(res.contentType)) problems.push(`content type ${JSON.stringify(res.contentType)}`);
-  if (res.status < 400) return { problems, known };
+  if (res.status === 204) return { problems };
+  if (!/^application\/json\b/i.test(res.contentType))
+    problems.push(`content type ${JSON.stringify(res.contentType)}`);
+  if (res.status < 400) return { problems };
   let body: unknown;
   try {
     body = JSON.parse(res.text);
   } catch {
     problems.push(`error body is not JSON: ${res.text.slice(0, 200)}`);
-    return { problems, known };
+    return { problems };
   }
   if (/at .+\.(ts|js):\d+/.test(res.text)) problems.push("stack trace in body");
   const group = groupOf(req);
   const strict = Boolean(group && req.routeIntact);
-  const schema: z.ZodType = group && strict ? errorShapeFor(group, res.status, req.variant) : errorEnvelopeSchema;
+  const schema: Schema =
+    group && strict ? errorShapeFor(group, res.status, req.variant) : errorEnvelopeSchema;
   if (!schema.safeParse(body).success) {
-    const isKnown = KNOWN_SHAPE_DISCREPANCIES.some(
-      (k) => k.group === group && k.status === res.status && k.variant === req.variant,
+    problems.push(
+      `body does not match ${group ?? "envelope"} ${res.status} shape: ${res.text.slice(0, 300)}`,
     );
-    if (isKnown && errorEnvelopeSchema.safeParse(body).success) known.push(`${group} ${res.status} ${req.variant ?? ""}`.trim());
-    else problems.push(`body does not match ${group ?? "envelope"} ${res.status} shape: ${res.text.slice(0, 300)}`);
   }
-  return { problems, known };
+  return { problems };
 }
 
 /** A short, printable description of a request (for reports and shrunk counterexamples). */
@@ -630,7 +722,9 @@ export function describeRequest(req: FuzzRequest): string {
     req.body === undefined
       ? "(no body)"
       : typeof req.body === "string"
-        ? JSON.stringify(req.body.length > 300 ? `${req.body.slice(0, 300)}…(${req.body.length} chars)` : req.body)
+        ? JSON.stringify(
+            req.body.length > 300 ? `${req.body.slice(0, 300)}…(${req.body.length} chars)` : req.body,
+          )
         : `<${req.body.length} bytes>`;
   return `${req.method} ${req.url.length > 300 ? `${req.url.slice(0, 300)}…` : req.url} key=${req.key} content-type=${req.contentType ?? "(none)"} body=${body}`;
 }

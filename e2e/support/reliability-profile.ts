@@ -50,8 +50,12 @@ export async function uploadSmallFile(
 ): Promise<Record<string, unknown>> {
   const form = new FormData();
   form.set("file_name", name);
-  form.set("file", new Blob([content], { type: "text/plain" }), name);
-  const response = await fetch(`${baseUrl}/api/v1/uploads`, { method: "POST", headers: { "x-api-key": key }, body: form });
+  form.set("file", new Blob([content as BlobPart], { type: "text/plain" }), name);
+  const response = await fetch(`${baseUrl}/api/v1/uploads`, {
+    method: "POST",
+    headers: { "x-api-key": key },
+    body: form,
+  });
   const body = (await response.json()) as Record<string, unknown>;
   if (!response.ok) throw new Error(`upload failed ${response.status}: ${JSON.stringify(body)}`);
   return body;

@@ -27,6 +27,7 @@ import { corsPlugin } from "./plugins/cors.js";
 import { dbPlugin } from "./plugins/db.js";
 import { errorsPlugin } from "./plugins/errors.js";
 import { rateLimitPlugin } from "./plugins/rate-limit.js";
+import { rejectNulPlugin } from "./plugins/reject-nul.js";
 import { genRequestId, requestIdPlugin } from "./plugins/request-id.js";
 import { deliveryRoutes, deliveryUrl } from "./routes/delivery.js";
 import { variantDelivery } from "./routes/delivery-variants.js";
@@ -130,6 +131,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       redisUrl: config.redisUrl,
     });
     await app.register(authPlugin);
+    await app.register(rejectNulPlugin);
 
     await app.register(healthRoutes);
     await app.register(openApiRoutes);

@@ -47,7 +47,9 @@ export function errorShapeFor(
       if (status === 404) return errorOnlySchema;
       // Non-empty folder delete (409) is not shown in the spec; ARCHITECTURE.md picks `{ success: false, error }`.
       if (status === 409) return failureSchema;
-      if (status === 400 && variant === "folder-create") return failureSchema;
+      // The create route answers every malformed request (400, 413, 415) in its `{ success: false, error }`.
+      if (variant === "folder-create" && (status === 400 || status === 413 || status === 415))
+        return failureSchema;
       return errorMessageSchema;
     case "sources":
       if (status === 404 || status === 409) return errorOnlySchema;

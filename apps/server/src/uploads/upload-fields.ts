@@ -15,6 +15,7 @@ import {
 } from "@trove/schema";
 import { HttpError } from "../errors/http-error.js";
 import type { TrustedRangesInput } from "../network/trusted-ranges.js";
+import { assertNoNul } from "../plugins/reject-nul.js";
 import { checkWebhookUrl } from "../webhooks/delivery.js";
 import { invalidFields, toUploadError } from "./upload-errors.js";
 
@@ -49,6 +50,7 @@ export function parseDirectFields(
   if (given.file_name === undefined) throw fileNameRequired();
   const parsed = directUploadFieldsSchema.safeParse(given);
   if (!parsed.success) throw invalidFields(parsed.error.issues);
+  assertNoNul(parsed.data, "Form fields");
   if (parsed.data.webhook_url) checkWebhook(parsed.data.webhook_url, trustedRanges);
   return parsed.data;
 }
@@ -59,6 +61,7 @@ export function parseRemoteBody(body: unknown, trustedRanges?: TrustedRangesInpu
   }
   const parsed = remoteUploadBodySchema.safeParse(present(body as Record<string, unknown>));
   if (!parsed.success) throw invalidFields(parsed.error.issues);
+  assertNoNul(parsed.data, "Request body");
   if (parsed.data.webhook_url) checkWebhook(parsed.data.webhook_url, trustedRanges);
   return parsed.data;
 }
