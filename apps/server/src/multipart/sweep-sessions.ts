@@ -23,6 +23,7 @@ import type { FastifyInstance } from "fastify";
 import type { Job, PrismaClient } from "../generated/prisma/client.js";
 import type { ClaimedJob } from "../jobs/job-queue.js";
 import { enqueueJob } from "../jobs/job-queue.js";
+import { sweepOrphanObjects } from "../storage/sweep-orphan-objects.js";
 import { COMPLETING_STALE_MS } from "./complete-session.js";
 import { type MultipartDeps, multipartDepsOf } from "./multipart-deps.js";
 
@@ -45,6 +46,8 @@ export interface SweepResult {
   failed: number;
   /** Store uploads without a live session that were removed. */
   orphans: number;
+  /** Stored file and thumbnail objects that no row points at, removed (src/storage/sweep-orphan-objects.ts). */
+  orphanObjects: number;
 }
 
 export async function sweepExpiredSessions(
@@ -56,7 +59,7 @@ export async function sweepExpiredSessions(
   const { db, store, storage, log } = deps;
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   const staleBefore = new Date(now.getTime() - COMPLETING_STALE_MS);
-  const result: SweepResult = { expired: 0, failed: 0, orphans: 0 };
+  const result: SweepResult = { expired: 0, failed: 0, orphans: 0, orphanObjects: 0 };
   const failedIds: string[] = [];
 
   const expiredWhere = {
@@ -97,8 +100,11 @@ export async function sweepExpiredSessions(
     if (batch.length < batchSize) break;
   }
 
-  result.orphans = await sweepOrphanUploads(deps, now, options.orphanGraceMs ?? DEFAULT_ORPHAN_GRACE_MS);
-  if (result.expired + result.failed + result.orphans > 0) log.info({ ...result }, "multipart sweep");
+  const graceMs = options.orphanGraceMs ?? DEFAULT_ORPHAN_GRACE_MS;
+  result.orphans = await sweepOrphanUploads(deps, now, graceMs);
+  result.orphanObjects = await sweepOrphanObjects({ db, storage }, now, graceMs);
+  if (result.expired + result.failed + result.orphans + result.orphanObjects > 0)
+    log.info({ ...result }, "sweep");
   return result;
 }
 
