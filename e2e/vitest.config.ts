@@ -20,4 +20,7 @@ export default troveProject("e2e", {
   hookTimeout: 120_000,
   // Each file starts its own server process; two at a time is what 2 cores carry.
   maxWorkers: 2,
+  // Process-spawning suites run as a group after the in-process ones (vitest needs a group per
+  // worker count).
+  sequence: { groupOrder: 1 },
 });

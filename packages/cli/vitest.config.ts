@@ -7,4 +7,7 @@ export default troveProject("cli", {
   testTimeout: 120_000,
   hookTimeout: 120_000,
   maxWorkers: 2,
+  // Process-spawning suites run as a group after the in-process ones (vitest needs a group per
+  // worker count).
+  sequence: { groupOrder: 1 },
 });
