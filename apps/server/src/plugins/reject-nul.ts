@@ -1,7 +1,8 @@
 /**
  * `reject-nul` plugin: PostgreSQL cannot store a NUL character in `text` or `jsonb`, so a NUL
  * anywhere in a request's query or parsed JSON body would fail deep inside a query as a 500.
- * This hook refuses it up front as the group's 400, for every route at once. Upload form fields
+ * This hook refuses it up front as the group's 400, for every route at once. Path parameters are
+ * left to their parsers, which answer a malformed id with the group's 404. Upload form fields
  * are streamed past Fastify's parser, so the upload code calls `assertNoNul` on them itself
  * (after parsing `metadata`, whose JSON may spell the character as an escape).
  */
@@ -29,7 +30,6 @@ export const rejectNulPlugin = fp(
   async (app) => {
     app.addHook("preHandler", async (request: FastifyRequest) => {
       assertNoNul(request.query, "Query parameters");
-      assertNoNul(request.params, "Path parameters");
       assertNoNul(request.body, "Request body");
     });
   },
