@@ -1,0 +1,176 @@
+/**
+ * Bench 4: small direct uploads. 100 KiB JPEGs, 32 connections, one prebuilt multipart/form-data
+ * body replayed by autocannon against `POST /api/v1/uploads` (public key, random_prefix so names
+ * never collide) and against a bare Fastify + @fastify/multipart handler writing to disk.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startListeningScript } from "../support/child-script.js";
+import type { BenchContext } from "../support/context.js";
+import { cpuMeter } from "../support/cpu-time.js";
+import { formBody, type LoadResult, runLoad } from "../support/load.js";
+import { timeProcessImage } from "../support/media-pipeline.js";
+import { profileTroveServer } from "../support/profile-server.js";
+import { type BenchResult, fmt, ratioText, verdict } from "../support/report.js";
+import { KiB, median } from "../support/stats.js";
+import { makeJpeg } from "../support/test-files.js";
+
+const CONNECTIONS = 32;
+
+export async function benchSmallUploads(ctx: BenchContext): Promise<BenchResult> {
+  const image = await makeJpeg(1024, 768, 100 * KiB);
+  const form = formBody(
+    { file_name: "photo.jpg", random_prefix: "true" },
+    { field: "file", name: "photo.jpg", type: "image/jpeg", bytes: image },
+  );
+  const server = await ctx.fsServer();
+  const bareDir = await mkdtemp(join(tmpdir(), "trove-bench-fastify-"));
+  const bare = await startListeningScript("baselines/bare-fastify-upload.ts", [bareDir]);
+  const duration = ctx.quick ? 3 : 6;
+  const trove: LoadResult[] = [];
+  const baseline: LoadResult[] = [];
+  const cpu = { trove: [] as Array<Record<string, number>>, bare: [] as Array<Record<string, number>> };
+  const troveLoad = (seconds: number) =>
+    runLoad({
+      url: `${server.baseUrl}/api/v1/uploads`,
+      method: "POST",
+      headers: { "content-type": form.contentType, "x-api-key": server.keys.public },
+      body: form.body,
+      connections: CONNECTIONS,
+      durationSeconds: seconds,
+    });
+  const bareLoad = (seconds: number) =>
+    runLoad({
+      url: `${bare.baseUrl}/upload`,
+      method: "POST",
+      headers: { "content-type": form.contentType },
+      body: form.body,
+      connections: CONNECTIONS,
+      durationSeconds: seconds,
+    });
+  try {
+    await troveLoad(1);
+    await bareLoad(1);
+    for (let run = 0; run < ctx.runs; run += 1) {
+      let meter = cpuMeter({ server: server.pid });
+      trove.push(await troveLoad(duration));
+      cpu.trove.push(meter.stop());
+      meter = cpuMeter({ server: bare.child.pid });
+      baseline.push(await bareLoad(duration));
+      cpu.bare.push(meter.stop());
+      ctx.log(
+        `  run ${run + 1}: Trove ${fmt(trove[run]?.requestsPerSecond ?? 0, 0)} req/s, bare ${fmt(baseline[run]?.requestsPerSecond ?? 0, 0)} req/s`,
+      );
+    }
+  } finally {
+    await bare.child.stop();
+    await rm(bareDir, { recursive: true, force: true });
+  }
+  const rps = (results: LoadResult[]) => median(results.map((r) => r.requestsPerSecond));
+  const ratio = rps(trove) / rps(baseline);
+  const profiles: string[] = [];
+  if (ratio < 0.5 && ctx.profile) {
+    // Where the time goes: the same upload as bytes that are not an image (no decode, no
+    // thumbnail), and Trove's image pipeline alone, in this process.
+    const bytes = formBody(
+      { file_name: "photo.bin", random_prefix: "true" },
+      {
+        field: "file",
+        name: "photo.bin",
+        type: "application/octet-stream",
+        bytes: randomBytes(image.length),
+      },
+    );
+    const plain = await runLoad({
+      url: `${server.baseUrl}/api/v1/uploads`,
+      method: "POST",
+      headers: { "content-type": bytes.contentType, "x-api-key": server.keys.public },
+      body: bytes.body,
+      connections: CONNECTIONS,
+      durationSeconds: duration,
+    });
+    const pipeline: number[] = [];
+    for (let i = 0; i < 20; i += 1) pipeline.push(await timeProcessImage(image));
+    const serverMs = median(
+      cpu.trove.map((c, i) => ((c.server ?? Number.NaN) * 1000) / (trove[i]?.requests ?? 1)),
+    );
+    const bareMs = median(
+      cpu.bare.map((c, i) => ((c.server ?? Number.NaN) * 1000) / (baseline[i]?.requests ?? 1)),
+    );
+    profiles.push(
+      `- **What limits it: per-request work in trove-server, not the bytes.** It spends ${fmt(serverMs, 1)} ms of CPU ` +
+        `per upload against the bare handler's ${fmt(bareMs, 1)} ms, and its main thread is the bottleneck (busy most of ` +
+        "the profiled window below). The image work is a minor part: the same request with non-image bytes, which " +
+        "skips decoding and the thumbnail, is still far below the baseline (next line). What remains per upload is " +
+        "API-key authentication and the rate limiter, SHA-256 hashing, content sniffing, several storage operations " +
+        "(a directory and a temporary file per object, rename, the thumbnail object) and one database transaction of " +
+        "several Prisma queries (folder, duplicate check, insert with name-collision handling); Prisma's query " +
+        "compiler (WebAssembly) and client runtime are the largest single share of the profile. Batching those " +
+        "queries (or raw SQL on this hot path) and fewer filesystem calls per object are the levers; both are the " +
+        "upload path owner's call.",
+    );
+    profiles.push(
+      `- Split: the same request with ${image.length} random bytes instead of the JPEG (no decode, no thumbnail): ` +
+        `${fmt(plain.requestsPerSecond, 0)} req/s (p50 ${plain.latencyP50} ms). Trove's image pipeline alone ` +
+        `(\`processImage\`: header, decode, 256 px WebP thumbnail), in the bench process, one at a time: ` +
+        `${fmt(median(pipeline), 1)} ms median.`,
+    );
+    const load = (url: string, key: string) =>
+      runLoad({
+        url: `${url}/api/v1/uploads`,
+        method: "POST",
+        headers: { "content-type": form.contentType, "x-api-key": key },
+        body: form.body,
+        connections: CONNECTIONS,
+        durationSeconds: duration,
+      });
+    profiles.push(
+      await profileTroveServer(
+        ctx,
+        `- Profile of trove-server under the same load for ${duration} s (\`--cpu-prof\`, unmeasured)`,
+        { databaseUrl: await ctx.databaseUrl() },
+        {
+          warm: async (profiled) => {
+            await load(profiled.baseUrl, profiled.keys.public);
+          },
+          work: async (profiled) => {
+            await load(profiled.baseUrl, profiled.keys.public);
+          },
+        },
+      ),
+    );
+  }
+  const perRequestMs = (samples: Array<Record<string, number>>, results: LoadResult[], name: string) =>
+    fmt(median(samples.map((s, i) => ((s[name] ?? Number.NaN) * 1000) / (results[i]?.requests ?? 1))), 2);
+  const describe = (results: LoadResult[]) =>
+    results
+      .map((r) => `${fmt(r.requestsPerSecond, 0)} (p50 ${r.latencyP50} ms, p99 ${r.latencyP99} ms)`)
+      .join(", ");
+  return {
+    rows: [
+      {
+        id: "4",
+        figure: `small direct uploads (${fmt(image.length / KiB, 0)} KiB JPEG, ${CONNECTIONS} concurrent), req/s`,
+        trove: fmt(rps(trove), 0),
+        baseline: `${fmt(rps(baseline), 0)} (bare Fastify + @fastify/multipart → disk)`,
+        ratio: ratioText(ratio),
+        target: "≥ 0.5×",
+        met: verdict(ratio >= 0.5),
+      },
+    ],
+    notes: [
+      [
+        `**4. Small direct uploads.** A ${image.length} B, 1024×768 JPEG in one prebuilt form body ` +
+          `(\`file_name\`, \`random_prefix=true\`, \`file\`), replayed by autocannon (in the bench process, ` +
+          `sharing the 2 cores) with ${CONNECTIONS} connections for ${duration} s per run; database: ${ctx.databaseLabel}.`,
+        `- Trove runs, req/s: ${describe(trove)}; server CPU ${perRequestMs(cpu.trove, trove, "server")} ms/request, ` +
+          `load generator ${perRequestMs(cpu.trove, trove, "client")} ms/request`,
+        `- Baseline runs, req/s: ${describe(baseline)}; server CPU ${perRequestMs(cpu.bare, baseline, "server")} ms/request, ` +
+          `load generator ${perRequestMs(cpu.bare, baseline, "client")} ms/request`,
+        ...profiles,
+      ].join("\n"),
+    ],
+  };
+}

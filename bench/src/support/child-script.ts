@@ -1,0 +1,35 @@
+/** Starts one of bench/src's own scripts in a child process and waits for "listening <port>". */
+import { fileURLToPath } from "node:url";
+import { type Child, spawnChild } from "./children.js";
+import { BENCH_DIR } from "./trove-server.js";
+
+export function benchScript(relative: string): string {
+  return fileURLToPath(new URL(`../${relative}`, import.meta.url));
+}
+
+export async function startListeningScript(
+  relative: string,
+  args: string[],
+  nodeArgs: string[] = [],
+): Promise<{ child: Child; port: number; baseUrl: string }> {
+  const child = spawnChild(
+    process.execPath,
+    ["--import", "tsx", ...nodeArgs, benchScript(relative), ...args],
+    {
+      cwd: BENCH_DIR,
+    },
+  );
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const match = /listening (\d+)/.exec(child.output());
+    if (match) {
+      const port = Number(match[1]);
+      return { child, port, baseUrl: `http://127.0.0.1:${port}` };
+    }
+    if (child.exited() || Date.now() > deadline) {
+      await child.stop();
+      throw new Error(`${relative} did not start:\n${child.output()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
