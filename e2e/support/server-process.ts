@@ -62,6 +62,12 @@ async function waitUntilReady(baseUrl: string, child: ChildProcess, output: () =
   throw new Error(`trove-server did not become ready:\n${output()}`);
 }
 
+// A test that times out never reaches its stop(): the servers still running go when the worker exits.
+const running = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of running) child.kill("SIGKILL");
+});
+
 export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
   const dataDir = await mkdtemp(join(tmpdir(), "trove-e2e-"));
   const port = await freePort();
@@ -86,6 +92,8 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
       cwd: E2E_DIR,
       stdio: ["ignore", "pipe", "pipe"],
     });
+    running.add(child);
+    child.once("exit", () => running.delete(child));
     child.stdout?.on("data", (chunk: Buffer) => {
       log += chunk.toString();
     });
