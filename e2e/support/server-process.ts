@@ -35,7 +35,7 @@ function randomKey(tag: "pk" | "sk"): string {
   return `trove_${tag}_${Array.from(bytes, (b) => alphabet[b % alphabet.length]).join("")}`;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
@@ -68,11 +68,23 @@ process.once("exit", () => {
   for (const child of running) child.kill("SIGKILL");
 });
 
-export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
+export interface ServerProcessOptions {
+  /** The development keys to seed (or find, on a shared database); fresh random ones by default. */
+  keys?: ServerProcess["keys"];
+}
+
+export async function startServerProcess(
+  env: Record<string, string> = {},
+  options: ServerProcessOptions = {},
+): Promise<ServerProcess> {
   const dataDir = await mkdtemp(join(tmpdir(), "trove-e2e-"));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const keys = { public: randomKey("pk"), private: randomKey("sk"), private2: randomKey("sk") };
+  const keys = options.keys ?? {
+    public: randomKey("pk"),
+    private: randomKey("sk"),
+    private2: randomKey("sk"),
+  };
   let log = "";
   let child: ChildProcess;
 
