@@ -12,19 +12,12 @@ import { createClient, fileSessionStore, TroveError } from "@trove/sdk/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, FULL, PROFILE, reportFigures } from "../support/reliability-profile";
 import { type ServerProcess, startServerProcess } from "../support/server-process";
+import { listAllFiles, patternBytes } from "../support/workspace-files";
 
 const N = FULL ? 50 : 10;
 const MIB = 1024 * 1024;
 const MULTIPART_SIZE = 6 * MIB; // two parts of the server's 5 MiB minimum
 const DIRECT_SIZE = 2 * MIB;
-
-function content(index: number, size: number): Uint8Array {
-  const bytes = new Uint8Array(size);
-  for (let i = 0; i < size; i += 4096) bytes[i] = (index * 31 + i / 4096) & 0xff;
-  bytes[0] = index & 0xff;
-  bytes[1] = (index >> 8) & 0xff;
-  return bytes;
-}
 
 /** Every stored object key `<workspaceId>/<fileId>/<name>`, leaving out temporary and multipart areas. */
 async function storedObjects(root: string): Promise<string[]> {
@@ -93,12 +86,12 @@ describe(`SIGKILL during uploads (${PROFILE} profile, ${N} multipart + ${N} dire
       ...Array.from({ length: N }, (_, i) => ({
         kind: "multipart" as const,
         i,
-        bytes: content(i, MULTIPART_SIZE),
+        bytes: patternBytes(i, MULTIPART_SIZE),
       })),
       ...Array.from({ length: N }, (_, i) => ({
         kind: "direct" as const,
         i,
-        bytes: content(1000 + i, DIRECT_SIZE),
+        bytes: patternBytes(1000 + i, DIRECT_SIZE),
       })),
     ];
     let confirmed = 0;
@@ -179,22 +172,7 @@ describe(`SIGKILL during uploads (${PROFILE} profile, ${N} multipart + ${N} dire
     await new Promise((r) => setTimeout(r, 2_500));
 
     // Every file row has its object.
-    const rows: { file_no: string; url: string; name: string }[] = [];
-    for (let page = 1; ; page += 1) {
-      const list = await api(
-        server.baseUrl,
-        server.keys.private,
-        "GET",
-        `/api/v1/files?page=${page}&limit=100`,
-      );
-      expect(list.status).toBe(200);
-      const body = list.body as {
-        files: { file_no: string; url: string; name: string }[];
-        hasNext?: boolean;
-      };
-      rows.push(...body.files);
-      if (body.files.length < 100) break;
-    }
+    const rows = await listAllFiles(server.baseUrl, server.keys.private);
     const missingObjects: string[] = [];
     const fileIds = new Set<string>();
     for (const row of rows) {

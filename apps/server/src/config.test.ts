@@ -27,6 +27,16 @@ describe("loadConfig", () => {
     expect(config.seedDev).toBe(true);
     expect(config.logLevel).toBe("info");
     expect(config.secretKey).toHaveLength(32);
+    expect(config.multipart.orphanGraceMs).toBe(15 * 60_000);
+  });
+
+  it("reads the orphan grace and refuses one under a second", () => {
+    expect(loadConfig({ TROVE_DATA_DIR: dir, TROVE_ORPHAN_GRACE_MS: "5000" }).multipart.orphanGraceMs).toBe(
+      5000,
+    );
+    expect(() => loadConfig({ TROVE_DATA_DIR: dir, TROVE_ORPHAN_GRACE_MS: "10" })).toThrow(
+      /TROVE_ORPHAN_GRACE_MS/,
+    );
   });
 
   it("generates the development secret key once and keeps it (mode 0600)", () => {

@@ -32,7 +32,9 @@
  *   TROVE_GATEWAY_URL (base URL of the part gateway in part URLs; unset: TROVE_PUBLIC_URL),
  *   TROVE_MULTIPART_TTL_SECONDS (session and part-URL lifetime when the client sends no ttl_seconds,
  *   3600), TROVE_MAX_MULTIPART_BYTES (largest multipart upload, 10 GiB),
- *   TROVE_MULTIPART_SWEEP_INTERVAL_MS (how often expired sessions are swept, 300000).
+ *   TROVE_MULTIPART_SWEEP_INTERVAL_MS (how often expired sessions are swept, 300000),
+ *   TROVE_ORPHAN_GRACE_MS (age at which the sweeper removes stored objects and store uploads no row
+ *   points at, 900000).
  */
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -178,6 +180,11 @@ const envSchema = z.object({
     .min(1)
     .default(10 * 1024 ** 3),
   TROVE_MULTIPART_SWEEP_INTERVAL_MS: z.coerce.number().int().min(1000).default(300_000),
+  TROVE_ORPHAN_GRACE_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(15 * 60_000),
 });
 
 export class ConfigError extends Error {
@@ -280,6 +287,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       defaultTtlSeconds: e.TROVE_MULTIPART_TTL_SECONDS,
       maxFileBytes: e.TROVE_MAX_MULTIPART_BYTES,
       sweepIntervalMs: e.TROVE_MULTIPART_SWEEP_INTERVAL_MS,
+      orphanGraceMs: e.TROVE_ORPHAN_GRACE_MS,
     },
     publicUrl: e.TROVE_PUBLIC_URL,
     assetsUrl: e.TROVE_ASSETS_URL,

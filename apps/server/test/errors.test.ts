@@ -154,6 +154,25 @@ describe("error envelopes over HTTP", () => {
     expect(JSON.stringify(logged)).toContain("hunter2");
   });
 
+  it("a database or storage out of reach is 503 with Retry-After in the group's shape, without internals", async () => {
+    const answers = await Promise.all(
+      (["uploads", "multipart", "files"] as const).map((group) =>
+        t.app.inject({ method: "GET", url: PROBE.outage(group), headers: auth() }),
+      ),
+    );
+    for (const res of answers) {
+      expect(res.statusCode).toBe(503);
+      expect(res.headers["retry-after"]).toBe("5");
+      expect(res.body).not.toContain("hunter2");
+    }
+    const message = "Service temporarily unavailable; retry in 5 seconds";
+    expect(answers.map((res) => res.json())).toEqual([
+      { error: "Service Unavailable", success: false, errorCode: "SERVICE_UNAVAILABLE", message },
+      { success: false, error: message },
+      { error: "Service Unavailable", message },
+    ]);
+  });
+
   it("HttpError 409 renders per group", async () => {
     const res = await t.app.inject({ method: "GET", url: PROBE.filesConflict, headers: auth() });
     expect(res.statusCode).toBe(409);

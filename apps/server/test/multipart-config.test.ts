@@ -24,6 +24,7 @@ describe("storage and multipart configuration", () => {
       defaultTtlSeconds: 3600,
       maxFileBytes: 10 * 1024 ** 3,
       sweepIntervalMs: 300_000,
+      orphanGraceMs: 900_000,
     });
     expect(resolveConfig({}).multipart).toEqual(config.multipart);
   });
@@ -63,6 +64,7 @@ describe("storage and multipart configuration", () => {
       defaultTtlSeconds: 600,
       maxFileBytes: 1_048_576,
       sweepIntervalMs: 60_000,
+      orphanGraceMs: 900_000,
     });
   });
 

@@ -131,6 +131,42 @@ describe("registerFile", () => {
     expect(await listObjects(t.storageDir)).toEqual(before);
   });
 
+  it("keeps its objects when the database connection drops: the row may have been committed", async () => {
+    const png = await solid(20, 10, { r: 1, g: 1, b: 1 }, "png");
+    const before = await listObjects(t.storageDir);
+    const stored = await store(png, "lost-commit.png");
+    const deps = uploadDepsOf(t.app);
+    // The commit's answer is lost: PostgreSQL closed the connection (Prisma's P1017).
+    const db = new Proxy(deps.db, {
+      get: (target, property, receiver) =>
+        property === "$transaction"
+          ? async () => {
+              throw Object.assign(new Error("Server has closed the connection."), { code: "P1017" });
+            }
+          : Reflect.get(target, property, receiver),
+    });
+    await expect(
+      registerFile(
+        { ...deps, db },
+        {
+          workspaceId: t.workspace.id,
+          workspaceNo: t.workspace.workspaceNo,
+          storageKey: stored.key,
+          fileId: stored.fileId,
+          size: stored.size,
+          hash: stored.hash,
+          fileName: "lost-commit.png",
+          uploadSource: "direct",
+          createdBy: null,
+        },
+      ),
+    ).rejects.toMatchObject({ code: "P1017" });
+    // The file and its thumbnail stay for the orphan sweeper, which removes them only if no row names them.
+    const after = await listObjects(t.storageDir);
+    expect(after).toContain(stored.key);
+    expect(after.filter((key) => !before.includes(key) && key.startsWith("thumbnails/"))).toHaveLength(1);
+  });
+
   it("gives concurrent uploads of one name distinct names, never overwriting", async () => {
     const results = await Promise.all(
       ["1", "2", "3", "4"].map((n) =>

@@ -18,6 +18,7 @@
  * | 413     | { error, success: false, errorCode: "FILE_TOO_LARGE", message } | { error, message } | { error, message } |
  * | 429     | { error: "Too Many Requests", message: "Rate limit exceeded, retry in N seconds", retryAfterSeconds: N } everywhere |
  * | 5xx     | { error: "Internal Server Error", success: false, errorCode: "INTERNAL_ERROR", message } | { success: false, error } | { error, message } |
+ * | 503     | as 5xx, with the title "Service Unavailable", errorCode "SERVICE_UNAVAILABLE" and the server's message (retry advice); Retry-After is set |
  */
 import { defaultErrorCode, defaultTitle } from "./http-error.js";
 
@@ -103,11 +104,13 @@ export function buildErrorBody(
   }
 
   const internal = status >= 500;
-  const message = internal ? INTERNAL_MESSAGE : error.message;
+  // A 503's message is the server's own advice ("retry in N seconds"); other 5xx say nothing.
+  const opaque = internal && status !== 503;
+  const message = opaque ? INTERNAL_MESSAGE : error.message;
 
   if (group === "upload") {
     return {
-      error: internal ? "Internal Server Error" : title,
+      error: opaque ? "Internal Server Error" : title,
       success: false,
       errorCode: error.errorCode ?? defaultErrorCode(status),
       message,
@@ -117,7 +120,7 @@ export function buildErrorBody(
   if (status === 403) return { error: "Forbidden", message };
   if (internal)
     return group === "multipart"
-      ? { success: false, error: "Internal Server Error" }
+      ? { success: false, error: opaque ? "Internal Server Error" : message }
       : { error: title, message }; // title: an HttpError's own ("Failed to get file details"), else by status
   if (status === 413) return { error: title, message };
 

@@ -100,6 +100,7 @@ const ERROR_CODES: Record<number, string> = {
   413: "FILE_TOO_LARGE",
   415: "UNSUPPORTED_MEDIA_TYPE",
   429: "RATE_LIMITED",
+  503: "SERVICE_UNAVAILABLE",
 };
 
 /** The default upload-group `errorCode` for a status. */

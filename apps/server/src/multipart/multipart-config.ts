@@ -16,6 +16,11 @@ export interface MultipartConfig {
   maxFileBytes: number;
   /** How often the sweeper job runs, ms. */
   sweepIntervalMs: number;
+  /**
+   * Minimum age, ms, of a stored object or store upload that no row points at before the sweeper
+   * removes it. It must exceed the longest gap between an object's write and its row's insert.
+   */
+  orphanGraceMs: number;
 }
 
 export const DEFAULT_MULTIPART_CONFIG: MultipartConfig = {
@@ -24,6 +29,7 @@ export const DEFAULT_MULTIPART_CONFIG: MultipartConfig = {
   defaultTtlSeconds: 3600,
   maxFileBytes: 10 * 1024 ** 3,
   sweepIntervalMs: 300_000,
+  orphanGraceMs: 15 * 60_000,
 };
 
 export function resolveMultipartConfig(input: Partial<MultipartConfig> = {}): MultipartConfig {

@@ -29,13 +29,12 @@ import { type MultipartDeps, multipartDepsOf } from "./multipart-deps.js";
 
 export const MULTIPART_SWEEP_JOB_KIND = "multipart.sweep";
 const DEFAULT_BATCH_SIZE = 100;
-const DEFAULT_ORPHAN_GRACE_MS = 15 * 60_000;
 const ORPHAN_LOOKUP_CHUNK = 500;
 
 export interface SweepOptions {
   /** Sessions claimed per query (100). */
   batchSize?: number;
-  /** Minimum age of a store upload without a live session before it is removed (15 min). */
+  /** Minimum age of a store upload without a live session before it is removed (config.orphanGraceMs). */
   orphanGraceMs?: number;
 }
 
@@ -100,7 +99,7 @@ export async function sweepExpiredSessions(
     if (batch.length < batchSize) break;
   }
 
-  const graceMs = options.orphanGraceMs ?? DEFAULT_ORPHAN_GRACE_MS;
+  const graceMs = options.orphanGraceMs ?? deps.config.orphanGraceMs;
   result.orphans = await sweepOrphanUploads(deps, now, graceMs);
   result.orphanObjects = await sweepOrphanObjects({ db, storage }, now, graceMs);
   if (result.expired + result.failed + result.orphans + result.orphanObjects > 0)

@@ -10,12 +10,14 @@
  * - other errors with a 4xx statusCode  -> that status (bad JSON 400, wrong content type 415,
  *                                          body too large 413, ...); a malformed request never
  *                                          gets a 5xx
+ * - the database or storage out of reach -> 503 with Retry-After (src/errors/dependency-unavailable.ts)
  * - anything else                       -> 500 without details, logged with the request id
  * Unknown routes: 404 `{ error: "Not Found", message: "Route GET /x not found" }`.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { isRecordNotFound } from "../db/prisma-errors.js";
+import { DEPENDENCY_RETRY_AFTER_SECONDS, isDependencyUnavailable } from "../errors/dependency-unavailable.js";
 import {
   buildErrorBody,
   type ErrorBodyInput,
@@ -88,6 +90,15 @@ export function normalizeError(error: unknown, group: ErrorGroup): Normalized {
     const status = code === "FST_ERR_CTP_INVALID_MEDIA_TYPE" ? 415 : statusCode;
     const message = CONTENT_TYPE_MESSAGES[code] ?? fastifyError.message ?? "Bad Request";
     return { status, input: { message } };
+  }
+  if (isDependencyUnavailable(error)) {
+    return {
+      status: 503,
+      input: {
+        message: `Service temporarily unavailable; retry in ${DEPENDENCY_RETRY_AFTER_SECONDS} seconds`,
+      },
+      headers: { "retry-after": String(DEPENDENCY_RETRY_AFTER_SECONDS) },
+    };
   }
   return { status: 500, input: { message: "Internal Server Error" } };
 }

@@ -3,8 +3,10 @@
  * one place where direct, remote-URL and multipart uploads become `files` rows; see ./index.ts
  * for the contract and the decisions.
  */
+
 import type { UploadResponse } from "@trove/schema";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import { isDependencyUnavailable } from "../errors/dependency-unavailable.js";
 import { badRequest, HttpError } from "../errors/index.js";
 import { ensureFolderPath } from "../folders/ensure-folder-path.js";
 import { assertPathFits } from "../folders/folder-path.js";
@@ -144,6 +146,9 @@ export async function registerFile(deps: UploadDeps, input: RegisterFileInput): 
     const name = storedFileName(input.fileName, described.extension, suffix ? { suffix } : {});
     registered = await insertFileRow(deps, input, fileId, name, described);
   } catch (error) {
+    // The database connection dropped: the row may have been committed all the same, and deleting
+    // its objects would leave a file without bytes. The orphan sweeper removes them if it was not.
+    if (isDependencyUnavailable(error)) throw error;
     const cleanup = [...written];
     if (input.deleteSourceOnError !== false || replacedSource) cleanup.push(input.storageKey);
     for (const key of new Set(cleanup)) {

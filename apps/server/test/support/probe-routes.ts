@@ -18,6 +18,8 @@ export const PROBE = {
   filesValidate: "/api/v1/files/__probe/validate",
   filesBoom: "/api/v1/files/__probe/boom",
   filesConflict: "/api/v1/files/__probe/conflict",
+  /** Throws what Prisma throws when PostgreSQL drops the connection (P1017). */
+  outage: (group: "uploads" | "multipart" | "files") => `/api/v1/${group}/__probe/outage`,
   folderCreate: "/api/v1/folders/__probe/create",
   folderRename: (folderNo: string) => `/api/v1/folders/__probe/rename/${folderNo}`,
   sources: "/api/v1/sources/__probe",
@@ -57,6 +59,11 @@ export const probeRoutes: FastifyPluginAsync = async (app) => {
   app.get(PROBE.multipartBoom, { config: { auth: "any" } }, async () => {
     throw new Error("secret internals");
   });
+  for (const group of ["uploads", "multipart", "files"] as const) {
+    app.get(PROBE.outage(group), { config: { auth: "any" } }, async () => {
+      throw Object.assign(new Error("Server has closed the connection. password=hunter2"), { code: "P1017" });
+    });
+  }
   app.get(PROBE.filesConflict, async () => {
     throw new HttpError(409, "Name already used");
   });
