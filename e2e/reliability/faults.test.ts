@@ -218,4 +218,39 @@ describe(`SIGKILL during uploads (${PROFILE} profile, ${N} multipart + ${N} dire
     // Every upload that reported success is listed (a direct upload retried after a lost answer may be listed twice).
     expect(uniqueNames.size).toBeGreaterThanOrEqual(storedUploads);
   });
+
+  it("the running sweeper expires an abandoned session and releases its stored parts", async () => {
+    const multipartRoot = join(server.dataDir, "storage", ".multipart");
+    const before = await readdir(multipartRoot).catch(() => [] as string[]);
+    const start = await api(server.baseUrl, server.keys.private, "POST", "/api/v1/multipart/start", {
+      file_name: "abandoned.bin",
+      size: 6 * MIB,
+      format: "application/octet-stream",
+      ttl_seconds: 1,
+    });
+    expect(start.status).toBe(200);
+    const session = start.body as { session_id: string; part_size: number; parts: string[] };
+    const put = await fetch(session.parts[0]!, {
+      method: "PUT",
+      headers: { "content-type": "application/octet-stream" },
+      body: new Uint8Array(session.part_size) as BodyInit,
+    });
+    expect(put.status).toBe(200);
+    const held = (await readdir(multipartRoot)).filter((id) => !before.includes(id));
+    expect(held).toHaveLength(1);
+    // The sweeper runs every second; give it a few runs past the 1 s lifetime.
+    const deadline = Date.now() + 15_000;
+    let left = held;
+    while (Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 500));
+      left = (await readdir(multipartRoot)).filter((id) => held.includes(id));
+      if (left.length === 0) break;
+    }
+    expect(left).toEqual([]);
+    const complete = await api(server.baseUrl, server.keys.private, "POST", "/api/v1/multipart/complete", {
+      session_id: session.session_id,
+    });
+    expect(complete.status).toBe(400);
+    expect(complete.body).toEqual({ success: false, error: "Session expired" });
+  });
 });

@@ -48,7 +48,8 @@ export async function freePort(): Promise<number> {
 }
 
 async function waitUntilReady(baseUrl: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 60_000;
+  // Under the hook timeout (120 s): a loaded 2-core machine has taken over a minute to start one.
+  const deadline = Date.now() + 100_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`trove-server exited early:\n${output()}`);
     try {

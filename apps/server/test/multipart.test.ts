@@ -627,4 +627,26 @@ describe("sweeper", () => {
       0,
     );
   });
+
+  it("starts sweeping again at once after a crash left a sweep locked by the dead process", async () => {
+    await t.app.db.job.deleteMany({ where: { kind: MULTIPART_SWEEP_JOB_KIND } });
+    await t.app.db.job.create({
+      data: {
+        kind: MULTIPART_SWEEP_JOB_KIND,
+        payload: {},
+        status: "running",
+        lockedBy: "dead-host:1:x",
+        lockedUntil: new Date(Date.now() + 5 * 60_000),
+      },
+    });
+    await ensureSweepScheduled(t.app.db);
+    const pending = { kind: MULTIPART_SWEEP_JOB_KIND, status: "pending" as const };
+    expect(await t.app.db.job.count({ where: pending })).toBe(1);
+    // The new chain runs now and schedules its next run although the dead one is still "running".
+    const runner = createJobRunner(t.app);
+    expect(await runner.runOnce()).toBe(1);
+    const next = await t.app.db.job.findMany({ where: pending });
+    expect(next).toHaveLength(1);
+    expect(next[0]?.runAt.getTime()).toBeGreaterThan(Date.now());
+  });
 });

@@ -141,18 +141,24 @@ async function sweepOrphanUploads(deps: MultipartDeps, now: Date, graceMs: numbe
 
 type SweepJobDb = Pick<PrismaClient, "job">;
 
-/** Enqueues a sweep now unless one is already pending or running (called when workers start). */
+/**
+ * Enqueues a sweep now unless one is already pending (called when workers start). A `running`
+ * sweep does not count: after a crash it belongs to a dead process and stays locked for minutes,
+ * which stalled sweeping until the lock ran out. A chain started twice merges again at its next
+ * run (`scheduleNextSweep`).
+ */
 export async function ensureSweepScheduled(db: SweepJobDb): Promise<void> {
   const existing = await db.job.findFirst({
-    where: { kind: MULTIPART_SWEEP_JOB_KIND, status: { in: ["pending", "running"] } },
+    where: { kind: MULTIPART_SWEEP_JOB_KIND, status: "pending" },
     select: { id: true },
   });
   if (!existing) await enqueueJob(db, { kind: MULTIPART_SWEEP_JOB_KIND, payload: {} });
 }
 
 /**
- * Schedules the run after `current`, unless another chain already has one (a pending sweep, or an
- * older one running: that one schedules). Also drops finished sweep rows, which carry nothing.
+ * Schedules the run after `current`, unless another chain already has a pending one: two chains
+ * become one at the first run where one finds the other's. Only pending rows count, for the reason
+ * given at `ensureSweepScheduled`. Also drops finished sweep rows, which carry nothing.
  */
 export async function scheduleNextSweep(
   db: SweepJobDb,
@@ -166,7 +172,7 @@ export async function scheduleNextSweep(
     where: {
       kind: MULTIPART_SWEEP_JOB_KIND,
       id: { not: current.id },
-      OR: [{ status: "pending" }, { status: "running", id: { lt: current.id } }],
+      status: "pending",
     },
     select: { id: true },
   });
