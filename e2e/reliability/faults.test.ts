@@ -55,169 +55,173 @@ describe(`SIGKILL during uploads (${PROFILE} profile, ${N} multipart + ${N} dire
     await server?.stop();
   });
 
-  it("resumes or fails clearly; afterwards every row has its object", async () => {
-    const started = Date.now();
-    const store = fileSessionStore(
-      join(tmpdir(), `trove-reliability-sessions-${process.pid}-${Date.now()}.json`),
-    );
-    // Counts the requests of each phase: a resumed multipart upload starts no new session.
-    const calls = {
-      phase: "first" as "first" | "second",
-      first: { starts: 0, parts: 0 },
-      second: { starts: 0, parts: 0 },
-    };
-    const countingFetch: typeof fetch = (input, init) => {
-      const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
-      if (url.includes("/api/v1/multipart/start")) calls[calls.phase].starts += 1;
-      if (url.includes("/api/v1/multipart/parts/")) calls[calls.phase].parts += 1;
-      return fetch(input, init);
-    };
-    const client = createClient({
-      fetch: countingFetch,
-      apiKey: server.keys.private,
-      baseUrl: server.baseUrl,
-      sessionStore: store,
-      multipartThreshold: 5 * MIB,
-      maxRetries: 2,
-      maxRetryDelay: 2_000,
-      concurrency: 2,
-    });
-    const jobs = [
-      ...Array.from({ length: N }, (_, i) => ({
-        kind: "multipart" as const,
-        i,
-        bytes: patternBytes(i, MULTIPART_SIZE),
-      })),
-      ...Array.from({ length: N }, (_, i) => ({
-        kind: "direct" as const,
-        i,
-        bytes: patternBytes(1000 + i, DIRECT_SIZE),
-      })),
-    ];
-    let confirmed = 0;
-    const multipartWithConfirmedPart = new Set<number>();
-    const run = (job: (typeof jobs)[number]) =>
-      client.upload(job.bytes, {
-        fileName: `${job.kind}-${job.i}.bin`,
-        contentType: "application/octet-stream",
-        resumeKey: `${job.kind}-${job.i}`,
-        onProgress: (p) => {
-          if (p.confirmed > 0) confirmed += 1;
-          if (p.confirmed > 0 && job.kind === "multipart") multipartWithConfirmedPart.add(job.i);
-        },
+  it(
+    "resumes or fails clearly; afterwards every row has its object",
+    async () => {
+      const started = Date.now();
+      const store = fileSessionStore(
+        join(tmpdir(), `trove-reliability-sessions-${process.pid}-${Date.now()}.json`),
+      );
+      // Counts the requests of each phase: a resumed multipart upload starts no new session.
+      const calls = {
+        phase: "first" as "first" | "second",
+        first: { starts: 0, parts: 0 },
+        second: { starts: 0, parts: 0 },
+      };
+      const countingFetch: typeof fetch = (input, init) => {
+        const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+        if (url.includes("/api/v1/multipart/start")) calls[calls.phase].starts += 1;
+        if (url.includes("/api/v1/multipart/parts/")) calls[calls.phase].parts += 1;
+        return fetch(input, init);
+      };
+      const client = createClient({
+        fetch: countingFetch,
+        apiKey: server.keys.private,
+        baseUrl: server.baseUrl,
+        sessionStore: store,
+        multipartThreshold: 5 * MIB,
+        maxRetries: 2,
+        maxRetryDelay: 2_000,
+        concurrency: 2,
       });
-    // Settle handlers attached at once: a rejection during the restart is handled, not "unhandled".
-    // Multipart uploads first; the direct ones once half the multipart uploads have a part
-    // confirmed, so both kinds are in flight at the kill.
-    const multipartJobs = jobs.filter((job) => job.kind === "multipart");
-    const directJobs = jobs.filter((job) => job.kind === "direct");
-    const multipartSettled = Promise.allSettled(multipartJobs.map((job) => run(job)));
-
-    // Kill once half the multipart uploads have a part confirmed (so there is something to resume)
-    // and uploads are genuinely in flight; at most after 10 s (30 s in the full profile).
-    const killDeadline = Date.now() + (FULL ? 30_000 : 10_000);
-    while (multipartWithConfirmedPart.size < N / 2 && Date.now() < killDeadline)
-      await new Promise((r) => setTimeout(r, 10));
-    let directLoaded = 0;
-    const directSettled = Promise.allSettled(
-      directJobs.map((job) =>
+      const jobs = [
+        ...Array.from({ length: N }, (_, i) => ({
+          kind: "multipart" as const,
+          i,
+          bytes: patternBytes(i, MULTIPART_SIZE),
+        })),
+        ...Array.from({ length: N }, (_, i) => ({
+          kind: "direct" as const,
+          i,
+          bytes: patternBytes(1000 + i, DIRECT_SIZE),
+        })),
+      ];
+      let confirmed = 0;
+      const multipartWithConfirmedPart = new Set<number>();
+      const run = (job: (typeof jobs)[number]) =>
         client.upload(job.bytes, {
           fileName: `${job.kind}-${job.i}.bin`,
           contentType: "application/octet-stream",
+          resumeKey: `${job.kind}-${job.i}`,
           onProgress: (p) => {
-            if (p.loaded > 0) directLoaded += 1;
+            if (p.confirmed > 0) confirmed += 1;
+            if (p.confirmed > 0 && job.kind === "multipart") multipartWithConfirmedPart.add(job.i);
           },
-        }),
-      ),
-    );
-    // Progress of a direct upload is reported when its body is sent; kill while the bodies are in flight.
-    await new Promise((r) => setTimeout(r, 40));
-    const directFinishedAtKill = directLoaded;
-    const multipartWithPartAtKill = multipartWithConfirmedPart.size;
-    const confirmedEventsAtKill = confirmed;
-    await server.kill();
-    const killedAt = Date.now();
-    await new Promise((r) => setTimeout(r, 300));
-    await server.restart();
-    const restartMs = Date.now() - killedAt;
+        });
+      // Settle handlers attached at once: a rejection during the restart is handled, not "unhandled".
+      // Multipart uploads first; the direct ones once half the multipart uploads have a part
+      // confirmed, so both kinds are in flight at the kill.
+      const multipartJobs = jobs.filter((job) => job.kind === "multipart");
+      const directJobs = jobs.filter((job) => job.kind === "direct");
+      const multipartSettled = Promise.allSettled(multipartJobs.map((job) => run(job)));
 
-    const results = [...(await multipartSettled), ...(await directSettled)];
-    const ordered = [...multipartJobs, ...directJobs];
-    const outcome = {
-      completedFirstTry: 0,
-      troveErrors: {} as Record<string, number>,
-      otherErrors: [] as string[],
-    };
-    const retry: (typeof jobs)[number][] = [];
-    results.forEach((result, index) => {
-      const job = ordered[index]!;
-      if (result.status === "fulfilled") outcome.completedFirstTry += 1;
-      else if (result.reason instanceof TroveError) {
-        const name = `${job.kind}: ${result.reason.name}`;
-        outcome.troveErrors[name] = (outcome.troveErrors[name] ?? 0) + 1;
-        retry.push(job);
-      } else outcome.otherErrors.push(String(result.reason));
-    });
-    // Second attempt: multipart uploads resume from the session store, direct ones start over.
-    calls.phase = "second";
-    const second = await Promise.allSettled(retry.map((job) => run(job)));
-    const secondFailures = second.flatMap((r) => (r.status === "rejected" ? [String(r.reason)] : []));
-    const secondOtherErrors = second.flatMap((r) =>
-      r.status === "rejected" && !(r.reason instanceof TroveError) ? [String(r.reason)] : [],
-    );
-    const storedUploads = outcome.completedFirstTry + second.filter((r) => r.status === "fulfilled").length;
+      // Kill once half the multipart uploads have a part confirmed (so there is something to resume)
+      // and uploads are genuinely in flight; at most after 10 s (30 s in the full profile).
+      const killDeadline = Date.now() + (FULL ? 30_000 : 10_000);
+      while (multipartWithConfirmedPart.size < N / 2 && Date.now() < killDeadline)
+        await new Promise((r) => setTimeout(r, 10));
+      let directLoaded = 0;
+      const directSettled = Promise.allSettled(
+        directJobs.map((job) =>
+          client.upload(job.bytes, {
+            fileName: `${job.kind}-${job.i}.bin`,
+            contentType: "application/octet-stream",
+            onProgress: (p) => {
+              if (p.loaded > 0) directLoaded += 1;
+            },
+          }),
+        ),
+      );
+      // Progress of a direct upload is reported when its body is sent; kill while the bodies are in flight.
+      await new Promise((r) => setTimeout(r, 40));
+      const directFinishedAtKill = directLoaded;
+      const multipartWithPartAtKill = multipartWithConfirmedPart.size;
+      const confirmedEventsAtKill = confirmed;
+      await server.kill();
+      const killedAt = Date.now();
+      await new Promise((r) => setTimeout(r, 300));
+      await server.restart();
+      const restartMs = Date.now() - killedAt;
 
-    const retriedMultipart = retry.filter((job) => job.kind === "multipart").length;
-    // Let the sweeper run (every second) before storage is compared with the rows.
-    await new Promise((r) => setTimeout(r, 2_500));
+      const results = [...(await multipartSettled), ...(await directSettled)];
+      const ordered = [...multipartJobs, ...directJobs];
+      const outcome = {
+        completedFirstTry: 0,
+        troveErrors: {} as Record<string, number>,
+        otherErrors: [] as string[],
+      };
+      const retry: (typeof jobs)[number][] = [];
+      results.forEach((result, index) => {
+        const job = ordered[index]!;
+        if (result.status === "fulfilled") outcome.completedFirstTry += 1;
+        else if (result.reason instanceof TroveError) {
+          const name = `${job.kind}: ${result.reason.name}`;
+          outcome.troveErrors[name] = (outcome.troveErrors[name] ?? 0) + 1;
+          retry.push(job);
+        } else outcome.otherErrors.push(String(result.reason));
+      });
+      // Second attempt: multipart uploads resume from the session store, direct ones start over.
+      calls.phase = "second";
+      const second = await Promise.allSettled(retry.map((job) => run(job)));
+      const secondFailures = second.flatMap((r) => (r.status === "rejected" ? [String(r.reason)] : []));
+      const secondOtherErrors = second.flatMap((r) =>
+        r.status === "rejected" && !(r.reason instanceof TroveError) ? [String(r.reason)] : [],
+      );
+      const storedUploads = outcome.completedFirstTry + second.filter((r) => r.status === "fulfilled").length;
 
-    // Every file row has its object.
-    const rows = await listAllFiles(server.baseUrl, server.keys.private);
-    const missingObjects: string[] = [];
-    const fileIds = new Set<string>();
-    for (const row of rows) {
-      const object = await fetch(row.url);
-      await object.arrayBuffer();
-      if (object.status !== 200) missingObjects.push(`${row.file_no} ${row.url} → ${object.status}`);
-      const details = await api(server.baseUrl, server.keys.private, "GET", `/api/v1/files/${row.file_no}`);
-      fileIds.add((details.body as { data: { id: string } }).data.id);
-    }
-    // No stored object lacks a row (orphans: left by the crash, unless a sweep removed them).
-    const objects = await storedObjects(join(server.dataDir, "storage"));
-    const orphans = objects.filter((key) => !fileIds.has(key.split("/")[1] ?? ""));
-    const uniqueNames = new Set(rows.map((r) => r.name.replace(/-[A-Za-z0-9]{6,}(?=\.bin$)/, "")));
+      const retriedMultipart = retry.filter((job) => job.kind === "multipart").length;
+      // Let the sweeper run (every second) before storage is compared with the rows.
+      await new Promise((r) => setTimeout(r, 2_500));
 
-    reportFigures("faults", {
-      profile: PROFILE,
-      inFlight: { multipart: N, direct: N },
-      confirmedProgressEventsAtKill: confirmedEventsAtKill,
-      multipartWithPartAtKill,
-      directProgressEventsAtKill: directFinishedAtKill,
-      restartMs,
-      ...outcome,
-      retried: retry.length,
-      retriedMultipart,
-      // A resumed multipart upload starts no new session on its second attempt.
-      resumedMultipart: retriedMultipart - calls.second.starts,
-      requests: { first: calls.first, second: calls.second },
-      secondAttemptFailures: secondFailures,
-      storedUploads,
-      fileRows: rows.length,
-      storedObjects: objects.length,
-      rowsWithoutObject: missingObjects,
-      orphanObjects: orphans.length,
-      orphanSample: orphans.slice(0, 5),
-      durationMs: Date.now() - started,
-    });
+      // Every file row has its object.
+      const rows = await listAllFiles(server.baseUrl, server.keys.private);
+      const missingObjects: string[] = [];
+      const fileIds = new Set<string>();
+      for (const row of rows) {
+        const object = await fetch(row.url);
+        await object.arrayBuffer();
+        if (object.status !== 200) missingObjects.push(`${row.file_no} ${row.url} → ${object.status}`);
+        const details = await api(server.baseUrl, server.keys.private, "GET", `/api/v1/files/${row.file_no}`);
+        fileIds.add((details.body as { data: { id: string } }).data.id);
+      }
+      // No stored object lacks a row (orphans: left by the crash, unless a sweep removed them).
+      const objects = await storedObjects(join(server.dataDir, "storage"));
+      const orphans = objects.filter((key) => !fileIds.has(key.split("/")[1] ?? ""));
+      const uniqueNames = new Set(rows.map((r) => r.name.replace(/-[A-Za-z0-9]{6,}(?=\.bin$)/, "")));
 
-    expect(outcome.otherErrors).toEqual([]);
-    // The second attempt resumes, or fails with a TroveError (e.g. 409 for a session the killed
-    // process left `completing`), never anything unclear.
-    expect(secondOtherErrors).toEqual([]);
-    expect(missingObjects).toEqual([]);
-    // Every upload that reported success is listed (a direct upload retried after a lost answer may be listed twice).
-    expect(uniqueNames.size).toBeGreaterThanOrEqual(storedUploads);
-  });
+      reportFigures("faults", {
+        profile: PROFILE,
+        inFlight: { multipart: N, direct: N },
+        confirmedProgressEventsAtKill: confirmedEventsAtKill,
+        multipartWithPartAtKill,
+        directProgressEventsAtKill: directFinishedAtKill,
+        restartMs,
+        ...outcome,
+        retried: retry.length,
+        retriedMultipart,
+        // A resumed multipart upload starts no new session on its second attempt.
+        resumedMultipart: retriedMultipart - calls.second.starts,
+        requests: { first: calls.first, second: calls.second },
+        secondAttemptFailures: secondFailures,
+        storedUploads,
+        fileRows: rows.length,
+        storedObjects: objects.length,
+        rowsWithoutObject: missingObjects,
+        orphanObjects: orphans.length,
+        orphanSample: orphans.slice(0, 5),
+        durationMs: Date.now() - started,
+      });
+
+      expect(outcome.otherErrors).toEqual([]);
+      // The second attempt resumes, or fails with a TroveError (e.g. 409 for a session the killed
+      // process left `completing`), never anything unclear.
+      expect(secondOtherErrors).toEqual([]);
+      expect(missingObjects).toEqual([]);
+      // Every upload that reported success is listed (a direct upload retried after a lost answer may be listed twice).
+      expect(uniqueNames.size).toBeGreaterThanOrEqual(storedUploads);
+    },
+    FULL ? 900_000 : 180_000,
+  );
 
   it("the running sweeper expires an abandoned session and releases its stored parts", async () => {
     const multipartRoot = join(server.dataDir, "storage", ".multipart");

@@ -90,66 +90,70 @@ describe(`fuzzing every endpoint (${PROFILE} profile, ${RUNS} requests)`, () => 
     ).toBe(true);
   });
 
-  it("answers every generated request without a 5xx, with its group's error envelope, and stays up", async () => {
-    const statuses: Record<string, number> = {};
-    const byEndpoint: Record<string, Record<string, number>> = {};
-    const failures: { request: string; problems: string[]; status: number }[] = [];
-    let sent = 0;
-    const started = Date.now();
+  it(
+    "answers every generated request without a 5xx, with its group's error envelope, and stays up",
+    async () => {
+      const statuses: Record<string, number> = {};
+      const byEndpoint: Record<string, Record<string, number>> = {};
+      const failures: { request: string; problems: string[]; status: number }[] = [];
+      let sent = 0;
+      const started = Date.now();
 
-    const property = fc.asyncProperty(fuzzRequestArb(ctx), async (req: FuzzRequest) => {
-      let res: Awaited<ReturnType<typeof sendFuzzRequest>>;
-      try {
-        res = await sendFuzzRequest(ctx, req);
-      } catch (cause) {
-        // No answer at all (connection reset, timeout): a failure too, recorded with its request.
-        const problem = `no response: ${String(cause)} ${String((cause as { cause?: unknown }).cause ?? "")}`;
-        if (failures.length < 50)
-          failures.push({ request: describeRequest(req), problems: [problem], status: 0 });
-        throw new Error(`${describeRequest(req)}\n→ ${problem}`);
-      }
-      sent += 1;
-      statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-      const perEndpoint = byEndpoint[req.label] ?? {};
-      perEndpoint[res.status] = (perEndpoint[res.status] ?? 0) + 1;
-      byEndpoint[req.label] = perEndpoint;
-      const { problems } = checkFuzzResponse(req, res);
-      if (problems.length > 0) {
-        if (failures.length < 50)
-          failures.push({ request: describeRequest(req), problems, status: res.status });
-        throw new Error(
-          `${describeRequest(req)}\n→ ${res.status} ${res.text.slice(0, 500)}\n${problems.join("\n")}`,
-        );
-      }
-      if (sent % 200 === 0) {
-        const health = await fetch(`${ctx.baseUrl}/healthz`);
-        if (health.status !== 200) throw new Error(`/healthz ${health.status} after ${sent} requests`);
-      }
-    });
-
-    let error: unknown;
-    try {
-      await fc.assert(property, {
-        numRuns: RUNS,
-        endOnFailure: false,
-        interruptAfterTimeLimit: TIME_LIMIT_MS,
+      const property = fc.asyncProperty(fuzzRequestArb(ctx), async (req: FuzzRequest) => {
+        let res: Awaited<ReturnType<typeof sendFuzzRequest>>;
+        try {
+          res = await sendFuzzRequest(ctx, req);
+        } catch (cause) {
+          // No answer at all (connection reset, timeout): a failure too, recorded with its request.
+          const problem = `no response: ${String(cause)} ${String((cause as { cause?: unknown }).cause ?? "")}`;
+          if (failures.length < 50)
+            failures.push({ request: describeRequest(req), problems: [problem], status: 0 });
+          throw new Error(`${describeRequest(req)}\n→ ${problem}`);
+        }
+        sent += 1;
+        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+        const perEndpoint = byEndpoint[req.label] ?? {};
+        perEndpoint[res.status] = (perEndpoint[res.status] ?? 0) + 1;
+        byEndpoint[req.label] = perEndpoint;
+        const { problems } = checkFuzzResponse(req, res);
+        if (problems.length > 0) {
+          if (failures.length < 50)
+            failures.push({ request: describeRequest(req), problems, status: res.status });
+          throw new Error(
+            `${describeRequest(req)}\n→ ${res.status} ${res.text.slice(0, 500)}\n${problems.join("\n")}`,
+          );
+        }
+        if (sent % 200 === 0) {
+          const health = await fetch(`${ctx.baseUrl}/healthz`);
+          if (health.status !== 200) throw new Error(`/healthz ${health.status} after ${sent} requests`);
+        }
       });
-    } catch (e) {
-      error = e;
-    }
-    const health = await fetch(`${ctx.baseUrl}/healthz`);
-    reportFigures("fuzz", {
-      profile: PROFILE,
-      requests: sent,
-      durationMs: Date.now() - started,
-      statuses,
-      byEndpoint,
-      healthzAfter: health.status,
-      failures,
-    });
-    if (error) throw error;
-    expect(health.status).toBe(200);
-    expect(sent).toBeGreaterThanOrEqual(RUNS);
-    expect(server.output()).not.toMatch(/FATAL|uncaught|unhandled/i);
-  }, TIME_LIMIT_MS + 60_000);
+
+      let error: unknown;
+      try {
+        await fc.assert(property, {
+          numRuns: RUNS,
+          endOnFailure: false,
+          interruptAfterTimeLimit: TIME_LIMIT_MS,
+        });
+      } catch (e) {
+        error = e;
+      }
+      const health = await fetch(`${ctx.baseUrl}/healthz`);
+      reportFigures("fuzz", {
+        profile: PROFILE,
+        requests: sent,
+        durationMs: Date.now() - started,
+        statuses,
+        byEndpoint,
+        healthzAfter: health.status,
+        failures,
+      });
+      if (error) throw error;
+      expect(health.status).toBe(200);
+      expect(sent).toBeGreaterThanOrEqual(RUNS);
+      expect(server.output()).not.toMatch(/FATAL|uncaught|unhandled/i);
+    },
+    TIME_LIMIT_MS + 60_000,
+  );
 });

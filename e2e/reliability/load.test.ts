@@ -72,128 +72,132 @@ describe(`load: ${WORKERS} upload workers and a list load for ${DURATION_MS / 10
     database?.drop();
   });
 
-  it("answers only 2xx and 429 with a correct retryAfterSeconds, and every upload gets through", async () => {
-    const answers: Answer[] = [];
-    const failures: string[] = [];
-    // Every answer the SDK sees, before its retry policy acts on it.
-    const recordingFetch: typeof fetch = async (input, init) => {
-      let response: Response;
-      try {
-        response = await fetch(input, init);
-      } catch (error) {
-        failures.push(`no answer: ${String(error)}`);
-        throw error;
-      }
-      let retryAfterSeconds: unknown;
-      if (response.status === 429) {
-        retryAfterSeconds = ((await response.clone().json()) as { retryAfterSeconds?: unknown })
-          .retryAfterSeconds;
-      }
-      answers.push({
-        status: response.status,
-        retryAfterHeader: response.headers.get("retry-after"),
-        retryAfterSeconds,
-      });
-      return response;
-    };
-    const client = createClient({
-      apiKey: server.keys.public,
-      baseUrl: server.baseUrl,
-      fetch: recordingFetch,
-      multipartThreshold: 5 * MIB,
-      // Enough retries to outlast a rate-limit window several times over.
-      maxRetries: 20,
-      maxRetryDelay: RATE_LIMIT.windowMs,
-    });
-
-    const deadline = Date.now() + DURATION_MS;
-    const uploadMs: number[] = [];
-    const uploaded: string[] = [];
-    let sequence = 0;
-    const worker = async () => {
-      while (Date.now() < deadline) {
-        const n = sequence++;
-        const multipart = n % 20 === 19;
-        const bytes = patternBytes(n, multipart ? 6 * MIB : 32 * KIB);
-        const t0 = Date.now();
+  it(
+    "answers only 2xx and 429 with a correct retryAfterSeconds, and every upload gets through",
+    async () => {
+      const answers: Answer[] = [];
+      const failures: string[] = [];
+      // Every answer the SDK sees, before its retry policy acts on it.
+      const recordingFetch: typeof fetch = async (input, init) => {
+        let response: Response;
         try {
-          const result = await client.upload(bytes, {
-            fileName: `load-${n}.bin`,
-            contentType: "application/octet-stream",
-          });
-          uploadMs.push(Date.now() - t0);
-          uploaded.push(result.file_no);
+          response = await fetch(input, init);
         } catch (error) {
-          failures.push(`upload ${n}: ${String(error)}`);
+          failures.push(`no answer: ${String(error)}`);
+          throw error;
         }
+        let retryAfterSeconds: unknown;
+        if (response.status === 429) {
+          retryAfterSeconds = ((await response.clone().json()) as { retryAfterSeconds?: unknown })
+            .retryAfterSeconds;
+        }
+        answers.push({
+          status: response.status,
+          retryAfterHeader: response.headers.get("retry-after"),
+          retryAfterSeconds,
+        });
+        return response;
+      };
+      const client = createClient({
+        apiKey: server.keys.public,
+        baseUrl: server.baseUrl,
+        fetch: recordingFetch,
+        multipartThreshold: 5 * MIB,
+        // Enough retries to outlast a rate-limit window several times over.
+        maxRetries: 20,
+        maxRetryDelay: RATE_LIMIT.windowMs,
+      });
+
+      const deadline = Date.now() + DURATION_MS;
+      const uploadMs: number[] = [];
+      const uploaded: string[] = [];
+      let sequence = 0;
+      const worker = async () => {
+        while (Date.now() < deadline) {
+          const n = sequence++;
+          const multipart = n % 20 === 19;
+          const bytes = patternBytes(n, multipart ? 6 * MIB : 32 * KIB);
+          const t0 = Date.now();
+          try {
+            const result = await client.upload(bytes, {
+              fileName: `load-${n}.bin`,
+              contentType: "application/octet-stream",
+            });
+            uploadMs.push(Date.now() - t0);
+            uploaded.push(result.file_no);
+          } catch (error) {
+            failures.push(`upload ${n}: ${String(error)}`);
+          }
+        }
+      };
+      const listMs: number[] = [];
+      const listStatuses: Record<number, number> = {};
+      const lister = async () => {
+        while (Date.now() < deadline) {
+          const t0 = Date.now();
+          const list = await api(server.baseUrl, server.keys.private, "GET", "/api/v1/files?limit=25");
+          listMs.push(Date.now() - t0);
+          listStatuses[list.status] = (listStatuses[list.status] ?? 0) + 1;
+          if (list.status === 429) {
+            const body = list.body as { retryAfterSeconds?: unknown };
+            answers.push({ status: 429, retryAfterHeader: null, retryAfterSeconds: body.retryAfterSeconds });
+          } else if (list.status !== 200) failures.push(`list: ${list.status} ${list.text.slice(0, 200)}`);
+          await new Promise((r) => setTimeout(r, LIST_INTERVAL_MS));
+        }
+      };
+      const started = Date.now();
+      await Promise.all([...Array.from({ length: WORKERS }, worker), lister()]);
+      const elapsedS = (Date.now() - started) / 1000;
+
+      const statuses: Record<number, number> = {};
+      for (const answer of answers) statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
+      const unexpected = answers.filter((a) => !(a.status < 300 || a.status === 429));
+      const badRetryAfter = answers.filter(
+        (a) =>
+          a.status === 429 &&
+          !(
+            Number.isInteger(a.retryAfterSeconds) &&
+            (a.retryAfterSeconds as number) >= 1 &&
+            (a.retryAfterSeconds as number) <= Math.ceil(RATE_LIMIT.windowMs / 1000) &&
+            (a.retryAfterHeader === null || a.retryAfterHeader === String(a.retryAfterSeconds))
+          ),
+      );
+      // Every upload the SDK reported is in the workspace.
+      let listedTotal = -1;
+      for (let attempt = 0; attempt < 10 && listedTotal < 0; attempt += 1) {
+        const list = await api(server.baseUrl, server.keys.private, "GET", "/api/v1/files?limit=1");
+        if (list.status === 200) listedTotal = (list.body as { meta: { total: number } }).meta.total;
+        else await new Promise((r) => setTimeout(r, RATE_LIMIT.windowMs));
       }
-    };
-    const listMs: number[] = [];
-    const listStatuses: Record<number, number> = {};
-    const lister = async () => {
-      while (Date.now() < deadline) {
-        const t0 = Date.now();
-        const list = await api(server.baseUrl, server.keys.private, "GET", "/api/v1/files?limit=25");
-        listMs.push(Date.now() - t0);
-        listStatuses[list.status] = (listStatuses[list.status] ?? 0) + 1;
-        if (list.status === 429) {
-          const body = list.body as { retryAfterSeconds?: unknown };
-          answers.push({ status: 429, retryAfterHeader: null, retryAfterSeconds: body.retryAfterSeconds });
-        } else if (list.status !== 200) failures.push(`list: ${list.status} ${list.text.slice(0, 200)}`);
-        await new Promise((r) => setTimeout(r, LIST_INTERVAL_MS));
-      }
-    };
-    const started = Date.now();
-    await Promise.all([...Array.from({ length: WORKERS }, worker), lister()]);
-    const elapsedS = (Date.now() - started) / 1000;
 
-    const statuses: Record<number, number> = {};
-    for (const answer of answers) statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
-    const unexpected = answers.filter((a) => !(a.status < 300 || a.status === 429));
-    const badRetryAfter = answers.filter(
-      (a) =>
-        a.status === 429 &&
-        !(
-          Number.isInteger(a.retryAfterSeconds) &&
-          (a.retryAfterSeconds as number) >= 1 &&
-          (a.retryAfterSeconds as number) <= Math.ceil(RATE_LIMIT.windowMs / 1000) &&
-          (a.retryAfterHeader === null || a.retryAfterHeader === String(a.retryAfterSeconds))
-        ),
-    );
-    // Every upload the SDK reported is in the workspace.
-    let listedTotal = -1;
-    for (let attempt = 0; attempt < 10 && listedTotal < 0; attempt += 1) {
-      const list = await api(server.baseUrl, server.keys.private, "GET", "/api/v1/files?limit=1");
-      if (list.status === 200) listedTotal = (list.body as { meta: { total: number } }).meta.total;
-      else await new Promise((r) => setTimeout(r, RATE_LIMIT.windowMs));
-    }
+      reportFigures("load", {
+        profile: PROFILE,
+        database: database ? "postgresql" : "pglite",
+        workers: WORKERS,
+        durationS: Number(elapsedS.toFixed(1)),
+        rateLimit: RATE_LIMIT,
+        uploads: { ...summary(uploadMs), perSecond: Number((uploadMs.length / elapsedS).toFixed(1)) },
+        lists: {
+          ...summary(listMs),
+          perSecond: Number((listMs.length / elapsedS).toFixed(1)),
+          statuses: listStatuses,
+        },
+        answersSeenBySdk: statuses,
+        rateLimited: answers.filter((a) => a.status === 429).length,
+        badRetryAfter: badRetryAfter.length,
+        failures: failures.slice(0, 10),
+        listedTotal,
+      });
 
-    reportFigures("load", {
-      profile: PROFILE,
-      database: database ? "postgresql" : "pglite",
-      workers: WORKERS,
-      durationS: Number(elapsedS.toFixed(1)),
-      rateLimit: RATE_LIMIT,
-      uploads: { ...summary(uploadMs), perSecond: Number((uploadMs.length / elapsedS).toFixed(1)) },
-      lists: {
-        ...summary(listMs),
-        perSecond: Number((listMs.length / elapsedS).toFixed(1)),
-        statuses: listStatuses,
-      },
-      answersSeenBySdk: statuses,
-      rateLimited: answers.filter((a) => a.status === 429).length,
-      badRetryAfter: badRetryAfter.length,
-      failures: failures.slice(0, 10),
-      listedTotal,
-    });
-
-    expect(failures).toEqual([]);
-    expect(unexpected).toEqual([]);
-    expect(badRetryAfter).toEqual([]);
-    // The limit was really hit, so the retry path was exercised.
-    expect(statuses[429] ?? 0).toBeGreaterThan(0);
-    expect(uploaded.length).toBeGreaterThan(WORKERS);
-    expect(new Set(uploaded).size).toBe(uploaded.length);
-    expect(listedTotal).toBe(uploaded.length);
-  });
+      expect(failures).toEqual([]);
+      expect(unexpected).toEqual([]);
+      expect(badRetryAfter).toEqual([]);
+      // The limit was really hit, so the retry path was exercised.
+      expect(statuses[429] ?? 0).toBeGreaterThan(0);
+      expect(uploaded.length).toBeGreaterThan(WORKERS);
+      expect(new Set(uploaded).size).toBe(uploaded.length);
+      expect(listedTotal).toBe(uploaded.length);
+    },
+    DURATION_MS + 240_000,
+  );
 });

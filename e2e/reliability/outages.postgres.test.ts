@@ -107,152 +107,158 @@ describe.runIf(adminUrl)(`dependency outages mid-run (${PROFILE} profile, ${N} u
     database?.drop();
   });
 
-  it.each(["storage", "database"] as const)("%s unavailable for a few seconds", async (dependency) => {
-    const started = Date.now();
-    const logFrom = server.output().length;
-    const proxy = dependency === "storage" ? s3Proxy : dbProxy;
-    // What the probe asks for needs the dependency: a stored file's bytes, or a database query.
-    const probeFile = await uploadSmallFile(server.baseUrl, server.keys.private, `probe-${dependency}.txt`);
-    const probeUrl =
-      dependency === "storage" ? String(probeFile.url) : `${server.baseUrl}/api/v1/files?limit=1`;
+  it.each(["storage", "database"] as const)(
+    "%s unavailable for a few seconds",
+    async (dependency) => {
+      const started = Date.now();
+      const logFrom = server.output().length;
+      const proxy = dependency === "storage" ? s3Proxy : dbProxy;
+      // What the probe asks for needs the dependency: a stored file's bytes, or a database query.
+      const probeFile = await uploadSmallFile(server.baseUrl, server.keys.private, `probe-${dependency}.txt`);
+      const probeUrl =
+        dependency === "storage" ? String(probeFile.url) : `${server.baseUrl}/api/v1/files?limit=1`;
 
-    const store = fileSessionStore(join(tmpdir(), `trove-outage-sessions-${process.pid}-${dependency}.json`));
-    const client = createClient({
-      apiKey: server.keys.private,
-      baseUrl: server.baseUrl,
-      sessionStore: store,
-      multipartThreshold: 5 * MIB,
-      maxRetries: 2,
-      maxRetryDelay: 1_000,
-      concurrency: 2,
-    });
-    const jobs = Array.from({ length: N }, (_, i) => ({
-      kind: i % 2 === 0 ? ("multipart" as const) : ("direct" as const),
-      name: `${dependency}-${i}.bin`,
-      bytes: patternBytes(i + (dependency === "storage" ? 0 : 5000), i % 2 === 0 ? 6 * MIB : MIB),
-    }));
-    let progressed = 0;
-    const run = (job: (typeof jobs)[number]) =>
-      client.upload(job.bytes, {
-        fileName: job.name,
-        contentType: "application/octet-stream",
-        resumeKey: job.name,
-        onProgress: (p) => {
-          if (p.loaded > 0) progressed += 1;
-        },
+      const store = fileSessionStore(
+        join(tmpdir(), `trove-outage-sessions-${process.pid}-${dependency}.json`),
+      );
+      const client = createClient({
+        apiKey: server.keys.private,
+        baseUrl: server.baseUrl,
+        sessionStore: store,
+        multipartThreshold: 5 * MIB,
+        maxRetries: 2,
+        maxRetryDelay: 1_000,
+        concurrency: 2,
       });
+      const jobs = Array.from({ length: N }, (_, i) => ({
+        kind: i % 2 === 0 ? ("multipart" as const) : ("direct" as const),
+        name: `${dependency}-${i}.bin`,
+        bytes: patternBytes(i + (dependency === "storage" ? 0 : 5000), i % 2 === 0 ? 6 * MIB : MIB),
+      }));
+      let progressed = 0;
+      const run = (job: (typeof jobs)[number]) =>
+        client.upload(job.bytes, {
+          fileName: job.name,
+          contentType: "application/octet-stream",
+          resumeKey: job.name,
+          onProgress: (p) => {
+            if (p.loaded > 0) progressed += 1;
+          },
+        });
 
-    let outage = false;
-    let probing = true;
-    const probes: Probe[] = [];
-    const probeLoop = (async () => {
-      while (probing) {
-        const duringOutage = outage;
-        const t0 = Date.now();
-        const response = await fetch(probeUrl, {
-          headers: { "x-api-key": server.keys.private },
-          signal: AbortSignal.timeout(HANG_MS * 2),
-        });
-        const text = await response.text();
-        let body: unknown = text;
-        try {
-          body = JSON.parse(text);
-        } catch {}
-        probes.push({
-          status: response.status,
-          ms: Date.now() - t0,
-          duringOutage,
-          body: response.status >= 400 ? body : undefined,
-          retryAfter: response.headers.get("retry-after"),
-        });
-        await new Promise((r) => setTimeout(r, 100));
+      let outage = false;
+      let probing = true;
+      const probes: Probe[] = [];
+      const probeLoop = (async () => {
+        while (probing) {
+          const duringOutage = outage;
+          const t0 = Date.now();
+          const response = await fetch(probeUrl, {
+            headers: { "x-api-key": server.keys.private },
+            signal: AbortSignal.timeout(HANG_MS * 2),
+          });
+          const text = await response.text();
+          let body: unknown = text;
+          try {
+            body = JSON.parse(text);
+          } catch {}
+          probes.push({
+            status: response.status,
+            ms: Date.now() - t0,
+            duringOutage,
+            body: response.status >= 400 ? body : undefined,
+            retryAfter: response.headers.get("retry-after"),
+          });
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      })();
+
+      const first = Promise.allSettled(jobs.map(run));
+      const deadline = Date.now() + 10_000;
+      while (progressed === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      outage = true;
+      proxy.cut();
+      await new Promise((r) => setTimeout(r, OUTAGE_MS));
+      proxy.restore();
+      outage = false;
+      const firstResults = await first;
+
+      const outcome = { finished: 0, troveErrors: {} as Record<string, number>, otherErrors: [] as string[] };
+      const retry: typeof jobs = [];
+      firstResults.forEach((result, i) => {
+        const job = jobs[i]!;
+        if (result.status === "fulfilled") outcome.finished += 1;
+        else if (result.reason instanceof TroveError) {
+          const name = `${job.kind}: ${result.reason.name} ${result.reason.status ?? ""}`.trim();
+          outcome.troveErrors[name] = (outcome.troveErrors[name] ?? 0) + 1;
+          retry.push(job);
+        } else outcome.otherErrors.push(String(result.reason));
+      });
+      const second = await Promise.allSettled(retry.map(run));
+      const secondFailures = second.flatMap((r) => (r.status === "rejected" ? [String(r.reason)] : []));
+      probing = false;
+      await probeLoop;
+
+      // Orphans are removed once older than the grace; wait for two sweeps past it.
+      await new Promise((r) => setTimeout(r, ORPHAN_GRACE_MS + 2_500));
+      const rows = await listAllFiles(server.baseUrl, server.keys.private);
+      const missingObjects: string[] = [];
+      const referenced = new Set<string>();
+      for (const row of rows) {
+        const object = await fetch(row.url);
+        await object.arrayBuffer();
+        if (object.status !== 200) missingObjects.push(`${row.file_no} → ${object.status}`);
+        const details = await api(server.baseUrl, server.keys.private, "GET", `/api/v1/files/${row.file_no}`);
+        referenced.add((details.body as { data: { id: string } }).data.id);
       }
-    })();
+      const uploadKeys = (await bucketKeys(s3)).filter((key) => /^[0-9a-f-]{36}\/[0-9a-f-]{36}\//.test(key));
+      const orphans = uploadKeys.filter((key) => !referenced.has(key.split("/")[1] ?? ""));
 
-    const first = Promise.allSettled(jobs.map(run));
-    const deadline = Date.now() + 10_000;
-    while (progressed === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-    outage = true;
-    proxy.cut();
-    await new Promise((r) => setTimeout(r, OUTAGE_MS));
-    proxy.restore();
-    outage = false;
-    const firstResults = await first;
+      const failedProbes = probes.filter((p) => p.status >= 400);
+      const logged = server.output().slice(logFrom);
+      figures[dependency] = {
+        profile: PROFILE,
+        outageMs: OUTAGE_MS,
+        uploads: { multipart: N / 2, direct: N / 2 },
+        firstAttempt: outcome,
+        retried: retry.length,
+        secondAttemptFailures: secondFailures,
+        probes: {
+          total: probes.length,
+          duringOutage: probes.filter((p) => p.duringOutage).length,
+          statuses: Object.fromEntries(
+            [...new Set(probes.map((p) => p.status))].map((s) => [
+              s,
+              probes.filter((p) => p.status === s).length,
+            ]),
+          ),
+          slowestMs: Math.max(...probes.map((p) => p.ms)),
+        },
+        connectionsRefusedWhileCut: proxy.refusedWhileCut(),
+        serverErrorsLogged: distinctLoggedErrors(logged),
+        fileRows: rows.length,
+        rowsWithoutObject: missingObjects.length,
+        storedUploadObjects: uploadKeys.length,
+        orphanObjects: orphans.length,
+        durationMs: Date.now() - started,
+      };
 
-    const outcome = { finished: 0, troveErrors: {} as Record<string, number>, otherErrors: [] as string[] };
-    const retry: typeof jobs = [];
-    firstResults.forEach((result, i) => {
-      const job = jobs[i]!;
-      if (result.status === "fulfilled") outcome.finished += 1;
-      else if (result.reason instanceof TroveError) {
-        const name = `${job.kind}: ${result.reason.name} ${result.reason.status ?? ""}`.trim();
-        outcome.troveErrors[name] = (outcome.troveErrors[name] ?? 0) + 1;
-        retry.push(job);
-      } else outcome.otherErrors.push(String(result.reason));
-    });
-    const second = await Promise.allSettled(retry.map(run));
-    const secondFailures = second.flatMap((r) => (r.status === "rejected" ? [String(r.reason)] : []));
-    probing = false;
-    await probeLoop;
-
-    // Orphans are removed once older than the grace; wait for two sweeps past it.
-    await new Promise((r) => setTimeout(r, ORPHAN_GRACE_MS + 2_500));
-    const rows = await listAllFiles(server.baseUrl, server.keys.private);
-    const missingObjects: string[] = [];
-    const referenced = new Set<string>();
-    for (const row of rows) {
-      const object = await fetch(row.url);
-      await object.arrayBuffer();
-      if (object.status !== 200) missingObjects.push(`${row.file_no} → ${object.status}`);
-      const details = await api(server.baseUrl, server.keys.private, "GET", `/api/v1/files/${row.file_no}`);
-      referenced.add((details.body as { data: { id: string } }).data.id);
-    }
-    const uploadKeys = (await bucketKeys(s3)).filter((key) => /^[0-9a-f-]{36}\/[0-9a-f-]{36}\//.test(key));
-    const orphans = uploadKeys.filter((key) => !referenced.has(key.split("/")[1] ?? ""));
-
-    const failedProbes = probes.filter((p) => p.status >= 400);
-    const logged = server.output().slice(logFrom);
-    figures[dependency] = {
-      profile: PROFILE,
-      outageMs: OUTAGE_MS,
-      uploads: { multipart: N / 2, direct: N / 2 },
-      firstAttempt: outcome,
-      retried: retry.length,
-      secondAttemptFailures: secondFailures,
-      probes: {
-        total: probes.length,
-        duringOutage: probes.filter((p) => p.duringOutage).length,
-        statuses: Object.fromEntries(
-          [...new Set(probes.map((p) => p.status))].map((s) => [
-            s,
-            probes.filter((p) => p.status === s).length,
-          ]),
-        ),
-        slowestMs: Math.max(...probes.map((p) => p.ms)),
-      },
-      connectionsRefusedWhileCut: proxy.refusedWhileCut(),
-      serverErrorsLogged: distinctLoggedErrors(logged),
-      fileRows: rows.length,
-      rowsWithoutObject: missingObjects.length,
-      storedUploadObjects: uploadKeys.length,
-      orphanObjects: orphans.length,
-      durationMs: Date.now() - started,
-    };
-
-    expect(outcome.otherErrors).toEqual([]);
-    expect(secondFailures).toEqual([]);
-    expect(missingObjects).toEqual([]);
-    expect(orphans).toEqual([]);
-    // The outage was felt, answered clearly and never hung a request.
-    expect(failedProbes.length).toBeGreaterThan(0);
-    for (const probe of failedProbes) {
-      expect(probe.status, JSON.stringify(probe)).toBe(503);
-      expect(Number(probe.retryAfter)).toBeGreaterThanOrEqual(1);
-      // The delivery host answers `{ error, message }`; the files group its own 5xx envelope.
-      const shape = dependency === "storage" ? errorMessageSchema : errorShapeFor("files", 503);
-      expect(shape.safeParse(probe.body).success, JSON.stringify(probe.body)).toBe(true);
-    }
-    expect(Math.max(...probes.map((p) => p.ms))).toBeLessThan(HANG_MS);
-    expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
-  });
+      expect(outcome.otherErrors).toEqual([]);
+      expect(secondFailures).toEqual([]);
+      expect(missingObjects).toEqual([]);
+      expect(orphans).toEqual([]);
+      // The outage was felt, answered clearly and never hung a request.
+      expect(failedProbes.length).toBeGreaterThan(0);
+      for (const probe of failedProbes) {
+        expect(probe.status, JSON.stringify(probe)).toBe(503);
+        expect(Number(probe.retryAfter)).toBeGreaterThanOrEqual(1);
+        // The delivery host answers `{ error, message }`; the files group its own 5xx envelope.
+        const shape = dependency === "storage" ? errorMessageSchema : errorShapeFor("files", 503);
+        expect(shape.safeParse(probe.body).success, JSON.stringify(probe.body)).toBe(true);
+      }
+      expect(Math.max(...probes.map((p) => p.ms))).toBeLessThan(HANG_MS);
+      expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
+    },
+    600_000,
+  );
 });

@@ -147,7 +147,7 @@ describe("OpenAPI document", () => {
     expect((operation.requestBody as Json).content).toHaveProperty("application/octet-stream");
     const ok = (operation.responses as Record<string, Json>)["200"]!;
     expect(ok.headers).toHaveProperty("ETag");
-    expect(Object.keys(operation.responses as Json).sort()).toEqual(["200", "400", "500"]);
+    expect(Object.keys(operation.responses as Json).sort()).toEqual(["200", "400", "500", "503"]);
   });
 
   it("success statuses: 201 for create source, 204 without content for delete source, 200 otherwise", () => {

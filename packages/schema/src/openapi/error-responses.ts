@@ -4,7 +4,9 @@ import type { EndpointDefinition, EndpointOperationId } from "../endpoints.js";
 import { errorShapeFor } from "../error-shapes.js";
 
 /** Statuses every keyed endpoint can answer with, besides those it lists. */
-export const KEYED_ERROR_STATUSES = [401, 429, 500] as const;
+export const KEYED_ERROR_STATUSES = [401, 429, 500, 503] as const;
+/** What any endpoint can answer, keyed or not: a bug, or the database or storage out of reach. */
+const SERVER_ERROR_STATUSES = [500, 503] as const;
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: "Invalid request",
@@ -16,6 +18,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   415: "Unsupported media type",
   429: "Rate limit exceeded; retry after `retryAfterSeconds`",
   500: "Unexpected server failure",
+  503: "The database or storage is briefly out of reach; retry after `Retry-After` seconds",
 };
 
 /** Endpoints whose group answers one status with a shape of their own (see errorShapeFor). */
@@ -29,12 +32,13 @@ const retryAfterHeaders = z.object({
 });
 
 /**
- * Every error status an endpoint documents: its own list, plus 401, 429 and 500 when it takes
- * a key and 403 when the key must be private. An unkeyed endpoint can still fail with 500.
+ * Every error status an endpoint documents: its own list, plus 401, 429, 500 and 503 when it
+ * takes a key and 403 when the key must be private. An unkeyed endpoint can still fail with 500
+ * and 503.
  */
 export function errorStatusesOf(endpoint: EndpointDefinition): number[] {
   const statuses = new Set<number>(endpoint.errors);
-  if (endpoint.key === "none") statuses.add(500);
+  if (endpoint.key === "none") for (const status of SERVER_ERROR_STATUSES) statuses.add(status);
   else for (const status of KEYED_ERROR_STATUSES) statuses.add(status);
   if (endpoint.key === "private") statuses.add(403);
   return [...statuses].sort((a, b) => a - b);
@@ -47,7 +51,7 @@ export function errorResponsesOf(endpoint: EndpointDefinition): Record<string, Z
   for (const status of errorStatusesOf(endpoint)) {
     responses[String(status)] = {
       description: ERROR_DESCRIPTIONS[status] ?? "Error",
-      ...(status === 429 ? { headers: retryAfterHeaders } : {}),
+      ...(status === 429 || status === 503 ? { headers: retryAfterHeaders } : {}),
       content: { "application/json": { schema: errorShapeFor(endpoint.group, status, variant) } },
     };
   }
