@@ -21,6 +21,7 @@ import { createClient, fileSessionStore, TroveError } from "@trove/sdk/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type S3rverHandle, startS3rver } from "../../apps/server/test/support/s3rver.js";
 import { api, FULL, PROFILE, reportFigures, uploadSmallFile } from "../support/reliability-profile";
+import { distinctLoggedErrors } from "../support/server-log";
 import { type ServerProcess, startServerProcess } from "../support/server-process";
 import { startTcpFaultProxy, type TcpFaultProxy } from "../support/tcp-fault-proxy";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
@@ -49,25 +50,6 @@ async function bucketKeys(s3: S3rverHandle): Promise<string[]> {
   return entries
     .filter((entry) => entry.isFile() && entry.name.endsWith("._S3rver_object"))
     .map((entry) => relative(root, join(entry.parentPath, entry.name)).replace(/\._S3rver_object$/, ""));
-}
-
-/** "type: message" of every distinct error the server logged at level error or above (pino JSON lines). */
-function distinctLoggedErrors(output: string): string[] {
-  const seen = new Set<string>();
-  for (const line of output.split("\n")) {
-    if (!line.startsWith("{")) continue;
-    try {
-      const entry = JSON.parse(line) as {
-        level?: number;
-        msg?: string;
-        err?: { type?: string; code?: string; message?: string };
-      };
-      if ((entry.level ?? 0) < 50) continue;
-      const err = entry.err;
-      seen.add(`${entry.msg}: ${err?.type ?? ""} ${err?.code ?? ""} ${(err?.message ?? "").slice(0, 120)}`);
-    } catch {}
-  }
-  return [...seen];
 }
 
 describe.runIf(adminUrl)(`dependency outages mid-run (${PROFILE} profile, ${N} uploads each)`, () => {

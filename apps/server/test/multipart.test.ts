@@ -5,16 +5,12 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createJobRunner } from "../src/jobs/start-workers.js";
 import { pattern, pngBomb } from "../src/media/test-images.js";
 import { COMPLETING_STALE_MS } from "../src/multipart/complete-session.js";
 import {
   completeSession,
-  ensureSweepScheduled,
-  MULTIPART_SWEEP_JOB_KIND,
   multipartDepsOf,
   receivePart,
-  scheduleNextSweep,
   sweepExpiredSessions,
 } from "../src/multipart/index.js";
 import { FS_MULTIPART_DIR, hashStream, MAX_PARTS } from "../src/storage/multipart/index.js";
@@ -593,60 +589,26 @@ describe("sweeper", () => {
     expect(await pendingUploads(t.storageDir)).not.toContain(uploadId);
   });
 
-  it("runs as the recurring job multipart.sweep, one chain however many are started", async () => {
-    const session = await start(t, { file_name: "job.bin", size: 10, ttl_seconds: 1 });
-    await t.app.db.multipartSession.update({
-      where: { id: session.session_id },
-      data: { expiresAt: new Date(Date.now() - 1000) },
-    });
-    await ensureSweepScheduled(t.app.db);
-    await ensureSweepScheduled(t.app.db);
-    const open = { kind: MULTIPART_SWEEP_JOB_KIND, status: { in: ["pending" as const, "running" as const] } };
-    expect(await t.app.db.job.count({ where: open })).toBe(1);
-    // A second chain, as two instances starting at once could create.
-    await t.app.db.job.create({ data: { kind: MULTIPART_SWEEP_JOB_KIND, payload: {} } });
-
-    const runner = createJobRunner(t.app);
-    expect(await runner.runOnce()).toBeGreaterThanOrEqual(2);
-    const status = await t.app.db.multipartSession.findUniqueOrThrow({ where: { id: session.session_id } });
-    expect(status.status).toBe("expired");
-    const next = await t.app.db.job.findMany({ where: open });
-    expect(next).toHaveLength(1);
-    const delay = (next[0]?.runAt.getTime() ?? 0) - Date.now();
-    expect(delay).toBeGreaterThan(t.config.multipart.sweepIntervalMs - 10_000);
-    expect(await t.app.db.job.count({ where: { kind: MULTIPART_SWEEP_JOB_KIND } })).toBeLessThanOrEqual(3);
-
-    // The chain continues after a run, and finished runs do not pile up.
-    const [job] = next;
-    await t.app.db.job.update({ where: { id: job?.id as string }, data: { status: "running" } });
-    await scheduleNextSweep(t.app.db, { id: job?.id as string }, 1000);
-    expect(await t.app.db.job.count({ where: { kind: MULTIPART_SWEEP_JOB_KIND, status: "pending" } })).toBe(
-      1,
-    );
-    expect(await t.app.db.job.count({ where: { kind: MULTIPART_SWEEP_JOB_KIND, status: "succeeded" } })).toBe(
-      0,
-    );
-  });
-
-  it("starts sweeping again at once after a crash left a sweep locked by the dead process", async () => {
-    await t.app.db.job.deleteMany({ where: { kind: MULTIPART_SWEEP_JOB_KIND } });
-    await t.app.db.job.create({
-      data: {
-        kind: MULTIPART_SWEEP_JOB_KIND,
-        payload: {},
-        status: "running",
-        lockedBy: "dead-host:1:x",
-        lockedUntil: new Date(Date.now() + 5 * 60_000),
-      },
-    });
-    await ensureSweepScheduled(t.app.db);
-    const pending = { kind: MULTIPART_SWEEP_JOB_KIND, status: "pending" as const };
-    expect(await t.app.db.job.count({ where: pending })).toBe(1);
-    // The new chain runs now and schedules its next run although the dead one is still "running".
-    const runner = createJobRunner(t.app);
-    expect(await runner.runOnce()).toBe(1);
-    const next = await t.app.db.job.findMany({ where: pending });
-    expect(next).toHaveLength(1);
-    expect(next[0]?.runAt.getTime()).toBeGreaterThan(Date.now());
+  it("runs on its own in a server with workers: an expired session is released without anyone asking", async () => {
+    const swept = await createTestApp({ config: { workers: true, multipart: { sweepIntervalMs: 1000 } } });
+    try {
+      const session = await start(swept, { file_name: "timer.bin", size: 10, ttl_seconds: 1 });
+      await swept.app.db.multipartSession.update({
+        where: { id: session.session_id },
+        data: { expiresAt: new Date(Date.now() - 1000) },
+      });
+      const deadline = Date.now() + 15_000;
+      let status = "pending";
+      while (status !== "expired" && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 200));
+        const row = await swept.app.db.multipartSession.findUniqueOrThrow({
+          where: { id: session.session_id },
+        });
+        status = row.status;
+      }
+      expect(status).toBe("expired");
+    } finally {
+      await swept.close();
+    }
   });
 });

@@ -14,19 +14,16 @@
  *   decrypted with TROVE_SECRET_KEY; a deleted workspace fails the job. Trusted ranges, the
  *   attempt timeout and the test resolver/connector come from the config.
  * - `storage.delete-objects`: removal of a deleted file's objects (src/files/delete-objects-job.ts).
- * - `multipart.sweep`: expiry of multipart sessions and their stored parts, recurring every
- *   `config.multipart.sweepIntervalMs` (src/multipart/sweep-sessions.ts); the first run is
- *   enqueued when the workers start, unless one is already queued.
+ *
+ * Beside the runner, the sweep of expired multipart sessions and orphaned objects runs on this
+ * instance's own timer every `config.multipart.sweepIntervalMs` (src/multipart/sweep-timer.ts).
  */
 import type { FastifyInstance } from "fastify";
 import { isSealed, openSecret } from "../crypto/secret-box.js";
 import { createDeleteObjectsHandler, DELETE_OBJECTS_JOB_KIND } from "../files/delete-objects-job.js";
 import { WEBHOOK_SECRET_PURPOSE } from "../keys/workspaces.js";
-import {
-  createSweepHandler,
-  ensureSweepScheduled,
-  MULTIPART_SWEEP_JOB_KIND,
-} from "../multipart/sweep-sessions.js";
+import { sweepExpiredSessions } from "../multipart/sweep-sessions.js";
+import { type SweepTimer, startSweepTimer } from "../multipart/sweep-timer.js";
 import { createWebhookHandler, WEBHOOK_JOB_KIND } from "../webhooks/delivery.js";
 import { JobRunner } from "./job-runner.js";
 
@@ -71,7 +68,6 @@ export function createJobRunner(app: FastifyInstance): JobRunner {
     }),
   );
   runner.register(DELETE_OBJECTS_JOB_KIND, createDeleteObjectsHandler({ db: app.db, storage: app.storage }));
-  runner.register(MULTIPART_SWEEP_JOB_KIND, createSweepHandler(app));
   return runner;
 }
 
@@ -80,12 +76,17 @@ export function setupWorkers(app: FastifyInstance): void {
   const runner = app.config.workers ? createJobRunner(app) : null;
   app.decorate("jobRunner", runner);
   if (!runner) return;
+  let sweeper: SweepTimer | undefined;
   app.addHook("onReady", async () => {
-    await ensureSweepScheduled(app.db);
     runner.start();
+    sweeper = startSweepTimer({
+      intervalMs: app.config.multipart.sweepIntervalMs,
+      run: () => sweepExpiredSessions(app),
+      onError: (error) => app.log.warn({ err: error }, "multipart sweep failed; it runs again next interval"),
+    });
   });
   // preClose: before the database plugin's onClose closes the client under the runner.
   app.addHook("preClose", async () => {
-    await runner.stop();
+    await Promise.all([runner.stop(), sweeper?.stop()]);
   });
 }

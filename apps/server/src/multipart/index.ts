@@ -4,7 +4,7 @@
  *   POST /api/v1/multipart/start                        any key   -> start-session.ts
  *   PUT  /api/v1/multipart/parts/:sessionId/:partNumber  no key    -> receive-part.ts (gateway mode)
  *   POST /api/v1/multipart/complete                     any key   -> complete-session.ts
- *   job  multipart.sweep                                          -> sweep-sessions.ts
+ *   sweep, every instance, on a timer                              -> sweep-sessions.ts, sweep-timer.ts
  *
  * Routes: src/routes/multipart.ts (start, complete) and src/routes/part-gateway.ts (the PUT).
  * Storage: src/storage/multipart (fs: one preallocated file, parts written at their offsets;
@@ -58,12 +58,5 @@ export { type MultipartDeps, multipartDepsOf } from "./multipart-deps.js";
 export { PART_GATEWAY_PATH, PartUrlSigner } from "./part-url.js";
 export { type ReceivePartInput, receivePart } from "./receive-part.js";
 export { startSession } from "./start-session.js";
-export {
-  createSweepHandler,
-  ensureSweepScheduled,
-  MULTIPART_SWEEP_JOB_KIND,
-  type SweepOptions,
-  type SweepResult,
-  scheduleNextSweep,
-  sweepExpiredSessions,
-} from "./sweep-sessions.js";
+export { type SweepOptions, type SweepResult, sweepExpiredSessions } from "./sweep-sessions.js";
+export { type SweepTimer, startSweepTimer } from "./sweep-timer.js";

@@ -14,20 +14,14 @@
  * than `orphanGraceMs`: left by a crash between `begin` and the session insert, or by a sweep
  * that died after its claim.
  *
- * The job `multipart.sweep` runs it every `config.multipart.sweepIntervalMs`: each run schedules
- * the next one (also when the sweep fails), `ensureSweepScheduled` starts the chain when the
- * workers start. Several instances converge on one chain: a run schedules the next only if no
- * other sweep job is pending and no older one is running.
+ * Every instance with workers runs it every `config.multipart.sweepIntervalMs`
+ * (src/multipart/sweep-timer.ts, started in src/jobs/start-workers.ts).
  */
 import type { FastifyInstance } from "fastify";
-import type { Job, PrismaClient } from "../generated/prisma/client.js";
-import type { ClaimedJob } from "../jobs/job-queue.js";
-import { enqueueJob } from "../jobs/job-queue.js";
 import { sweepOrphanObjects } from "../storage/sweep-orphan-objects.js";
 import { COMPLETING_STALE_MS } from "./complete-session.js";
 import { type MultipartDeps, multipartDepsOf } from "./multipart-deps.js";
 
-export const MULTIPART_SWEEP_JOB_KIND = "multipart.sweep";
 const DEFAULT_BATCH_SIZE = 100;
 const ORPHAN_LOOKUP_CHUNK = 500;
 
@@ -137,62 +131,4 @@ async function sweepOrphanUploads(deps: MultipartDeps, now: Date, graceMs: numbe
     }
   }
   return removed;
-}
-
-type SweepJobDb = Pick<PrismaClient, "job">;
-
-/**
- * Enqueues a sweep now unless one is already pending (called when workers start). A `running`
- * sweep does not count: after a crash it belongs to a dead process and stays locked for minutes,
- * which stalled sweeping until the lock ran out. A chain started twice merges again at its next
- * run (`scheduleNextSweep`).
- */
-export async function ensureSweepScheduled(db: SweepJobDb): Promise<void> {
-  const existing = await db.job.findFirst({
-    where: { kind: MULTIPART_SWEEP_JOB_KIND, status: "pending" },
-    select: { id: true },
-  });
-  if (!existing) await enqueueJob(db, { kind: MULTIPART_SWEEP_JOB_KIND, payload: {} });
-}
-
-/**
- * Schedules the run after `current`, unless another chain already has a pending one: two chains
- * become one at the first run where one finds the other's. Only pending rows count, for the reason
- * given at `ensureSweepScheduled`. Also drops finished sweep rows, which carry nothing.
- */
-export async function scheduleNextSweep(
-  db: SweepJobDb,
-  current: Pick<Job, "id">,
-  intervalMs: number,
-): Promise<void> {
-  await db.job.deleteMany({
-    where: { kind: MULTIPART_SWEEP_JOB_KIND, status: { in: ["succeeded", "failed"] } },
-  });
-  const other = await db.job.findFirst({
-    where: {
-      kind: MULTIPART_SWEEP_JOB_KIND,
-      id: { not: current.id },
-      status: "pending",
-    },
-    select: { id: true },
-  });
-  if (other) return;
-  await enqueueJob(db, {
-    kind: MULTIPART_SWEEP_JOB_KIND,
-    payload: {},
-    runAt: new Date(Date.now() + intervalMs),
-  });
-}
-
-/** The `multipart.sweep` job handler: sweep, then schedule the next run whatever happened. */
-export function createSweepHandler(app: FastifyInstance): (job: ClaimedJob) => Promise<void> {
-  return async (job) => {
-    try {
-      await sweepExpiredSessions(app);
-    } catch (error) {
-      app.log.warn({ err: error }, "multipart sweep failed");
-    } finally {
-      await scheduleNextSweep(app.db, job, app.config.multipart.sweepIntervalMs);
-    }
-  };
 }
