@@ -15,6 +15,7 @@
 import { createClient } from "@trove/sdk/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, FULL, PROFILE, reportFigures } from "../support/reliability-profile";
+import { distinctLoggedErrors } from "../support/server-log";
 import { type ServerProcess, startServerProcess } from "../support/server-process";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 import { patternBytes } from "../support/workspace-files";
@@ -186,6 +187,7 @@ describe(`load: ${WORKERS} upload workers and a list load for ${DURATION_MS / 10
         rateLimited: answers.filter((a) => a.status === 429).length,
         badRetryAfter: badRetryAfter.length,
         failures: failures.slice(0, 10),
+        serverErrorsLogged: distinctLoggedErrors(server.output()),
         listedTotal,
       });
 

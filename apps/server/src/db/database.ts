@@ -17,6 +17,15 @@ import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import type { DatabaseConfig } from "../config.js";
 import { PrismaClient } from "../generated/prisma/client.js";
+
+/**
+ * Under load, requests queue for a pooled connection (10 on PostgreSQL, one at a time on PGlite).
+ * Prisma's defaults (2 s to start a transaction, 5 s to finish it) turned 200 concurrent uploads
+ * into hundreds of P2028 failures; a queued transaction should wait its turn, as a queued query
+ * does, and fail only when the database is really out of reach.
+ */
+const TRANSACTION_OPTIONS = { maxWait: 30_000, timeout: 30_000 };
+
 import {
   type MigrateResult,
   type Migration,
@@ -52,7 +61,10 @@ async function openPglite(dataDir: string | null, loadDataDir?: Blob): Promise<D
     ...(dataDir ? { dataDir } : {}),
     ...(loadDataDir ? { loadDataDir } : {}),
   });
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const prisma = new PrismaClient({
+    adapter: new PrismaPGlite(pglite),
+    transactionOptions: TRANSACTION_OPTIONS,
+  });
   const driver: MigrationDriver = {
     connection: pgliteConnection(pglite),
     transaction: (fn) => pglite.transaction((tx) => fn(pgliteConnection(tx))),
@@ -91,7 +103,7 @@ async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle client that loses its connection must not crash the process.
   pool.on("error", () => {});
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_OPTIONS });
   let closed = false;
   return {
     kind: "postgres",

@@ -9,6 +9,7 @@ describe("isDependencyUnavailable", () => {
     ["a reset socket", withCode("ECONNRESET", "read ECONNRESET")],
     ["Prisma: server closed the connection", withCode("P1017")],
     ["Prisma: cannot reach the database", withCode("P1001")],
+    ["Prisma: no connection to start a transaction in time", withCode("P2028")],
     [
       "a raw query on a closed connection",
       withCode("P2010", "Raw query failed. Message: `Server has closed the connection.`"),

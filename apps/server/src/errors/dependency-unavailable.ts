@@ -22,9 +22,11 @@ const NETWORK_CODES = new Set([
 
 /**
  * Prisma's connection errors: P1001 can't reach the server, P1002 server timed out, P1008
- * operation timed out, P1017 server closed the connection, P2024 connection pool timeout.
+ * operation timed out, P1017 server closed the connection, P2024 connection pool timeout, P2028
+ * a transaction that could not start (or finish) in time: the database is out of reach for this
+ * request, and the transaction was rolled back.
  */
-const PRISMA_CONNECTION_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024"]);
+const PRISMA_CONNECTION_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024", "P2028"]);
 
 /** How drivers word a lost connection where they give no code (pg, raw queries through Prisma's P2010). */
 const CONNECTION_LOST =
