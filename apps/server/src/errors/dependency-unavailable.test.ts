@@ -16,6 +16,13 @@ describe("isDependencyUnavailable", () => {
     ],
     ["pg's lost connection", new Error("Connection terminated unexpectedly")],
     [
+      "the driver adapter's closed connection",
+      Object.assign(new Error("ConnectionClosed"), {
+        name: "DriverAdapterError",
+        cause: { kind: "ConnectionClosed" },
+      }),
+    ],
+    [
       "a reset socket two causes down",
       new Error("outer", { cause: new Error("middle", { cause: withCode("ECONNRESET") }) }),
     ],
@@ -27,6 +34,10 @@ describe("isDependencyUnavailable", () => {
   it.each([
     ["a bug", new TypeError("cannot read properties of undefined")],
     ["a unique violation", withCode("P2002")],
+    [
+      "the driver adapter's unique violation",
+      Object.assign(new Error("UniqueConstraintViolation"), { cause: { kind: "UniqueConstraintViolation" } }),
+    ],
     ["a raw query's syntax error", withCode("P2010", "Raw query failed. Message: syntax error at or near")],
     ["a missing file", withCode("ENOENT")],
     ["no error at all", undefined],

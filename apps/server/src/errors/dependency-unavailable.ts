@@ -28,6 +28,18 @@ const NETWORK_CODES = new Set([
  */
 const PRISMA_CONNECTION_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024", "P2028"]);
 
+/**
+ * Kinds of Prisma's DriverAdapterError (its `cause.kind`, also its message) that mean the database
+ * is out of reach; it surfaces unwrapped from some calls (a transaction's own queries).
+ */
+const ADAPTER_CONNECTION_KINDS = new Set([
+  "ConnectionClosed",
+  "DatabaseNotReachable",
+  "SocketTimeout",
+  "TooManyConnections",
+  "TransactionAlreadyClosed",
+]);
+
 /** How drivers word a lost connection where they give no code (pg, raw queries through Prisma's P2010). */
 const CONNECTION_LOST =
   /Connection terminated|Server has closed the connection|Can't reach database server|timeout exceeded when trying to connect|socket hang up/i;
@@ -43,8 +55,15 @@ export function isDependencyUnavailable(error: unknown, depth = 0): boolean {
   if (typeof error !== "object" || error === null || depth > MAX_DEPTH) return false;
   const code = fieldOf(error, "code");
   if (typeof code === "string" && (NETWORK_CODES.has(code) || PRISMA_CONNECTION_CODES.has(code))) return true;
+  const kind = fieldOf(error, "kind");
+  if (typeof kind === "string" && ADAPTER_CONNECTION_KINDS.has(kind)) return true;
   const message = fieldOf(error, "message");
-  if (typeof message === "string" && CONNECTION_LOST.test(message)) return true;
+  if (
+    typeof message === "string" &&
+    (CONNECTION_LOST.test(message) || ADAPTER_CONNECTION_KINDS.has(message))
+  ) {
+    return true;
+  }
   if (error instanceof AggregateError && error.errors.some((e) => isDependencyUnavailable(e, depth + 1))) {
     return true;
   }

@@ -6,7 +6,6 @@
 
 import type { UploadResponse } from "@trove/schema";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
-import { isDependencyUnavailable } from "../errors/dependency-unavailable.js";
 import { badRequest, HttpError } from "../errors/index.js";
 import { ensureFolderPath } from "../folders/ensure-folder-path.js";
 import { assertPathFits } from "../folders/folder-path.js";
@@ -136,6 +135,7 @@ export async function registerFile(deps: UploadDeps, input: RegisterFileInput): 
   let replacedSource = false;
 
   let registered: RegisteredFile;
+  let inserting = false;
   try {
     const described = await describeAndProcess(deps, input, fileId, written, () => {
       replacedSource = true;
@@ -144,11 +144,15 @@ export async function registerFile(deps: UploadDeps, input: RegisterFileInput): 
       ? randomString(RANDOM_SUFFIX_LENGTH, RANDOM_SUFFIX_ALPHABET)
       : undefined;
     const name = storedFileName(input.fileName, described.extension, suffix ? { suffix } : {});
+    inserting = true;
     registered = await insertFileRow(deps, input, fileId, name, described);
   } catch (error) {
-    // The database connection dropped: the row may have been committed all the same, and deleting
-    // its objects would leave a file without bytes. The orphan sweeper removes them if it was not.
-    if (isDependencyUnavailable(error)) throw error;
+    // Once the insert has begun, only our own refusal (a 4xx thrown inside the transaction, which
+    // rolls it back) proves that no row names these objects. Any other failure, a dropped
+    // connection above all, may have come after the commit: deleting would leave a file without
+    // its bytes. The orphan sweeper removes them later if no row names them.
+    const refused = error instanceof HttpError && error.status < 500;
+    if (inserting && !refused) throw toUploadError(error);
     const cleanup = [...written];
     if (input.deleteSourceOnError !== false || replacedSource) cleanup.push(input.storageKey);
     for (const key of new Set(cleanup)) {
