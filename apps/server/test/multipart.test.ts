@@ -192,12 +192,15 @@ describe("PUT part URLs (gateway)", () => {
     const session = await start(t, { file_name: "one.bin", size: data.length });
     const res = await putPart(t, session.parts[0] as string, data);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ success: true, part_number: 1, size: 1234, etag: sha256(data) });
-    expect(res.headers.etag).toBe(`"${sha256(data)}"`);
+    // The fs part ETag is the part's content hash (block digests combined), not a second SHA-256.
+    const partHash = (await hashStream([data])).hash;
+    expect(partHash).not.toBe(sha256(data));
+    expect(res.json()).toEqual({ success: true, part_number: 1, size: 1234, etag: partHash });
+    expect(res.headers.etag).toBe(`"${partHash}"`);
     const part = await t.app.db.multipartPart.findUniqueOrThrow({
       where: { sessionId_number: { sessionId: session.session_id, number: 1 } },
     });
-    expect(part).toMatchObject({ size: 1234n, checksum: sha256(data) });
+    expect(part).toMatchObject({ size: 1234n, checksum: partHash });
     expect(part.blockDigests).toEqual((await hashStream([data])).blockDigests);
   });
 

@@ -1,6 +1,6 @@
 /**
  * Endpoint 4 on Trove's part gateway: checks the signed URL and the session, streams the body
- * into storage at the part's place (never buffered), and records the part (size, SHA-256, ETag,
+ * into storage at the part's place (never buffered), and records the part (size, part hash, ETag,
  * content-hash block digests) so `complete` needs nothing from storage but the assembly.
  *
  * Every failure is a 400 `{ success: false, error }` (the spec's one failure status for part
@@ -108,7 +108,7 @@ export async function receivePart(deps: MultipartDeps, input: ReceivePartInput):
 
   const record = {
     size: BigInt(stored.size),
-    checksum: stored.sha256,
+    checksum: stored.partHash,
     etag: stored.etag,
     blockDigests: stored.blockDigests,
     storageKey: key,
