@@ -1,7 +1,7 @@
 // Multipart uploads on the fs driver through the API (app.inject): start (endpoint 3), the part
 // gateway (endpoint 4), complete (endpoint 5) and the sweeper. Real-HTTP streaming and the large
 // upload are in multipart-http.test.ts, the s3 driver in multipart-s3.test.ts.
-import { readdir } from "node:fs/promises";
+import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -188,12 +188,15 @@ describe("PUT part URLs (gateway)", () => {
     const session = await start(t, { file_name: "one.bin", size: data.length });
     const res = await putPart(t, session.parts[0] as string, data);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ success: true, part_number: 1, size: 1234, etag: sha256(data) });
-    expect(res.headers.etag).toBe(`"${sha256(data)}"`);
+    // The fs part ETag is the part's content hash (block digests combined), not a second SHA-256.
+    const partHash = (await hashStream([data])).hash;
+    expect(partHash).not.toBe(sha256(data));
+    expect(res.json()).toEqual({ success: true, part_number: 1, size: 1234, etag: partHash });
+    expect(res.headers.etag).toBe(`"${partHash}"`);
     const part = await t.app.db.multipartPart.findUniqueOrThrow({
       where: { sessionId_number: { sessionId: session.session_id, number: 1 } },
     });
-    expect(part).toMatchObject({ size: 1234n, checksum: sha256(data) });
+    expect(part).toMatchObject({ size: 1234n, checksum: partHash });
     expect(part.blockDigests).toEqual((await hashStream([data])).blockDigests);
   });
 
@@ -251,7 +254,41 @@ describe("PUT part URLs (gateway)", () => {
     const session = await start(t, { file_name: "again.bin", size: data.length });
     const first = session.parts[0] as string;
     expect((await putPart(t, first, testBytes(5 * MiB, 99))).statusCode).toBe(200);
+    const record = () =>
+      t.app.db.multipartPart.findUniqueOrThrow({
+        where: { sessionId_number: { sessionId: session.session_id, number: 1 } },
+      });
+    const before = await record();
     await uploadAll(t, session, data, [1, 0]);
+    // The one record of part 1 now describes the new bytes.
+    const partHash = (await hashStream([data.subarray(0, 5 * MiB)])).hash;
+    const after = await record();
+    expect(after).toMatchObject({ size: BigInt(5 * MiB), etag: partHash, checksum: partHash });
+    expect(after.blockDigests).toHaveLength(5);
+    expect(after.blockDigests).not.toEqual(before.blockDigests);
+    expect(after.createdAt.getTime()).toBeGreaterThanOrEqual(before.createdAt.getTime());
+    const done = await complete(t, session.session_id);
+    expect(await deliveredSha256(t, done.url)).toBe(sha256(data));
+  });
+
+  it("a part whose re-upload died mid-write (its stale record kept) cannot complete until uploaded again", async () => {
+    const data = testBytes(5 * MiB + 100, 11);
+    const session = await start(t, { file_name: "crash.bin", size: data.length });
+    await uploadAll(t, session, data);
+    // What a crash inside the fs store's putPart leaves: the database still holds part 1's record
+    // (it is only forgotten when putPart fails), but the store removed its own record of part 1
+    // before overwriting the bytes.
+    const { storageUploadId } = await t.app.db.multipartSession.findUniqueOrThrow({
+      where: { id: session.session_id },
+    });
+    await rm(join(t.storageDir, FS_MULTIPART_DIR, storageUploadId as string, "parts", "1.json"));
+    expect(await t.app.db.multipartPart.count({ where: { sessionId: session.session_id } })).toBe(2);
+
+    const refused = await completeRaw(t, session.session_id);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({ success: false, error: "Part 1 was not uploaded with that ETag" });
+    // The session stays open: upload the part again and complete.
+    await uploadAll(t, session, data, [0]);
     const done = await complete(t, session.session_id);
     expect(await deliveredSha256(t, done.url)).toBe(sha256(data));
   });

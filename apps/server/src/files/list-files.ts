@@ -28,7 +28,10 @@
  * (it ends with file_no), so the second half of the list is the first half of the opposite order:
  * past `REVERSE_MIN_OFFSET`, the total is counted first and a page nearer the end than the start
  * is read in the opposite order from the end (OFFSET `total - offset - limit`) and flipped. The
- * middle of a very long list still costs O(offset); only keyset pagination would avoid that.
+ * middle of a very long list still costs O(offset), but only in index entries: every order has a
+ * covering index (workspace_id, <sort columns>, file_no) (migration
+ * 20261124015819_list_files_covering_indexes), the page's keys come from an index-only scan and
+ * only its `limit` rows are read (a deferred join). Only keyset pagination would avoid the walk.
  * Below the threshold the rows and the total are read in parallel, as before.
  */
 import type { ListFilesQuery } from "@trove/schema";
@@ -75,17 +78,19 @@ export function normaliseFilterPath(path: string): string {
     .join("/");
 }
 
-function orderByClause({ field, order }: FileSort): Prisma.Sql {
+/** The ORDER BY terms of a sort, on the `files` row aliased `alias`. */
+function orderByClause({ field, order }: FileSort, alias: "f" | "r"): Prisma.Sql {
   const direction = Prisma.raw(order === "asc" ? "ASC" : "DESC");
+  const a = Prisma.raw(alias);
   switch (field) {
     case "name":
-      return Prisma.sql`lower(f.name) ${direction}, f.name ${direction}, f.file_no ${direction}`;
+      return Prisma.sql`lower(${a}.name) ${direction}, ${a}.name ${direction}, ${a}.file_no ${direction}`;
     case "size":
-      return Prisma.sql`f.size ${direction}, f.file_no ${direction}`;
+      return Prisma.sql`${a}.size ${direction}, ${a}.file_no ${direction}`;
     case "updated_at":
-      return Prisma.sql`f.updated_at ${direction}, f.file_no ${direction}`;
+      return Prisma.sql`${a}.updated_at ${direction}, ${a}.file_no ${direction}`;
     default:
-      return Prisma.sql`f.created_at ${direction}, f.file_no ${direction}`;
+      return Prisma.sql`${a}.created_at ${direction}, ${a}.file_no ${direction}`;
   }
 }
 
@@ -132,14 +137,21 @@ export async function listFiles(
   const where = whereClause(workspaceId, query);
   const sort = resolveFileSort(query);
   const offset = (query.page - 1) * query.limit;
+  // Deferred join: the page's keys first (an index-only scan of the sort's covering index when no
+  // filter needs other columns), then only those rows. OFFSET still walks `skip` index entries,
+  // but no longer fetches and sorts each row it skips.
   const page = (order: FileSort, limit: number, skip: number) =>
     db.$queryRaw<FileListSource[]>`
-      SELECT f.file_no AS "fileNo", f.name, f.path, f.size, f.format, f.extension, f.width, f.height,
-             f.created_at AS "createdAt", f.thumbnail_key AS "thumbnailKey"
-      FROM files f
-      WHERE ${where}
-      ORDER BY ${orderByClause(order)}
-      LIMIT ${limit}::int OFFSET ${skip}::bigint`;
+      SELECT r.file_no AS "fileNo", r.name, r.path, r.size, r.format, r.extension, r.width, r.height,
+             r.created_at AS "createdAt", r.thumbnail_key AS "thumbnailKey"
+      FROM (
+        SELECT f.file_no FROM files f
+        WHERE ${where}
+        ORDER BY ${orderByClause(order, "f")}
+        LIMIT ${limit}::int OFFSET ${skip}::bigint
+      ) k
+      JOIN files r ON r.file_no = k.file_no
+      ORDER BY ${orderByClause(order, "r")}`;
   const count = async () => {
     const counted = await db.$queryRaw<CountRow[]>`SELECT count(*) AS total FROM files f WHERE ${where}`;
     return Number(counted[0]?.total ?? 0);

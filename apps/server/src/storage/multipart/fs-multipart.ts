@@ -53,7 +53,7 @@ interface PartRecord {
   number: number;
   size: number;
   etag: string;
-  sha256: string;
+  partHash: string;
   blockDigests: string[];
 }
 
@@ -156,8 +156,8 @@ export class FsMultipartStore implements MultipartStore {
     const record: PartRecord = {
       number: partNumber,
       size: digest.size,
-      etag: digest.sha256,
-      sha256: digest.sha256,
+      etag: digest.partHash,
+      partHash: digest.partHash,
       blockDigests: digest.blockDigests,
     };
     const tmp = `${recordFile}.${randomBytes(6).toString("hex")}.tmp`;

@@ -8,7 +8,7 @@
  * Gateway mode (every driver): each part request streams through Trove.
  *   const part = await store.putPart({ key, uploadId, partNumber, partSize, body: req.raw,
  *     expectedSize: plannedPartSize(size, partSize, partNumber) });
- *   // -> { partNumber, size, etag, sha256, blockDigests }: record it in the session (database).
+ *   // -> { partNumber, size, etag, partHash, blockDigests }: record it in the session (database).
  *   //    Rejects with SizeMismatchError when the body is not exactly expectedSize bytes; then
  *   //    forget any earlier record of that part number (on fs the bytes were overwritten).
  *   //    Uploading a part number again replaces it; parts may arrive in any order and on any

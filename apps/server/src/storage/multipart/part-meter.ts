@@ -1,25 +1,29 @@
 /**
  * The pass-through every part body flows through on its way to storage: counts bytes, computes
- * the part's SHA-256 and its content-hash block digests, and fails as soon as the body cannot
- * be exactly `expectedSize` bytes long.
+ * the part's content-hash block digests, and fails as soon as the body cannot be exactly
+ * `expectedSize` bytes long.
+ *
+ * Each byte is hashed once: the part's own hash (`partHash`, the fs part ETag) is the content
+ * hash of the part's bytes, derived from its block digests (block-hash.ts), not a second
+ * SHA-256 pass over the bytes; that pass cost as much CPU as the block digests themselves.
  *
  * With `holdLast`, the chunk that completes `expectedSize` is held back until the source has
  * ended, so a downstream HTTP request (Content-Length = expectedSize) is only ever complete when
  * the body really was that long: a longer body fails before the store sees a whole part.
  */
-import { createHash } from "node:crypto";
 import { Transform, type TransformCallback } from "node:stream";
 import { SizeMismatchError } from "../driver.js";
-import { BlockHasher } from "./block-hash.js";
+import { BlockHasher, combineBlockDigests } from "./block-hash.js";
 
 export interface PartDigest {
   size: number;
-  sha256: string;
+  /** The content hash (b1 scheme) of the part's bytes: equal bytes, equal hash. */
+  partHash: string;
+  /** SHA-256 hex of each BLOCK_SIZE block of the part, in order. */
   blockDigests: string[];
 }
 
 export class PartMeter extends Transform {
-  private readonly sha256 = createHash("sha256");
   private readonly blocks = new BlockHasher();
   private held: Buffer | undefined;
   private digest: PartDigest | undefined;
@@ -42,7 +46,6 @@ export class PartMeter extends Transform {
       return;
     }
     this.size += chunk.length;
-    this.sha256.update(chunk);
     this.blocks.update(chunk);
     if (this.options.holdLast && this.size === this.expectedSize && chunk.length > 0) {
       this.held = chunk;
@@ -58,7 +61,8 @@ export class PartMeter extends Transform {
       callback(this.failure);
       return;
     }
-    this.digest = { size: this.size, sha256: this.sha256.digest("hex"), blockDigests: this.blocks.digest() };
+    const blockDigests = this.blocks.digest();
+    this.digest = { size: this.size, partHash: combineBlockDigests(blockDigests), blockDigests };
     if (this.held) this.push(this.held);
     this.held = undefined;
     callback();

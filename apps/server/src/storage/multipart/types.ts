@@ -32,10 +32,13 @@ export interface PutPartInput {
 export interface StoredPart {
   partNumber: number;
   size: number;
-  /** Pass back unchanged to `complete`. fs: the part's SHA-256 hex; s3: the store's ETag, unquoted. */
+  /** Pass back unchanged to `complete`. fs: `partHash`; s3: the store's ETag, unquoted. */
   etag: string;
-  /** Lowercase hex SHA-256 of the part's bytes. */
-  sha256: string;
+  /**
+   * The content hash (block-hash.ts, b1 scheme) of the part's bytes, as lowercase hex: derived
+   * from `blockDigests`, so equal bytes give equal values. Not `sha256sum` of the part.
+   */
+  partHash: string;
   /** SHA-256 hex of each BLOCK_SIZE block of the part, in order (see block-hash.ts). */
   blockDigests: string[];
 }
