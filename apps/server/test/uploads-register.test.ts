@@ -120,7 +120,7 @@ describe("registerFile", () => {
       errorCode: "INVALID_TRANSFORM",
     });
     expect(await listObjects(t.storageDir)).toEqual([...before, kept.key].sort());
-    // A failure after the thumbnail was written (folder path too deep) removes it and the source.
+    // A failure after the image was described (folder path too deep) removes the source.
     await expect(
       registerFile(uploadDepsOf(t.app), {
         ...input,

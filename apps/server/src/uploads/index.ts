@@ -92,7 +92,7 @@ export {
   fileNameFromUrl,
 } from "./fetch-remote-upload.js";
 export { type IngestResult, IngestStream } from "./ingest-stream.js";
-export { imageInputOf, thumbnailObjectKey } from "./object-keys.js";
+export { imageInputOf, thumbnailKeyOf } from "./object-keys.js";
 export {
   FILE_FIELD,
   type ReceivedDirectUpload,

@@ -18,7 +18,7 @@ import type { TrustedRangesInput } from "../network/trusted-ranges.js";
 import { objectKey, type StorageDriver } from "../storage/driver.js";
 import { hashStream } from "../storage/multipart/block-hash.js";
 import { enqueueWebhook, fileUploadedEvent } from "../webhooks/delivery.js";
-import { imageInputOf, putBuffer, readObjectHead, thumbnailObjectKey } from "./object-keys.js";
+import { imageInputOf, putBuffer, readObjectHead, thumbnailKeyOf } from "./object-keys.js";
 import { collisionName, collisionPattern, collisionStem, storedFileName } from "./stored-name.js";
 import { toUploadError } from "./upload-errors.js";
 import { toUploadResponse } from "./upload-response.js";
@@ -68,6 +68,11 @@ export interface RegisterFileInput {
   fileId?: string;
   /** The first SNIFF_HEAD_BYTES of the content, if the caller kept them (saves one ranged read). */
   head?: Uint8Array;
+  /**
+   * The whole content, if the caller still holds it (small direct uploads): an image is then
+   * read from memory instead of from storage. Called at most once.
+   */
+  bytes?: (() => Buffer) | undefined;
   /** The caller's file name; see ./stored-name.ts for what is stored. */
   fileName: string;
   /** Folder path, created as needed ("" or absent: the root). */
@@ -205,8 +210,15 @@ async function describeAndProcess(
   const limits = resolveMediaLimits(deps.mediaLimits);
   let processed: ProcessedImage;
   try {
-    const image = await imageInputOf(storage, input.storageKey, limits.maxSourceBytes);
-    processed = await processImage({ input: image, limits, ...(transform ? { transform } : {}) });
+    const image = input.bytes
+      ? input.bytes()
+      : await imageInputOf(storage, input.storageKey, limits.maxSourceBytes);
+    processed = await processImage({
+      input: image,
+      limits,
+      size: input.size,
+      ...(transform ? { transform } : {}),
+    });
   } catch (error) {
     // Undecodable (truncated, corrupt) but no transformation asked for: keep the bytes as a file.
     if (isMediaError(error) && error.code === "UNSUPPORTED_MEDIA_TYPE" && transform === undefined) {
@@ -238,10 +250,8 @@ async function describeAndProcess(
     described.hash = (await hashStream([buffer])).hash;
   }
 
-  const thumbnailKey = thumbnailObjectKey(input.workspaceId, fileId);
-  await putBuffer(storage, thumbnailKey, processed.thumbnail.buffer, processed.thumbnail.mimeType);
-  written.push(thumbnailKey);
-  described.thumbnailKey = thumbnailKey;
+  // Rendered by delivery on its first request, not here (src/uploads/object-keys.ts).
+  described.thumbnailKey = thumbnailKeyOf(described.key);
   return described;
 }
 
