@@ -62,7 +62,7 @@ export interface ProcessedImage {
 export async function processImage(options: ProcessImageOptions): Promise<ProcessedImage> {
   const limits = resolveMediaLimits(options.limits);
   const steps = readTransform(options.transform);
-  const { image, header } = await openRasterImage(options.input, limits);
+  const { open, header } = await openRasterImage(options.input, limits);
 
   if (steps.length === 0) {
     return {
@@ -81,7 +81,7 @@ export async function processImage(options: ProcessImageOptions): Promise<Proces
     };
   }
 
-  const rendered = await runTransform(image, header, steps, limits);
+  const rendered = await runTransform(open, header, steps, limits);
   const { format, quality } = outputDirectives(steps);
   const outputFormat = resolveOutputFormat(format, header.format, rendered.hasAlpha, () => "webp");
   const encoded = await encodeImage(rendered.image(), outputFormat, quality).catch((error: unknown) => {
