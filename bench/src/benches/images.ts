@@ -64,7 +64,8 @@ export async function benchImages(ctx: BenchContext): Promise<BenchResult> {
         `first request). The other ${fmt(median(trove) - pipelineMs, 0)} ms of the upload's median are the upload ` +
         "itself, which the baseline does not do (its bytes are already in its memory): the 4 MB form body over HTTP " +
         "from another process, parsed by busboy, hashed (block-tree SHA-256, and the fs driver's SHA-256) and " +
-        "written to storage, then read from memory by the pipeline, the result written and hashed, the original " +
+        "written to storage, read back by libvips (a body this large is not kept in memory: joining it costs " +
+        "more than the read), the result written and hashed, the original " +
         "deleted, and one database statement. On 2 cores shared with the client, libvips' threads and PostgreSQL " +
         "these passes cost wall time directly, and more the busier the machine is (the load average above). Not " +
         "storing the original at all when a transform replaces it (the form's fields come before the file) would " +
