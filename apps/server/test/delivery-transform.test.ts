@@ -1,23 +1,29 @@
 // Delivery-time transforms: GET {assets}/{workspace_no}/{transform}/{path}. Rendered with sharp,
 // cached in storage under variantCacheKey, negotiated for f_auto with Vary: Accept, 304 on
 // If-None-Match, 400 naming the directive, and never served for a deleted file.
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { solid } from "../src/media/test-images.js";
 import { variantCachePrefix } from "../src/media/variant-cache-key.js";
-import type { PutOptions, StorageDriver } from "../src/storage/driver.js";
+import type { ByteRange, PutOptions, StorageDriver } from "../src/storage/driver.js";
 import { FsStorageDriver } from "../src/storage/fs-driver.js";
 import { deleteFileObjects } from "../src/uploads/delete-file-objects.js";
+import { thumbnailKeyOf } from "../src/uploads/object-keys.js";
 import { createTestApp, type TestApp } from "./support/index.js";
 import { directUpload, listObjects, PDF, uploaded } from "./uploads-helpers.js";
 
-/** An fs driver that counts puts under variants/ (each is one render). */
+/** An fs driver that counts puts under variants/ (each is one render) and reads of them. */
 class CountingStorage extends FsStorageDriver {
   variantPuts = 0;
+  variantGets = 0;
   override async put(key: string, body: Readable, options?: PutOptions) {
     if (key.startsWith("variants/")) this.variantPuts++;
     return super.put(key, body, options);
+  }
+  override async get(key: string, options?: { range?: ByteRange }) {
+    if (key.startsWith("variants/")) this.variantGets++;
+    return super.get(key, options);
   }
 }
 
@@ -63,10 +69,12 @@ describe("delivery-time transforms", () => {
     const cached = await listObjects(storage.root);
     expect(cached.filter((key) => key.startsWith(variantCachePrefix(storageKey)))).toHaveLength(1);
 
+    const reads = storage.variantGets;
     const second = await get(`/assets/${ws}/w_100/pics/red.png`);
     expect(second.statusCode).toBe(200);
     expect(second.headers["x-cache"]).toBe("HIT");
     expect(second.headers["content-type"]).toBe("image/png");
+    expect(storage.variantGets).toBe(reads + 1); // opened once: the type follows from the transform
     expect(second.headers.etag).toBe(first.headers.etag);
     expect(Buffer.compare(second.rawPayload, first.rawPayload)).toBe(0);
     expect(storage.variantPuts).toBe(before + 1); // not rendered again
@@ -155,14 +163,63 @@ describe("delivery-time transforms", () => {
     expect(res.body).toBe("hi");
   });
 
-  it("serves the stored thumbnail at the thumbnail URL without rendering", async () => {
+  it("renders the thumbnail on its first request, caches it at the file's thumbnailKey", async () => {
     const body = uploaded(await directUpload(t, { file_name: "thumb.png" }, { content: png }));
+    const row = await t.app.db.file.findUniqueOrThrow({ where: { id: body.id } });
+    expect(row.thumbnailKey).toBe(thumbnailKeyOf(row.storageKey));
+    // The upload rendered nothing.
+    expect(await storage.exists(row.thumbnailKey as string)).toBe(false);
+    const puts = storage.variantPuts;
+    const first = await get(new URL(body.thumbnail as string).pathname);
+    expect(first.statusCode).toBe(200);
+    expect(first.headers["x-cache"]).toBe("MISS");
+    expect(first.headers["content-type"]).toBe("image/webp");
+    expect(await sharp(first.rawPayload).metadata()).toMatchObject({
+      format: "webp",
+      width: 256,
+      height: 192,
+    });
+    expect(storage.variantPuts).toBe(puts + 1);
+    expect(await storage.exists(row.thumbnailKey as string)).toBe(true);
+    const second = await get(new URL(body.thumbnail as string).pathname);
+    expect(second.headers["x-cache"]).toBe("HIT");
+    expect(second.headers["content-type"]).toBe("image/webp");
+    expect(Buffer.compare(second.rawPayload, first.rawPayload)).toBe(0);
+    expect(storage.variantPuts).toBe(puts + 1);
+  });
+
+  it("never enlarges a thumbnail", async () => {
+    const small = await solid(100, 40, { r: 1, g: 2, b: 3 }, "jpeg");
+    const body = uploaded(await directUpload(t, { file_name: "small.jpg" }, { content: small }));
+    const res = await get(new URL(body.thumbnail as string).pathname);
+    expect(await sharp(res.rawPayload).metadata()).toMatchObject({ format: "webp", width: 100, height: 40 });
+  });
+
+  it("serves a thumbnail pre-rendered at upload (older files) without rendering", async () => {
+    const body = uploaded(await directUpload(t, { file_name: "legacy.png" }, { content: png }));
+    const legacyKey = `thumbnails/${t.workspace.id}/${body.id}.webp`;
+    const thumbnail = await sharp(png).resize(256).webp().toBuffer();
+    await storage.put(legacyKey, Readable.from([thumbnail]));
+    await t.app.db.file.update({ where: { id: body.id }, data: { thumbnailKey: legacyKey } });
     const puts = storage.variantPuts;
     const res = await get(new URL(body.thumbnail as string).pathname);
     expect(res.statusCode).toBe(200);
     expect(res.headers["content-type"]).toBe("image/webp");
-    expect(await sharp(res.rawPayload).metadata()).toMatchObject({ width: 256, height: 192 });
+    expect(Buffer.compare(res.rawPayload, thumbnail)).toBe(0);
     expect(storage.variantPuts).toBe(puts);
+  });
+
+  it("labels a cached variant whose format depends on alpha from its bytes", async () => {
+    // f_auto for a client without AVIF/WebP: png with alpha, else jpeg.
+    const alpha = await solid(40, 30, { r: 9, g: 8, b: 7, alpha: 0.5 }, "png");
+    uploaded(await directUpload(t, { file_name: "alpha.png" }, { content: alpha }));
+    const first = await get(`/assets/${ws}/w_20,f_auto/alpha.png`, { accept: "*/*" });
+    expect(first.headers["content-type"]).toBe("image/png");
+    const reads = storage.variantGets;
+    const second = await get(`/assets/${ws}/w_20,f_auto/alpha.png`, { accept: "*/*" });
+    expect(second.headers["x-cache"]).toBe("HIT");
+    expect(second.headers["content-type"]).toBe("image/png");
+    expect(storage.variantGets).toBe(reads + 2); // its head, then the whole
   });
 
   it("a no-op transform serves the file itself", async () => {

@@ -7,6 +7,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { pngBomb, solid } from "../src/media/test-images.js";
 import { hashStream } from "../src/storage/multipart/block-hash.js";
+import { thumbnailKeyOf } from "../src/uploads/object-keys.js";
 import { createTestApp, type TestApp } from "./support/index.js";
 import {
   directUpload,
@@ -153,9 +154,12 @@ describe("direct upload: fields", () => {
     expect(body.hash).toBe((await hashStream([served.rawPayload])).hash);
     const row = await t.app.db.file.findUniqueOrThrow({ where: { id: body.id } });
     expect(row.transformString).toBe("w_100,f_webp");
-    // Only the transformed object and the thumbnail remain for this file (the original is gone).
+    // Only the transformed object remains for this file (the original is gone); the thumbnail is
+    // rendered from it by delivery, on its first request.
     const objects = (await listObjects(t.storageDir)).filter((key) => key.includes(body.id));
-    expect(objects).toEqual([row.storageKey, row.thumbnailKey].sort());
+    expect(objects).toEqual([row.storageKey]);
+    expect(row.thumbnailKey).toBe(thumbnailKeyOf(row.storageKey));
+    expect(await t.app.storage.exists(row.thumbnailKey as string)).toBe(false);
   });
 
   it("crops and converts to jpeg (w, h, c_fill, q)", async () => {

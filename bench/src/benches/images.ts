@@ -58,20 +58,23 @@ export async function benchImages(ctx: BenchContext): Promise<BenchResult> {
     }
     const pipelineMs = median(pipeline);
     profiles.push(
-      `- **What limits it: the work around the image pipeline more than the pipeline.** Trove's pipeline alone ` +
-        `(next line) takes ${fmt(pipelineMs, 0)} ms, ${fmt(pipelineMs / median(bare), 2)}× the bare resize: it also ` +
-        "makes the 256 px WebP thumbnail from the same decoded frame and materialises that frame as raw pixels " +
-        `between the two encodes. The other ${fmt(median(trove) - pipelineMs, 0)} ms of the upload's median are the ` +
-        "upload itself: the 4 MB form body over HTTP, streamed to storage while hashed, read back from storage for " +
-        "`processImage`, the result and the thumbnail written, the result hashed again, the original deleted, and " +
-        "the database transaction. On 2 cores shared with the client, libvips' threads and PostgreSQL these extra " +
-        "passes cost wall time directly. Processing the image from the bytes as they arrive (instead of a second " +
-        "read from storage) and hashing the output while it is written are the levers.",
+      `- **What limits it: the upload around the image pipeline, not the pipeline.** Trove's pipeline alone ` +
+        `(next line) takes ${fmt(pipelineMs, 0)} ms, ${fmt(pipelineMs / median(bare), 2)}× the bare resize (decode ` +
+        "with shrink-on-load, resize, encode; no thumbnail any more: it is rendered by the delivery host on its " +
+        `first request). The other ${fmt(median(trove) - pipelineMs, 0)} ms of the upload's median are the upload ` +
+        "itself, which the baseline does not do (its bytes are already in its memory): the 4 MB form body over HTTP " +
+        "from another process, parsed by busboy, hashed (block-tree SHA-256, and the fs driver's SHA-256) and " +
+        "written to storage, read back by libvips (a body this large is not kept in memory: joining it costs " +
+        "more than the read), the result written and hashed, the original " +
+        "deleted, and one database statement. On 2 cores shared with the client, libvips' threads and PostgreSQL " +
+        "these passes cost wall time directly, and more the busier the machine is (the load average above). Not " +
+        "storing the original at all when a transform replaces it (the form's fields come before the file) would " +
+        "save its write, its second SHA-256 and its deletion.",
     );
     profiles.push(
       `- Split: Trove's image pipeline alone (\`processImage(bytes, "w_800")\`: decode with shrink-on-load, resize, ` +
-        `encode, thumbnail), in the bench process: ${fmt(median(pipeline), 0)} ms median; the same upload without ` +
-        `\`transform\` (header, decode for the thumbnail, no re-encode): ${fmt(median(untransformed), 0)} ms median.`,
+        `encode), in the bench process: ${fmt(median(pipeline), 0)} ms median; the same upload without ` +
+        `\`transform\` (the header only, no decode): ${fmt(median(untransformed), 0)} ms median.`,
     );
     const uploads = async (profiled: TroveServer, count: number) => {
       const { client: c } = troveClient(profiled);
@@ -125,13 +128,12 @@ export async function benchImages(ctx: BenchContext): Promise<BenchResult> {
     };
     let url = "";
     profiles.push(
-      "- **What limits it: more lookups and file operations per variant request.** Delivery first looks the whole " +
-        "path (`w_800/photo.jpg`) up as a file (a folder may be named like a transform), then looks the source file " +
-        "up, then `stat`s the cached variant and opens it twice: once to read its first bytes and sniff its content " +
-        "type (`readObjectHead` → `sniffContent` in `routes/delivery-variants.ts`), once to stream it. A stored " +
-        "original costs one file lookup, one `stat` and one open. Storing the variant's content type with it (or " +
-        "deriving it from the canonical transform and the source format) would drop the extra open and read; the " +
-        "profile below shows the file operations (`open`, `read`, `close`, `stat`) among the hottest.",
+      "- **What limits it: the transform's CPU work, on loaded cores.** A cached variant now costs what a stored " +
+        "file costs in I/O: the workspace lookup, one query for the path and the source files it may name (a " +
+        "folder may be named like a transform), one `stat` and one open of the cached object (its Content-Type " +
+        "follows from the canonical transform and the source's format, `variantOutputFormat`). On top: parsing and " +
+        "canonicalising the transform and two short SHA-256 digests for its cache key and ETag. The profile below " +
+        "shows where the rest goes.",
     );
     profiles.push(
       await profileTroveServer(
@@ -177,7 +179,7 @@ export async function benchImages(ctx: BenchContext): Promise<BenchResult> {
       [
         `**6. Images.** (a) The photo is a generated 4000×3000 JPEG (${photo.length} B). Trove: wall time of ` +
           `\`client.upload(bytes, { transform: "w_800" })\` (one direct POST: transfer, hashing, sniffing, decode, ` +
-          `resize, encode, thumbnail, storage and database), stored width ${storedWidth ?? "?"}; baseline: ` +
+          `resize, encode, storage and database), stored width ${storedWidth ?? "?"}; baseline: ` +
           `\`sharp(bytes).resize({ width: 800 }).toBuffer()\` in the bench process. ${storeRuns} runs each, alternating: ` +
           `Trove ${trove.map((ms) => fmt(ms, 0)).join(", ")} ms; sharp ${bare.map((ms) => fmt(ms, 0)).join(", ")} ms.`,
         `(b) \`GET ${variantUrl.replace(server.baseUrl, "")}\` after one render (second response \`X-Cache: ${cacheHeader ?? "?"}\`) ` +

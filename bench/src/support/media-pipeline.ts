@@ -5,7 +5,7 @@
  */
 import { processImage } from "../../../apps/server/src/media/index.js";
 
-/** Wall time of one `processImage` (decode, optional transform, encode, thumbnail), ms. */
+/** Wall time of one `processImage` (header; with a transform: decode, transform, encode), ms. */
 export async function timeProcessImage(bytes: Buffer, transform?: string): Promise<number> {
   const started = performance.now();
   await processImage({ input: bytes, ...(transform ? { transform } : {}) });

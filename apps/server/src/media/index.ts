@@ -2,8 +2,8 @@
  * # Media pipeline (sharp)
  *
  * Identifies uploaded content, reads image dimensions, applies transformation strings (grammar:
- * `@trove/schema`, shared/design/TRANSFORMS.md) at store time and at delivery, and makes
- * thumbnails. Routes call it; it knows nothing of HTTP, storage or the database.
+ * `@trove/schema`, shared/design/TRANSFORMS.md) at store time and at delivery (thumbnails are
+ * delivery-time variants). Routes call it; it knows nothing of HTTP, storage or the database.
  *
  * ## Upload (store time)
  *
@@ -12,16 +12,16 @@
  * const sniffed = await sniffContent(head, fileName); // { mimeType, format, extension, isRasterImage }
  * // 2. Raster images only (jpeg, png, webp, gif, avif, tiff); everything else is stored as bytes.
  * if (sniffed.isRasterImage) {
- *   const { output, info, thumbnail, transform } = await processImage({ input: tempPath, transform: body.transform, limits });
- *   // output.kind === "original": store the upload as is. "transformed": store output.buffer
- *   //   instead (and hash those bytes); info.{format,mimeType,extension,size} describe it.
+ *   const { output, info, transform } = await processImage({ input: bytesOrPath, transform: body.transform, limits });
+ *   // output.kind === "original": store the upload as is (only its header was read).
+ *   //   "transformed": store output.buffer instead (and hash those bytes);
+ *   //   info.{format,mimeType,extension,size} describe it.
  *   // info.width/height/orientation → the file record; transform → transform_string ("" = none).
- *   // thumbnail.buffer is WebP inside 256×256.
  * }
  * ```
- * `probeImage(input)` reads only the header (dimensions, orientation), for callers that need
- * no thumbnail; non-images give `{ isImage: false, width: null, height: null, orientation: null }`
- * without being decoded.
+ * `probeImage(input)` reads only the header (dimensions, orientation) of anything;
+ * non-images give `{ isImage: false, width: null, height: null, orientation: null }` without
+ * being decoded.
  *
  * ## Delivery
  *
@@ -72,15 +72,16 @@
  * - **One decode, EXIF first.** Auto-orientation happens before everything; the first resize or
  *   crop runs inside the decoding pipeline (libvips shrink-on-load), later operations each get a
  *   pipeline over the previous raw frame, because sharp reorders operations within one pipeline.
- *   Output and thumbnail share the final frame.
  * - **Within a step** the order is: resize/crop, effect, rounded corners, flip, rotation,
  *   flatten onto `bg`. Steps sequence everything else. `f` and `q` apply to the output, last
  *   wins. Without `f` the source format is kept (TIFF becomes png/jpeg); `f_auto` is webp at
  *   store time. JPEG output lays transparency on white.
- * - **No transform, no re-encode.** processImage keeps the upload's bytes (EXIF included) and
- *   reports dimensions as displayed. Transformed outputs are stripped of metadata.
+ * - **No transform, no re-encode, no decode.** processImage keeps the upload's bytes (EXIF
+ *   included) and reports dimensions as displayed, from the header alone: an upload costs no
+ *   pixel work, and corrupt pixel data behind a sound header is found when a variant (the
+ *   thumbnail, say) is first rendered, a 400 then. Transformed outputs are stripped of metadata.
  * - **Multi-frame images** (animated GIF/WebP, multi-page TIFF) are read from their first frame:
- *   a transformed or thumbnailed animation is a still.
+ *   a transformed animation (and its thumbnail) is a still.
  *
  * Runs on Node 20.19+: file-type 21 is ESM-only, which the CJS build reaches via require(esm).
  */
@@ -88,7 +89,6 @@
 export type { EncodedImage } from "./encode-image.js";
 export { fileNameExtension, MAX_EXTENSION_LENGTH } from "./file-name-extension.js";
 export type { ImageInput } from "./image-input.js";
-export { makeThumbnail, THUMBNAIL_MAX_SIZE, type Thumbnail } from "./make-thumbnail.js";
 export { isMediaError, MediaError, type MediaErrorCode } from "./media-error.js";
 export { DEFAULT_MEDIA_LIMITS, type MediaLimits, resolveMediaLimits } from "./media-limits.js";
 export { type AutoFormatChoice, negotiateAutoFormat } from "./negotiate-format.js";

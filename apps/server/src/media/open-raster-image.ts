@@ -10,11 +10,13 @@ import { sniffContent } from "./sniff-content.js";
 /**
  * Sniffs `input` and opens it for decoding if, and only if, its magic bytes say it is one of
  * RASTER_FORMATS; anything else (SVG, PDF, video, text) is refused before libvips sees a byte.
+ * `open()` gives a fresh pipeline over the input for each use: cheaper than `Sharp.clone()`,
+ * which structured-clones its options and with them a Buffer input (4 MB for a 12 MP photo).
  */
 export async function openRasterImage(
   input: ImageInput,
   limits: MediaLimits,
-): Promise<{ image: Sharp; header: ImageHeader }> {
+): Promise<{ open: () => Sharp; header: ImageHeader }> {
   const sniffed = await sniffContent(await readHead(input));
   if (!sniffed.isRasterImage) {
     throw new MediaError(
@@ -22,6 +24,6 @@ export async function openRasterImage(
       `only ${RASTER_FORMATS.join(", ")} images can be transformed; this file is ${sniffed.mimeType}`,
     );
   }
-  const image = openImage(input, limits);
-  return { image, header: await readImageHeader(image, sniffed.format, limits) };
+  const header = await readImageHeader(openImage(input, limits), sniffed.format, limits);
+  return { open: () => openImage(input, limits), header };
 }

@@ -1,7 +1,6 @@
 import { canonicalTransform, type Transformation } from "@trove/schema";
 import { encodeImage } from "./encode-image.js";
 import { type ImageInput, inputSize } from "./image-input.js";
-import { makeThumbnail, type Thumbnail } from "./make-thumbnail.js";
 import { type MediaLimits, resolveMediaLimits } from "./media-limits.js";
 import { openRasterImage } from "./open-raster-image.js";
 import { outputDirectives, resolveOutputFormat } from "./output-format.js";
@@ -9,7 +8,6 @@ import { FORMAT_EXTENSIONS, type RasterFormat } from "./raster-format.js";
 import { type ImageHeader, type ImageOrientation, orientationOf } from "./read-image-header.js";
 import { readTransform } from "./read-transform.js";
 import { mapRenderError, runTransform } from "./run-transform.js";
-import { decodeError } from "./sharp-error.js";
 
 export interface ProcessImageOptions {
   /** The stored upload: a file path (preferred: libvips reads it itself) or its bytes. */
@@ -17,6 +15,8 @@ export interface ProcessImageOptions {
   /** The upload's `transform` field, as a string or parsed; absent or a no-op keeps the original. */
   transform?: Transformation | string;
   limits?: Partial<MediaLimits>;
+  /** Bytes of the input, when the caller knows them (saves a stat of a path). */
+  size?: number;
 }
 
 /**
@@ -45,28 +45,26 @@ export interface ProcessedImage {
   info: ProcessedInfo;
   /** The upload as received, before any transformation. */
   source: ImageHeader;
-  thumbnail: Thumbnail;
   /** The canonical transform applied ("" for none): what `transform_string` records. */
   transform: string;
 }
 
 /**
- * Store-time processing of an uploaded raster image: header, optional transformation (applied
- * once; `f_auto` means webp here), and the thumbnail, which shows the stored result. The source
- * is decoded once: the thumbnail and the output come from the same final pixels (or, with no
- * transformation, from one decode of the source). Throws MediaError (400) for a non-raster or
- * corrupt file (UNSUPPORTED_MEDIA_TYPE), a bomb or an output over the cap (IMAGE_TOO_LARGE), and
- * a bad transform (INVALID_TRANSFORM).
+ * Store-time processing of an uploaded raster image: header, and the optional transformation
+ * (applied once; `f_auto` means webp here). Without a transformation only the header is read:
+ * the pixels are not decoded at upload (the thumbnail is a delivery-time variant, rendered on
+ * its first request), so a file whose header is sound but whose pixel data is corrupt is
+ * described from its header and refused only when something renders it. Throws MediaError (400)
+ * for a non-raster file or a corrupt header, and for corrupt pixels when transforming
+ * (UNSUPPORTED_MEDIA_TYPE), a bomb or an output over the cap (IMAGE_TOO_LARGE), and a bad
+ * transform (INVALID_TRANSFORM).
  */
 export async function processImage(options: ProcessImageOptions): Promise<ProcessedImage> {
   const limits = resolveMediaLimits(options.limits);
   const steps = readTransform(options.transform);
-  const { image, header } = await openRasterImage(options.input, limits);
+  const { open, header } = await openRasterImage(options.input, limits);
 
   if (steps.length === 0) {
-    const thumbnail = await makeThumbnail(image.clone()).catch((error: unknown) => {
-      throw decodeError(error, limits);
-    });
     return {
       output: { kind: "original" },
       info: {
@@ -76,21 +74,17 @@ export async function processImage(options: ProcessImageOptions): Promise<Proces
         format: header.format,
         mimeType: header.mimeType,
         extension: FORMAT_EXTENSIONS[header.format],
-        size: await inputSize(options.input),
+        size: options.size ?? (await inputSize(options.input)),
       },
       source: header,
-      thumbnail,
       transform: "",
     };
   }
 
-  const rendered = await runTransform(image, header, steps, limits);
+  const rendered = await runTransform(open, header, steps, limits);
   const { format, quality } = outputDirectives(steps);
   const outputFormat = resolveOutputFormat(format, header.format, rendered.hasAlpha, () => "webp");
-  const [encoded, thumbnail] = await Promise.all([
-    encodeImage(rendered.image(), outputFormat, quality),
-    makeThumbnail(rendered.image()),
-  ]).catch((error: unknown) => {
+  const encoded = await encodeImage(rendered.image(), outputFormat, quality).catch((error: unknown) => {
     throw mapRenderError(error, rendered, limits);
   });
   return {
@@ -105,7 +99,6 @@ export async function processImage(options: ProcessImageOptions): Promise<Proces
       size: encoded.size,
     },
     source: header,
-    thumbnail,
     transform: canonicalTransform(steps),
   };
 }

@@ -36,8 +36,8 @@ export async function renderVariant(options: RenderVariantOptions): Promise<Rend
   const limits = resolveMediaLimits(options.limits);
   const steps = readTransform(options.transform);
   const input = await readSource(options.source, limits.maxSourceBytes);
-  const { image, header } = await openRasterImage(input, limits);
-  const rendered = await runTransform(image, header, steps, limits);
+  const { open, header } = await openRasterImage(input, limits);
+  const rendered = await runTransform(open, header, steps, limits);
 
   const { format, quality } = outputDirectives(steps);
   const choice = format === "auto" ? negotiateAutoFormat(options.accept) : null;

@@ -23,7 +23,8 @@ export interface RenderedImage {
 }
 
 /**
- * Applies the steps to `source` (a pipeline from openImage whose header is `header`). Each
+ * Applies the steps to the image `source()` opens (a fresh pipeline from openImage per call,
+ * whose header is `header`). Each
  * operation gets its own pipeline over the previous frame, because sharp applies the
  * operations of one pipeline in its own fixed order, not in call order. The first operation, if
  * it is a resize or extract, runs inside the decoding pipeline (shrink-on-load), so the source
@@ -31,7 +32,7 @@ export interface RenderedImage {
  * is checked against maxOutputPixels before it is made.
  */
 export async function runTransform(
-  source: Sharp,
+  source: () => Sharp,
   header: ImageHeader,
   steps: Transformation,
   limits: MediaLimits,
@@ -44,9 +45,9 @@ export async function runTransform(
       if (op.kind === "sharp" && op.skip?.(shape)) continue;
       checkOutputSize(op.outputSize(shape), label, limits);
       if (frame === undefined && op.kind === "sharp" && op.fusable) {
-        frame = await decode(op.apply(source.clone(), shape), limits);
+        frame = await decode(op.apply(source(), shape), limits);
       } else {
-        frame ??= await decode(source.clone(), limits);
+        frame ??= await decode(source(), limits);
         frame = await runOp(op, frame, limits);
       }
       shape = { width: frame.width, height: frame.height, channels: frame.channels };
@@ -54,7 +55,7 @@ export async function runTransform(
   }
   if (frame === undefined) {
     checkOutputSize(header, "the image", limits);
-    return { image: () => source.clone(), ...sizeOf(header), hasAlpha: header.hasAlpha, fromSource: true };
+    return { image: source, ...sizeOf(header), hasAlpha: header.hasAlpha, fromSource: true };
   }
   const final = frame;
   return {

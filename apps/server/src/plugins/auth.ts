@@ -12,7 +12,8 @@
  *
  * The key comes from `x-api-key: <key>` or `Authorization: Bearer <key>` (x-api-key wins). On
  * success `request.auth` is `{ workspaceId, workspaceNo, keyId, keyType }`. Keys are looked up
- * by SHA-256 hash on every request (one indexed query), so revocation takes effect at once.
+ * by SHA-256 hash on every request (one indexed query), so revocation takes effect at once; no
+ * cache, since another process (`trove-server keys revoke`, another instance) may revoke a key.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
@@ -81,7 +82,7 @@ export const authPlugin = fp(
       }
       request.auth = {
         workspaceId: record.workspaceId,
-        workspaceNo: record.workspace.workspaceNo,
+        workspaceNo: record.workspaceNo,
         keyId: record.id,
         keyType: record.type,
       };

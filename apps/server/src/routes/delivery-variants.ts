@@ -2,9 +2,9 @@
  * Delivery-time transformations: `GET|HEAD {assets}/{workspace_no}/{transform}/{path...}`.
  *
  * Wired into src/routes/delivery.ts as its `fallback`: delivery looks the whole path up as a
- * file first and calls this only when no file has that path. So a folder literally named like a
- * transformation (`w_100/cat.jpg`) keeps serving its files; the transform reading applies only
- * to paths that name no file.
+ * file (in the same query as the source files this names, `sourcePaths`) and calls this only
+ * when no file has that path. So a folder literally named like a transformation (`w_100/cat.jpg`)
+ * keeps serving its files; the transform reading applies only to paths that name no file.
  *
  * - Which leading segments are the transform: segments whose every directive has a known key
  *   (`w_`, `h_`, `c_`, `f_`, ... TRANSFORM_KEYS; chained steps are several segments,
@@ -17,8 +17,13 @@
  *   400: serving the original under a transform URL would let caches keep the wrong bytes.
  * - Rendered variants are cached in storage under `variantCacheKey(storageKey, canonical,
  *   autoFormat)` and served from there afterwards (`X-Cache: HIT`/`MISS`); concurrent requests
- *   for one uncached variant render it once. The thumbnail transform (`THUMBNAIL_TRANSFORM`, the
- *   `thumbnail` URL of uploads) serves the thumbnail stored at upload, without rendering.
+ *   for one uncached variant render it once. A hit is opened once: its Content-Type follows from
+ *   the canonical transform and the source's format (variantOutputFormat), and is sniffed from
+ *   the cached bytes only where the image's alpha decides it (TIFF without `f`, `f_auto` for a
+ *   client without AVIF/WebP). The thumbnail transform (`THUMBNAIL_TRANSFORM`, the `thumbnail`
+ *   URL of uploads) is such a variant; its cache key is the file's `thumbnailKey`. A file
+ *   uploaded before thumbnails were rendered lazily has a pre-rendered thumbnail object there
+ *   instead, served without rendering.
  * - Headers: Content-Type of the variant, Content-Length, ETag (file hash + variant digest),
  *   `Cache-Control` as for files, `Vary: Accept` for every f_auto response (hit, miss or 304),
  *   nosniff. If-None-Match -> 304 without reading storage. No Range support on variants.
@@ -39,13 +44,14 @@ import { THUMBNAIL_TRANSFORM } from "../files/file-urls.js";
 import { isMediaError } from "../media/media-error.js";
 import { resolveMediaLimits } from "../media/media-limits.js";
 import { negotiateAutoFormat } from "../media/negotiate-format.js";
-import { isRasterFormat } from "../media/raster-format.js";
+import { FORMAT_MIME_TYPES, isRasterFormat } from "../media/raster-format.js";
 import { renderVariant } from "../media/render-variant.js";
 import { SNIFF_HEAD_BYTES, sniffContent } from "../media/sniff-content.js";
 import { negotiatesFormat, variantCacheKey } from "../media/variant-cache-key.js";
+import { variantOutputFormat } from "../media/variant-output-format.js";
 import { ObjectNotFoundError } from "../storage/driver.js";
 import { imageInputOf, putBuffer, readObjectHead } from "../uploads/object-keys.js";
-import { CACHE_CONTROL, type DeliveryFallback } from "./delivery.js";
+import { CACHE_CONTROL, type DeliveryFallback, type DeliveryFile } from "./delivery.js";
 
 const KNOWN_KEYS: ReadonlySet<string> = new Set(TRANSFORM_KEYS);
 
@@ -57,30 +63,6 @@ export function looksLikeTransformStep(segment: string): boolean {
     return underscore > 0 && KNOWN_KEYS.has(directive.slice(0, underscore));
   });
 }
-
-interface VariantFile {
-  storageKey: string;
-  thumbnailKey: string | null;
-  format: string;
-  mimeType: string;
-  hash: string;
-  isActive: boolean;
-  isDelete: boolean;
-  isPrivate: boolean;
-  updatedAt: Date;
-}
-
-const FILE_SELECT = {
-  storageKey: true,
-  thumbnailKey: true,
-  format: true,
-  mimeType: true,
-  hash: true,
-  isActive: true,
-  isDelete: true,
-  isPrivate: true,
-  updatedAt: true,
-} as const;
 
 function etagMatches(header: string | undefined, etag: string): boolean {
   if (!header) return false;
@@ -98,7 +80,7 @@ export function variantDelivery(app: FastifyInstance): DeliveryFallback {
   /** Renders in progress, by cache key: concurrent misses for one variant share one render. */
   const inFlight = new Map<string, Promise<{ body: Buffer; mimeType: string }>>();
 
-  const render = (file: VariantFile, canonical: string, accept: string | undefined, cacheKey: string) => {
+  const render = (file: DeliveryFile, canonical: string, accept: string | undefined, cacheKey: string) => {
     let pending = inFlight.get(cacheKey);
     if (!pending) {
       pending = (async () => {
@@ -141,7 +123,7 @@ export function variantDelivery(app: FastifyInstance): DeliveryFallback {
   const serve = async (
     request: FastifyRequest,
     reply: FastifyReply,
-    file: VariantFile,
+    file: DeliveryFile,
     transform: string,
   ) => {
     let canonical: string;
@@ -190,8 +172,8 @@ export function variantDelivery(app: FastifyInstance): DeliveryFallback {
     reply.header("etag", etag);
     if (etagMatches(request.headers["if-none-match"], etag)) return reply.status(304).send();
 
-    // The thumbnail stored at upload is exactly this variant.
-    if (canonical === THUMBNAIL_TRANSFORM && file.thumbnailKey) {
+    // A thumbnail pre-rendered at upload (files stored before thumbnails were rendered lazily).
+    if (canonical === THUMBNAIL_TRANSFORM && file.thumbnailKey && file.thumbnailKey !== cacheKey) {
       const stat = await app.storage.stat(file.thumbnailKey);
       if (stat) {
         reply.header("x-cache", "HIT");
@@ -202,9 +184,12 @@ export function variantDelivery(app: FastifyInstance): DeliveryFallback {
     const cached = await app.storage.stat(cacheKey);
     if (cached && cached.size > 0) {
       try {
-        const sniffed = await sniffContent(await readObjectHead(app.storage, cacheKey, SNIFF_HEAD_BYTES));
+        const format = variantOutputFormat(file.format, canonical, autoFormat);
+        const mimeType = format
+          ? FORMAT_MIME_TYPES[format]
+          : (await sniffContent(await readObjectHead(app.storage, cacheKey, SNIFF_HEAD_BYTES))).mimeType;
         reply.header("x-cache", "HIT");
-        return await sendObject(request, reply, cacheKey, cached.size, sniffed.mimeType);
+        return await sendObject(request, reply, cacheKey, cached.size, mimeType);
       } catch (error) {
         // Removed between stat and read: render it again.
         if (!(error instanceof ObjectNotFoundError)) throw error;
@@ -224,23 +209,31 @@ export function variantDelivery(app: FastifyInstance): DeliveryFallback {
     return sendBuffer(request, reply, rendered.body, rendered.mimeType);
   };
 
-  return async (request, reply, target) => {
-    const segments = target.path.split("/");
-    let steps = 0;
-    const maxSteps = Math.min(segments.length - 1, MAX_TRANSFORM_STEPS);
-    while (steps < maxSteps && looksLikeTransformStep(segments[steps] as string)) steps++;
-    for (let count = steps; count >= 1; count--) {
-      const file = await app.db.file.findUnique({
-        where: {
-          workspaceId_path: { workspaceId: target.workspaceId, path: segments.slice(count).join("/") },
-        },
-        select: FILE_SELECT,
-      });
-      if (!file) continue;
-      if (!file.isActive || file.isDelete || file.isPrivate) return false;
-      await serve(request, reply, file, segments.slice(0, count).join("/"));
-      return true;
-    }
-    return false;
+  return {
+    sourcePaths,
+    serve: async (request, reply, target, sources) => {
+      for (const path of sourcePaths(target.path)) {
+        const file = sources.get(path);
+        if (!file) continue;
+        if (!file.isActive || file.isDelete || file.isPrivate) return false;
+        await serve(request, reply, file, target.path.slice(0, -path.length - 1));
+        return true;
+      }
+      return false;
+    },
   };
+}
+
+/**
+ * The files a delivery path may be a variant of, longest transform first:
+ * `w_300/e_grayscale/photos/cat.jpg` -> [photos/cat.jpg, e_grayscale/photos/cat.jpg].
+ */
+export function sourcePaths(path: string): string[] {
+  const segments = path.split("/");
+  let steps = 0;
+  const maxSteps = Math.min(segments.length - 1, MAX_TRANSFORM_STEPS);
+  while (steps < maxSteps && looksLikeTransformStep(segments[steps] as string)) steps++;
+  const paths: string[] = [];
+  for (let count = steps; count >= 1; count--) paths.push(segments.slice(count).join("/"));
+  return paths;
 }

@@ -8,8 +8,10 @@
  *   when unsatisfiable; several ranges are answered with the whole file, as RFC 9110 allows);
  *   If-Range honoured.
  * - Streams from the storage driver; never buffers the file.
- * - Option `fallback`: called when no file has the requested path (app.ts passes the delivery-time
- *   transforms of src/routes/delivery-variants.ts, `{workspace_no}/{transform}/{path}`).
+ * - Option `fallback`: answers when no file has the requested path (app.ts passes the delivery-time
+ *   transforms of src/routes/delivery-variants.ts, `{workspace_no}/{transform}/{path}`). The
+ *   files it may answer from (`sourcePaths`) are looked up in the same query as the path itself,
+ *   so a variant costs one file lookup, like a stored file.
  *
  * `deliveryUrl(assetsUrl, workspaceNo, path)` builds the public URL for a file's `url` field; the
  * app also exposes it as `app.deliveryUrl(workspaceNo, path)`.
@@ -94,15 +96,51 @@ export function parseDeliveryPath(rawPath: string): { workspaceNo: string; path:
   return { workspaceNo, path: rest.join("/") };
 }
 
+/** What delivery reads of a file row, for a stored file and for the variants of one. */
+export const DELIVERY_FILE_SELECT = {
+  path: true,
+  storageKey: true,
+  thumbnailKey: true,
+  format: true,
+  mimeType: true,
+  hash: true,
+  isActive: true,
+  isDelete: true,
+  isPrivate: true,
+  updatedAt: true,
+} as const;
+
+export interface DeliveryFile {
+  path: string;
+  storageKey: string;
+  thumbnailKey: string | null;
+  format: string;
+  mimeType: string;
+  hash: string;
+  isActive: boolean;
+  isDelete: boolean;
+  isPrivate: boolean;
+  updatedAt: Date;
+}
+
 /**
- * Called when no file has the requested path; resolves true when it answered the request (the
- * delivery-time transforms of src/routes/delivery-variants.ts), false for a 404.
+ * Answers requests for paths that name no file (the delivery-time transforms of
+ * src/routes/delivery-variants.ts).
  */
-export type DeliveryFallback = (
-  request: FastifyRequest,
-  reply: FastifyReply,
-  target: { workspaceId: string; workspaceNo: string; path: string },
-) => Promise<boolean>;
+export interface DeliveryFallback {
+  /** Paths of the files that may answer a request for `path`, best first; [] when none can. */
+  sourcePaths(path: string): string[];
+  /**
+   * Called when no file has the requested path, with the rows found at `sourcePaths(path)`
+   * (by path); resolves true when it answered the request, false for a 404.
+   */
+  serve(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    target: { workspaceNo: string; path: string },
+    sources: ReadonlyMap<string, DeliveryFile>,
+  ): Promise<boolean>;
+}
 
 export const deliveryRoutes: FastifyPluginAsync<{
   assetsPrefix: string;
@@ -119,25 +157,24 @@ export const deliveryRoutes: FastifyPluginAsync<{
       select: { id: true },
     });
     if (!workspace) throw notFound("files");
-    const file = await app.db.file.findUnique({
-      where: { workspaceId_path: { workspaceId: workspace.id, path: target.path } },
-      select: {
-        storageKey: true,
-        mimeType: true,
-        hash: true,
-        isActive: true,
-        isDelete: true,
-        isPrivate: true,
-        updatedAt: true,
-      },
-    });
-    if (!file && options.fallback) {
-      const fallbackTarget = {
-        workspaceId: workspace.id,
-        workspaceNo: target.workspaceNo,
-        path: target.path,
-      };
-      if (await options.fallback(request, reply, fallbackTarget)) return reply;
+    const sourcePaths = options.fallback?.sourcePaths(target.path) ?? [];
+    // One query for the path and the files a fallback may answer from (unique index each).
+    const rows =
+      sourcePaths.length === 0
+        ? [
+            await app.db.file.findUnique({
+              where: { workspaceId_path: { workspaceId: workspace.id, path: target.path } },
+              select: DELIVERY_FILE_SELECT,
+            }),
+          ].filter((row) => row !== null)
+        : await app.db.file.findMany({
+            where: { workspaceId: workspace.id, path: { in: [target.path, ...sourcePaths] } },
+            select: DELIVERY_FILE_SELECT,
+          });
+    const byPath = new Map(rows.map((row) => [row.path, row]));
+    const file = byPath.get(target.path);
+    if (!file && options.fallback && (await options.fallback.serve(request, reply, target, byPath))) {
+      return reply;
     }
     if (!file?.isActive || file.isDelete || file.isPrivate) throw notFound("files");
     const stat = await app.storage.stat(file.storageKey);

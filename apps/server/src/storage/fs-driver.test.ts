@@ -54,6 +54,15 @@ describe("FsStorageDriver", () => {
     expect(await readdir(join(root, ".tmp"))).toEqual([]);
   });
 
+  it("makes its temporary directory again when it was removed while running", async () => {
+    await driver.put("k/before", Readable.from([Buffer.from("a")]));
+    await rm(join(root, ".tmp"), { recursive: true });
+    // The put that finds it gone fails; the next one makes it again.
+    await driver.put("k/after", Readable.from([Buffer.from("b")])).catch(() => undefined);
+    await driver.put("k/after", Readable.from([Buffer.from("b")]));
+    expect(await readFile(join(root, "k", "after"), "utf8")).toBe("b");
+  });
+
   it("stores nothing when the size is wrong, the stream fails, or it is too large", async () => {
     await expect(
       driver.put("k/size", Readable.from([Buffer.from("abc")]), { expectedSize: 4 }),

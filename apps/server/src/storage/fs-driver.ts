@@ -32,6 +32,8 @@ const isReserved = (key: string) => RESERVED_DIRS.some((dir) => key === dir || k
 export class FsStorageDriver implements StorageDriver {
   readonly kind = "fs";
   readonly root: string;
+  /** `<root>/.tmp` made once, not per put (a recursive mkdir of an existing dir is 2 syscalls). */
+  private tmpDirMade: Promise<unknown> | undefined;
 
   constructor(root: string) {
     this.root = resolve(root);
@@ -52,7 +54,11 @@ export class FsStorageDriver implements StorageDriver {
   async put(key: string, body: Readable, options: PutOptions = {}): Promise<PutResult> {
     const target = this.pathOf(key);
     const tmpDir = join(this.root, TMP_DIR);
-    await mkdir(tmpDir, { recursive: true });
+    this.tmpDirMade ??= mkdir(tmpDir, { recursive: true });
+    await this.tmpDirMade.catch((error: unknown) => {
+      this.tmpDirMade = undefined;
+      throw error;
+    });
     const tmp = join(tmpDir, randomUUID());
     const hash = createHash("sha256");
     let size = 0;
@@ -76,6 +82,8 @@ export class FsStorageDriver implements StorageDriver {
       await mkdir(dirname(target), { recursive: true });
       await rename(tmp, target);
     } catch (error) {
+      // The temporary directory was removed under us: make it again on the next put.
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") this.tmpDirMade = undefined;
       await rm(tmp, { force: true });
       throw error;
     }

@@ -1,7 +1,8 @@
 /**
  * Remote-URL upload: fetches `remote_url` through the SSRF guard (src/network: every hop and
  * every resolved address checked, at most 5 redirects, one deadline, a byte cap) and streams the
- * body into storage through the ingest hasher. Nothing is buffered.
+ * body into storage through the ingest hasher. Nothing is buffered (a body of at most
+ * KEEP_IN_MEMORY_BYTES stays referenced for the media pipeline, as for direct uploads).
  */
 import { pipeline } from "node:stream";
 import type { Connector, LookupAll } from "../network/guarded-connector.js";
@@ -9,7 +10,7 @@ import { safeFetch } from "../network/safe-fetch.js";
 import type { TrustedRangesInput } from "../network/trusted-ranges.js";
 import { objectKey, type StorageDriver } from "../storage/driver.js";
 import { IngestStream } from "./ingest-stream.js";
-import type { ReceivedFile } from "./receive-direct-upload.js";
+import { KEEP_IN_MEMORY_BYTES, type ReceivedFile } from "./receive-direct-upload.js";
 import { uuidV7 } from "./uuid-v7.js";
 
 export interface FetchRemoteOptions {
@@ -78,7 +79,7 @@ export async function fetchRemoteUpload(
   });
   const fileId = uuidV7();
   const key = objectKey(options.workspaceId, fileId, fileName);
-  const ingest = new IngestStream();
+  const ingest = new IngestStream({ keepUpTo: KEEP_IN_MEMORY_BYTES });
   // Errors of the body stream (deadline, byte cap, connection lost) are RemoteFetchErrors.
   const body = pipeline(response.body, ingest, () => {});
   await options.storage.put(key, body, { maxBytes: options.maxBytes });
@@ -90,6 +91,7 @@ export async function fetchRemoteUpload(
     size: result.size,
     hash: result.hash,
     head: result.head,
+    bytes: result.bytes,
     clientFileName: fileName,
     clientMimeType: typeof contentType === "string" ? contentType : undefined,
     finalUrl: response.finalUrl,

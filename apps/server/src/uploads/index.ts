@@ -44,12 +44,14 @@
  * failure: every object it wrote, and the source unless `deleteSourceOnError: false`, is deleted.
  *
  * What it does, in order: sniff the content from its first bytes (the bytes decide the type, never
- * the client); for raster images run processImage once (dimensions, optional transform, thumbnail)
- * and store a transformed output under `objectKey(ws, fileId, <name>.<new ext>)` (new hash and
- * size; the original object is deleted after commit) and the thumbnail under
- * `thumbnails/<ws>/<fileId>.webp`; choose the stored name; then, in one transaction, ensure the
- * folder path, check for another file with the same hash (`is_duplicate`), insert the row and
- * enqueue the webhook.
+ * the client); for raster images run processImage once (dimensions from the header, optional
+ * transform) and store a transformed output under `objectKey(ws, fileId, <name>.<new ext>)` (new
+ * hash and size; the original object is deleted after commit); record `thumbnailKeyOf(key)` as
+ * the thumbnail (rendered by delivery on its first request, ./object-keys.ts); choose the stored
+ * name; then, in one transaction, ensure the folder path, check for another file with the same
+ * hash (`is_duplicate`) and insert the row (one statement, ./insert-file-row.ts), and enqueue
+ * the webhook. A file in the root with no webhook and no `inTransaction` needs no transaction:
+ * its one statement is the whole database work.
  *
  * ## Decisions
  *
@@ -67,8 +69,10 @@
  *   hashes. `is_duplicate` is true when another file of the workspace already has that hash; the
  *   new file is stored anyway (its own object, its own row).
  * - **Transform on a non-raster file** (PDF, SVG, video, ...): 400 UNSUPPORTED_MEDIA_TYPE, nothing
- *   stored. A raster image that cannot be decoded is stored as plain bytes (width/height null, no
- *   thumbnail) when no transform was asked for, refused (400) when one was.
+ *   stored. A raster image whose header cannot be read is stored as plain bytes (width/height
+ *   null, no thumbnail) when no transform was asked for, refused (400) when one was. Pixels are
+ *   decoded only for a transform: corrupt data behind a sound header is stored and described
+ *   (its thumbnail then answers 400 when first rendered).
  * - **webhook_url** is checked before anything is stored: a URL the SSRF guard refuses as
  *   written (private/loopback IP literal outside the trusted ranges, credentials, non-http) is a
  *   400 REMOTE_URL_FORBIDDEN. Host names are resolved and checked at delivery; a refusal then
@@ -92,7 +96,7 @@ export {
   fileNameFromUrl,
 } from "./fetch-remote-upload.js";
 export { type IngestResult, IngestStream } from "./ingest-stream.js";
-export { imageInputOf, thumbnailObjectKey } from "./object-keys.js";
+export { imageInputOf, thumbnailKeyOf } from "./object-keys.js";
 export {
   FILE_FIELD,
   type ReceivedDirectUpload,

@@ -8,19 +8,37 @@ export interface IngestResult {
   size: number;
   /** The first SNIFF_HEAD_BYTES (or all bytes, if fewer), for content sniffing without a re-read. */
   head: Buffer;
+  /** The whole content, when it was at most `keepUpTo` bytes; joined on first use. */
+  bytes: (() => Buffer) | undefined;
+}
+
+export interface IngestOptions {
+  /**
+   * Keep references to the chunks of a body up to this many bytes, so that the media pipeline
+   * can read a small image from memory instead of opening the stored object again (default 0:
+   * keep nothing). Memory is bounded by concurrent uploads × this.
+   */
+  keepUpTo?: number;
 }
 
 /**
  * A pass-through stream placed between an upload's body and `storage.put`: hashes the bytes
  * with the same block-tree hash multipart uploads use (so equal content gets an equal `hash`
  * whichever way it arrived) and keeps the head for sniffing. Bytes are not copied, except the
- * first 4100.
+ * first 4100 (and a kept body, once, when it is asked for).
  */
 export class IngestStream extends Transform {
   private readonly hasher = new BlockHasher();
   private readonly headChunks: Buffer[] = [];
   private headLength = 0;
+  private readonly keepUpTo: number;
+  private kept: Buffer[] | undefined = [];
   private final: IngestResult | undefined;
+
+  constructor(options: IngestOptions = {}) {
+    super();
+    this.keepUpTo = options.keepUpTo ?? 0;
+  }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.hasher.update(chunk);
@@ -29,15 +47,24 @@ export class IngestStream extends Transform {
       this.headChunks.push(Buffer.from(take));
       this.headLength += take.length;
     }
+    if (this.kept) {
+      if (this.hasher.size <= this.keepUpTo) this.kept.push(chunk);
+      else this.kept = undefined;
+    }
     callback(null, chunk);
   }
 
   override _flush(callback: TransformCallback): void {
+    const size = this.hasher.size;
+    const kept = this.kept;
+    let joined: Buffer | undefined;
     this.final = {
       hash: combineBlockDigests(this.hasher.digest()),
-      size: this.hasher.size,
+      size,
       head: Buffer.concat(this.headChunks, this.headLength),
+      bytes: kept && (() => (joined ??= Buffer.concat(kept, size))),
     };
+    this.kept = undefined;
     callback();
   }
 

@@ -2,22 +2,25 @@
  * Storage keys of an upload, and reading a stored image for the media pipeline.
  *
  *   objectKey(workspaceId, fileId, name)   <workspaceId>/<fileId>/<safe name>   the file (src/storage/driver.ts)
- *   thumbnailObjectKey(workspaceId, fileId) thumbnails/<workspaceId>/<fileId>.webp
  *   variantCachePrefix(storageKey)          variants/v1/<digest>/...             delivery variants (src/media)
+ *   thumbnailKeyOf(storageKey)              variants/v1/<digest>/<digest>        the thumbnail variant
  *
- * Thumbnails live under their own top-level prefix so that no user file name can ever collide
- * with one (a file named `thumbnail.webp` still lives at `<workspaceId>/<fileId>/thumbnail.webp`).
+ * A thumbnail is the delivery variant of THUMBNAIL_TRANSFORM, rendered on its first request and
+ * cached where delivery caches that variant; `files.thumbnail_key` names that key (non-null:
+ * the file is an image with a thumbnail URL). Files stored before thumbnails became lazy have a
+ * pre-rendered `thumbnails/<workspaceId>/<fileId>.webp` there instead; delivery serves either.
  */
 import { Readable } from "node:stream";
+import { THUMBNAIL_TRANSFORM } from "../files/file-urls.js";
 import type { ImageInput } from "../media/image-input.js";
 import { readSource } from "../media/read-source.js";
-import { assertValidKey, type StorageDriver } from "../storage/driver.js";
+import { variantCacheKey } from "../media/variant-cache-key.js";
+import type { StorageDriver } from "../storage/driver.js";
 import { FsStorageDriver } from "../storage/fs-driver.js";
 
-export function thumbnailObjectKey(workspaceId: string, fileId: string): string {
-  const key = `thumbnails/${workspaceId}/${fileId}.webp`;
-  assertValidKey(key);
-  return key;
+/** Where delivery caches the thumbnail of the object at `storageKey` (its Accept never matters). */
+export function thumbnailKeyOf(storageKey: string): string {
+  return variantCacheKey(storageKey, THUMBNAIL_TRANSFORM, "legacy");
 }
 
 /**

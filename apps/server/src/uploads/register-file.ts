@@ -8,7 +8,7 @@ import type { UploadResponse } from "@trove/schema";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import { badRequest, HttpError } from "../errors/index.js";
 import { ensureFolderPath } from "../folders/ensure-folder-path.js";
-import { assertPathFits } from "../folders/folder-path.js";
+import { assertPathFits, splitFolderPath } from "../folders/folder-path.js";
 import type { File, Folder, Prisma, PrismaClient } from "../generated/prisma/client.js";
 import { randomString } from "../ids.js";
 import { isMediaError } from "../media/media-error.js";
@@ -19,7 +19,8 @@ import type { TrustedRangesInput } from "../network/trusted-ranges.js";
 import { objectKey, type StorageDriver } from "../storage/driver.js";
 import { hashStream } from "../storage/multipart/block-hash.js";
 import { enqueueWebhook, fileUploadedEvent } from "../webhooks/delivery.js";
-import { imageInputOf, putBuffer, readObjectHead, thumbnailObjectKey } from "./object-keys.js";
+import { insertFileRow, type NewFileRow } from "./insert-file-row.js";
+import { imageInputOf, putBuffer, readObjectHead, thumbnailKeyOf } from "./object-keys.js";
 import { collisionName, collisionPattern, collisionStem, storedFileName } from "./stored-name.js";
 import { toUploadError } from "./upload-errors.js";
 import { toUploadResponse } from "./upload-response.js";
@@ -69,6 +70,11 @@ export interface RegisterFileInput {
   fileId?: string;
   /** The first SNIFF_HEAD_BYTES of the content, if the caller kept them (saves one ranged read). */
   head?: Uint8Array;
+  /**
+   * The whole content, if the caller still holds it (small direct uploads): an image is then
+   * read from memory instead of from storage. Called at most once.
+   */
+  bytes?: (() => Buffer) | undefined;
   /** The caller's file name; see ./stored-name.ts for what is stored. */
   fileName: string;
   /** Folder path, created as needed ("" or absent: the root). */
@@ -105,20 +111,20 @@ export interface RegisteredFile {
   webhook: { jobId: string; webhookId: string } | null;
 }
 
-/** How the stored file is described, whatever the pipeline did. */
-interface Described {
-  key: string;
-  size: number;
-  hash: string;
-  mimeType: string;
-  format: string;
-  extension: string;
-  width: number | null;
-  height: number | null;
-  orientation: string | null;
-  thumbnailKey: string | null;
-  transformString: string | null;
-}
+/** How the stored file is described, whatever the pipeline did (`key`: its storage key). */
+type Described = { key: string } & Pick<
+  NewFileRow,
+  | "size"
+  | "hash"
+  | "mimeType"
+  | "format"
+  | "extension"
+  | "width"
+  | "height"
+  | "orientation"
+  | "thumbnailKey"
+  | "transformString"
+>;
 
 const RANDOM_SUFFIX_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
 const RANDOM_SUFFIX_LENGTH = 8;
@@ -145,7 +151,7 @@ export async function registerFile(deps: UploadDeps, input: RegisterFileInput): 
       : undefined;
     const name = storedFileName(input.fileName, described.extension, suffix ? { suffix } : {});
     inserting = true;
-    registered = await insertFileRow(deps, input, fileId, name, described);
+    registered = await insertFile(deps, input, fileId, name, described);
   } catch (error) {
     // Once the insert has begun, only our own refusal (a 4xx thrown inside the transaction, which
     // rolls it back) proves that no row names these objects. Any other failure, a dropped
@@ -214,8 +220,15 @@ async function describeAndProcess(
   const limits = resolveMediaLimits(deps.mediaLimits);
   let processed: ProcessedImage;
   try {
-    const image = await imageInputOf(storage, input.storageKey, limits.maxSourceBytes);
-    processed = await processImage({ input: image, limits, ...(transform ? { transform } : {}) });
+    const image = input.bytes
+      ? input.bytes()
+      : await imageInputOf(storage, input.storageKey, limits.maxSourceBytes);
+    processed = await processImage({
+      input: image,
+      limits,
+      size: input.size,
+      ...(transform ? { transform } : {}),
+    });
   } catch (error) {
     // Undecodable (truncated, corrupt) but no transformation asked for: keep the bytes as a file.
     if (isMediaError(error) && error.code === "UNSUPPORTED_MEDIA_TYPE" && transform === undefined) {
@@ -247,27 +260,25 @@ async function describeAndProcess(
     described.hash = (await hashStream([buffer])).hash;
   }
 
-  const thumbnailKey = thumbnailObjectKey(input.workspaceId, fileId);
-  await putBuffer(storage, thumbnailKey, processed.thumbnail.buffer, processed.thumbnail.mimeType);
-  written.push(thumbnailKey);
-  described.thumbnailKey = thumbnailKey;
+  // Rendered by delivery on its first request, not here (src/uploads/object-keys.ts).
+  described.thumbnailKey = thumbnailKeyOf(described.key);
   return described;
 }
 
 type Tx = Prisma.TransactionClient;
 
-async function insertFileRow(
+async function insertFile(
   deps: UploadDeps,
   input: RegisterFileInput,
   fileId: string,
   baseName: string,
   described: Described,
 ): Promise<RegisteredFile> {
-  const data = {
+  const row = {
     id: fileId,
     workspaceId: input.workspaceId,
     storageKey: described.key,
-    size: BigInt(described.size),
+    size: described.size,
     mimeType: described.mimeType,
     format: described.format,
     extension: described.extension,
@@ -276,7 +287,7 @@ async function insertFileRow(
     orientation: described.orientation,
     hash: described.hash,
     tags: input.tags ?? [],
-    metadata: (input.metadata ?? {}) as Prisma.InputJsonValue,
+    metadata: input.metadata ?? {},
     customId: input.customId ?? null,
     uploadSource: input.uploadSource,
     transformString: described.transformString,
@@ -285,34 +296,33 @@ async function insertFileRow(
     createdBy: input.createdBy,
   };
 
+  /** Inserts under the first free name in the folder; `db` is the transaction, if there is one. */
+  const place = async (db: PrismaClient | Tx, folder: Folder | null) => {
+    const prefix = folder ? `${folder.path}/` : "";
+    let name = baseName;
+    for (let attempt = 0; attempt < MAX_NAME_ATTEMPTS; attempt++) {
+      const path = `${prefix}${name}`;
+      assertPathFits(path);
+      const inserted = await insertFileRow(db, { ...row, folderId: folder?.id ?? null, name, path });
+      if (inserted.file) return { file: inserted.file, isDuplicate: inserted.isDuplicate };
+      name = await nextFreeName(db, input.workspaceId, prefix, baseName);
+    }
+    throw new HttpError(409, `Could not find a free name for "${baseName}" in this folder`);
+  };
+
+  // A file in the root, with no more work to commit with it, is one statement: no transaction.
+  const inRoot = splitFolderPath(input.folder ?? "").length === 0;
+  if (inRoot && !input.inTransaction && !input.webhookUrl) {
+    const { file, isDuplicate } = await place(deps.db, null);
+    const response = toUploadResponse(deps, input.workspaceNo, file, null, isDuplicate);
+    return { file, folder: null, isDuplicate, response, webhook: null };
+  }
+
   // Only database work in here (PGlite runs one transaction at a time); storage I/O is done.
   return deps.db.$transaction(async (tx) => {
     const folder = await ensureFolderPath(tx, input.workspaceId, input.folder ?? "", input.createdBy);
-    const prefix = folder ? `${folder.path}/` : "";
-    const duplicate = await tx.file.findFirst({
-      where: { workspaceId: input.workspaceId, hash: described.hash },
-      select: { id: true },
-    });
-
-    let file: File | undefined;
-    let name = baseName;
-    for (let attempt = 0; attempt < MAX_NAME_ATTEMPTS && file === undefined; attempt++) {
-      const path = `${prefix}${name}`;
-      assertPathFits(path);
-      // ON CONFLICT DO NOTHING: a taken path must not abort the transaction (PostgreSQL would).
-      const [row] = await tx.file.createManyAndReturn({
-        data: [{ ...data, folderId: folder?.id ?? null, name, path }],
-        skipDuplicates: true,
-      });
-      file = row;
-      if (file === undefined) name = await nextFreeName(tx, input.workspaceId, prefix, baseName);
-    }
-    if (file === undefined) {
-      throw new HttpError(409, `Could not find a free name for "${baseName}" in this folder`);
-    }
-
+    const { file, isDuplicate } = await place(tx, folder);
     if (input.inTransaction) await input.inTransaction(tx, file);
-    const isDuplicate = duplicate !== null;
     const response = toUploadResponse(deps, input.workspaceNo, file, folder, isDuplicate);
     const webhook = input.webhookUrl
       ? await enqueueWebhook(tx, {
@@ -328,10 +338,15 @@ async function insertFileRow(
 }
 
 /** `name-n.ext` with n one above the highest alternative already in the folder. */
-async function nextFreeName(tx: Tx, workspaceId: string, prefix: string, baseName: string): Promise<string> {
+async function nextFreeName(
+  db: PrismaClient | Tx,
+  workspaceId: string,
+  prefix: string,
+  baseName: string,
+): Promise<string> {
   const pattern = collisionPattern(baseName);
   // `startsWith` may over-match (LIKE wildcards in the name); the pattern filters exactly.
-  const rows = await tx.file.findMany({
+  const rows = await db.file.findMany({
     where: { workspaceId, path: { startsWith: `${prefix}${collisionStem(baseName)}` } },
     select: { name: true },
     take: MAX_COLLISION_SCAN,

@@ -1,0 +1,79 @@
+/**
+ * `insertFileRow(db, row)`: inserts a file row unless one of its unique keys is taken (its path
+ * in the workspace, in practice), and says whether another file of the workspace already has its
+ * content hash, in one statement: one round trip, no interactive transaction needed for an
+ * upload that creates no folder and enqueues no webhook (the statement is atomic on its own).
+ *
+ * `ON CONFLICT DO NOTHING` (as `createManyAndReturn({ skipDuplicates: true })` would write it): a
+ * taken path must not abort a surrounding transaction. The duplicate check reads the snapshot
+ * the insert runs in, so it never sees the new row itself. Raw SQL rather than two Prisma
+ * calls: on this path Prisma's query compiler and result mapping cost more CPU than the query.
+ */
+import type { File, Prisma, PrismaClient } from "../generated/prisma/client.js";
+
+export type FileRowDb = Pick<PrismaClient, "$queryRaw"> | Prisma.TransactionClient;
+
+/** The columns an upload sets; the database fills `file_no` and the timestamps. */
+export interface NewFileRow {
+  id: string;
+  workspaceId: string;
+  folderId: string | null;
+  name: string;
+  path: string;
+  storageKey: string;
+  size: number;
+  mimeType: string;
+  format: string;
+  extension: string;
+  width: number | null;
+  height: number | null;
+  orientation: string | null;
+  hash: string;
+  tags: string[];
+  metadata: Record<string, unknown>;
+  customId: string | null;
+  uploadSource: string;
+  transformString: string | null;
+  originalUrl: string | null;
+  thumbnailKey: string | null;
+  createdBy: string | null;
+}
+
+type InsertedRow = { isDuplicate: boolean } & ({ [K in keyof File]: File[K] } | { [K in keyof File]: null });
+
+export async function insertFileRow(
+  db: FileRowDb,
+  row: NewFileRow,
+): Promise<{ file: File | null; isDuplicate: boolean }> {
+  const [result] = await db.$queryRaw<InsertedRow[]>`
+    WITH duplicate AS (
+      SELECT EXISTS (
+        SELECT 1 FROM files WHERE workspace_id = ${row.workspaceId}::uuid AND hash = ${row.hash}
+      ) AS is_duplicate
+    ), inserted AS (
+      INSERT INTO files (
+        id, workspace_id, folder_id, name, path, storage_key, size, mime_type, format, extension,
+        width, height, orientation, hash, tags, metadata, custom_id, upload_source,
+        transform_string, original_url, thumbnail_key, created_by, created_at, updated_at
+      ) VALUES (
+        ${row.id}::uuid, ${row.workspaceId}::uuid, ${row.folderId}::uuid, ${row.name}, ${row.path},
+        ${row.storageKey}, ${row.size}::bigint, ${row.mimeType}, ${row.format}, ${row.extension},
+        ${row.width}::int, ${row.height}::int, ${row.orientation}, ${row.hash}, ${row.tags}::text[],
+        ${JSON.stringify(row.metadata)}::jsonb, ${row.customId}, ${row.uploadSource},
+        ${row.transformString}, ${row.originalUrl}, ${row.thumbnailKey}, ${row.createdBy}::uuid,
+        now(), now()
+      )
+      ON CONFLICT DO NOTHING
+      RETURNING id, file_no AS "fileNo", workspace_id AS "workspaceId", folder_id AS "folderId",
+        name, path, storage_key AS "storageKey", size, mime_type AS "mimeType", format, extension,
+        width, height, orientation, hash, tags, metadata, custom_id AS "customId",
+        upload_source AS "uploadSource", transform_string AS "transformString",
+        original_url AS "originalUrl", thumbnail_key AS "thumbnailKey", is_private AS "isPrivate",
+        is_active AS "isActive", is_delete AS "isDelete", created_by AS "createdBy",
+        created_at AS "createdAt", updated_at AS "updatedAt"
+    )
+    SELECT d.is_duplicate AS "isDuplicate", i.* FROM duplicate d LEFT JOIN inserted i ON true`;
+  if (!result) throw new Error("insertFileRow: no result row");
+  const { isDuplicate, ...file } = result;
+  return { file: file.id === null ? null : file, isDuplicate };
+}

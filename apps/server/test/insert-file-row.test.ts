@@ -1,0 +1,67 @@
+// The upload's one-statement insert: the row it returns has the types Prisma's File has (it is
+// raw SQL), a taken path inserts nothing, and is_duplicate sees other files only.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertFileRow, type NewFileRow } from "../src/uploads/insert-file-row.js";
+import { uuidV7 } from "../src/uploads/uuid-v7.js";
+import { createTestApp, type TestApp } from "./support/index.js";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+function newRow(path: string, hash: string): NewFileRow {
+  const id = uuidV7();
+  return {
+    id,
+    workspaceId: t.workspace.id,
+    folderId: null,
+    name: path,
+    path,
+    storageKey: `${t.workspace.id}/${id}/${path}`,
+    size: 5_000_000_000,
+    mimeType: "image/png",
+    format: "png",
+    extension: "png",
+    width: 20,
+    height: 10,
+    orientation: "landscape",
+    hash,
+    tags: ["a", "b c"],
+    metadata: { nested: { n: 1 }, list: [true] },
+    customId: "c-1",
+    uploadSource: "direct",
+    transformString: null,
+    originalUrl: null,
+    thumbnailKey: "variants/v1/x/y",
+    createdBy: null,
+  };
+}
+
+describe("insertFileRow", () => {
+  it("returns the row as Prisma reads it", async () => {
+    const row = newRow("typed.png", "hash-typed");
+    const { file, isDuplicate } = await insertFileRow(t.app.db, row);
+    expect(isDuplicate).toBe(false);
+    const read = await t.app.db.file.findUniqueOrThrow({ where: { id: row.id } });
+    expect(file).toEqual(read);
+    expect(typeof file?.fileNo).toBe("bigint");
+    expect(file?.size).toBe(5_000_000_000n);
+    expect(file?.createdAt).toBeInstanceOf(Date);
+    expect(file?.updatedAt).toBeInstanceOf(Date);
+    expect(file).toMatchObject({ isPrivate: false, isActive: true, isDelete: false, tags: ["a", "b c"] });
+  });
+
+  it("inserts nothing at a taken path, and flags a duplicate hash of another file", async () => {
+    await insertFileRow(t.app.db, newRow("taken.png", "hash-shared"));
+    const again = newRow("taken.png", "hash-other");
+    expect(await insertFileRow(t.app.db, again)).toEqual({ file: null, isDuplicate: false });
+    expect(await t.app.db.file.findUnique({ where: { id: again.id } })).toBeNull();
+    const copy = await insertFileRow(t.app.db, newRow("copy.png", "hash-shared"));
+    expect(copy.isDuplicate).toBe(true);
+    expect(copy.file?.path).toBe("copy.png");
+  });
+});
