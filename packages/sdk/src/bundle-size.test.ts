@@ -44,6 +44,8 @@ describe("browser bundles", () => {
     expect(upload.imports).toEqual([]);
     expect(upload.inputs.filter((path) => /node_modules\/(zod|ky)\//.test(path))).toEqual([]);
     expect(upload.inputs.filter((path) => path.includes("src/node/"))).toEqual([]);
+    // Transform strings go as written; the typed builder (the whole grammar) is @trove/sdk/transform.
+    expect(upload.inputs.filter((path) => /schema\/src\//.test(path))).toEqual([]);
   });
 
   it("@trove/sdk (the full client) imports nothing Node-only either", async () => {

@@ -4,6 +4,7 @@ import { createUploadClient } from "../create-upload-client.js";
 import { InvalidResponseError, RateLimitError, ServerError, ValidationError } from "../errors.js";
 import { envelopeUploadResponse, flatUploadResponse } from "../test-support/fixtures.js";
 import { BASE_URL, testClient, testOptions, useMswServer } from "../test-support/msw-server.js";
+import { buildTransform } from "../transform.js";
 import type { UploadProgress } from "./upload-options.js";
 
 const server = useMswServer();
@@ -34,7 +35,7 @@ describe("direct upload", () => {
     await testClient().upload(file, {
       folder: "photos/2024",
       tags: ["pets", "cats"],
-      transform: { w: 300, h: 300, f: "webp" },
+      transform: buildTransform({ w: 300, h: 300, f: "webp" }),
       metadata: { owner: "ann", n: 1 },
       customId: "my-1",
       randomPrefix: true,

@@ -1,4 +1,4 @@
-import { buildTransform, type MultipartStartBodyInput } from "@trove/schema";
+import type { MultipartStartBodyInput } from "@trove/schema";
 import type { StoreOptions, StoreTimeOptions } from "./upload-options.js";
 
 /**
@@ -13,7 +13,7 @@ export function storeFields(
     file_name: fileName,
     folder: options.folder,
     tags: options.tags === undefined ? undefined : tagList(options.tags).join(","),
-    transform: options.transform === undefined ? undefined : transformText(options.transform),
+    transform: options.transform,
     metadata: options.metadata === undefined ? undefined : JSON.stringify(options.metadata),
     custom_id: options.customId,
     random_prefix: options.randomPrefix === undefined ? undefined : String(options.randomPrefix),
@@ -48,9 +48,4 @@ export function multipartStartBody(
 function tagList(tags: readonly string[] | string): string[] {
   const list = typeof tags === "string" ? tags.split(",") : [...tags];
   return list.map((tag) => tag.trim()).filter((tag) => tag !== "");
-}
-
-/** Strings go as written (the server validates and canonicalises them); typed steps are built. */
-function transformText(transform: NonNullable<StoreTimeOptions["transform"]>): string {
-  return typeof transform === "string" ? transform : buildTransform(transform);
 }
