@@ -13,7 +13,7 @@ import { completeMultipart, startMultipart } from "./multipart-api.js";
 import { type Part, type PartFeed, partFeed } from "./part-feed.js";
 import type { ProgressTracker } from "./progress-tracker.js";
 import { sendPart } from "./send-part.js";
-import { SessionJournal } from "./session-journal.js";
+import { openJournal, type SessionJournal } from "./session-journal.js";
 import type { SessionStore } from "./session-store.js";
 import { type UploadResult, uploadResultFrom } from "./upload-result.js";
 import type { UploadSource } from "./upload-source.js";
@@ -53,7 +53,7 @@ export async function multipartUpload(
   control: UploadControl,
 ): Promise<UploadResult> {
   await control.gate.wait();
-  const journal = await SessionJournal.open(
+  const journal = await openJournal(
     { store: job.store, key: job.key, size: job.size, fileName: job.startBody.file_name },
     () => startMultipart(ctx, job.startBody, control.signal),
   );

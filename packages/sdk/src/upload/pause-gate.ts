@@ -5,49 +5,54 @@ import { abortErrorFrom } from "../abort-error.js";
  * the upload is paused (interrupting the parts in flight, which are sent again on resume) and
  * when the whole upload is aborted. `wait()` holds back new work while paused, with no timer.
  */
-export class PauseGate {
-  readonly #task: AbortSignal;
-  #run = new AbortController();
-  #paused = false;
-  #waiters: { resolve: () => void; reject: (error: unknown) => void }[] = [];
-
-  constructor(task: AbortSignal) {
-    this.#task = task;
-    task.addEventListener(
-      "abort",
-      () => {
-        this.#run.abort(task.reason);
-        for (const waiter of this.#waiters.splice(0)) waiter.reject(abortErrorFrom(task));
-      },
-      { once: true },
-    );
-  }
-
-  get paused(): boolean {
-    return this.#paused;
-  }
-
-  get signal(): AbortSignal {
-    return this.#run.signal;
-  }
-
-  pause(): void {
-    if (this.#paused || this.#task.aborted) return;
-    this.#paused = true;
-    this.#run.abort("paused");
-  }
-
-  resume(): void {
-    if (!this.#paused || this.#task.aborted) return;
-    this.#paused = false;
-    this.#run = new AbortController();
-    for (const waiter of this.#waiters.splice(0)) waiter.resolve();
-  }
-
+export interface PauseGate {
+  readonly paused: boolean;
+  readonly signal: AbortSignal;
+  pause(): void;
+  resume(): void;
   /** Resolves at once while running, else on resume; rejects with AbortError on abort. */
-  wait(): Promise<void> {
-    if (this.#task.aborted) return Promise.reject(abortErrorFrom(this.#task));
-    if (!this.#paused) return Promise.resolve();
-    return new Promise((resolve, reject) => this.#waiters.push({ resolve, reject }));
-  }
+  wait(): Promise<void>;
+}
+
+// A closure, not a class with private fields: see progress-tracker.ts.
+export function pauseGate(task: AbortSignal): PauseGate {
+  let run = new AbortController();
+  let paused = false;
+  let waiters: { resolve: () => void; reject: (error: unknown) => void }[] = [];
+  const release = (settle: (waiter: (typeof waiters)[number]) => void) => {
+    for (const waiter of waiters) settle(waiter);
+    waiters = [];
+  };
+  task.addEventListener(
+    "abort",
+    () => {
+      run.abort(task.reason);
+      release((waiter) => waiter.reject(abortErrorFrom(task)));
+    },
+    { once: true },
+  );
+  return {
+    get paused() {
+      return paused;
+    },
+    get signal() {
+      return run.signal;
+    },
+    pause() {
+      if (paused || task.aborted) return;
+      paused = true;
+      run.abort("paused");
+    },
+    resume() {
+      if (!paused || task.aborted) return;
+      paused = false;
+      run = new AbortController();
+      release((waiter) => waiter.resolve());
+    },
+    wait() {
+      if (task.aborted) return Promise.reject(abortErrorFrom(task));
+      if (!paused) return Promise.resolve();
+      return new Promise((resolve, reject) => waiters.push({ resolve, reject }));
+    },
+  };
 }

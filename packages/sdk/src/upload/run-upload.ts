@@ -3,18 +3,18 @@ import { invalidArgument } from "../invalid-argument.js";
 import { directUpload } from "./direct-upload.js";
 import { guessMimeType } from "./guess-mime-type.js";
 import { multipartUpload } from "./multipart-upload.js";
-import { ProgressTracker } from "./progress-tracker.js";
+import { progressTracker } from "./progress-tracker.js";
 import { readSmallStream } from "./read-stream.js";
 import { sessionKey } from "./session-key.js";
 import { multipartStartBody, storeFields } from "./store-fields.js";
 import type { UploadOptions } from "./upload-options.js";
 import type { UploadResult } from "./upload-result.js";
 import type { UploadSource } from "./upload-source.js";
-import { type UploadControl, UploadTask } from "./upload-task.js";
+import { type UploadControl, type UploadTask, uploadTask } from "./upload-task.js";
 
 /** `client.upload()`: returns at once; the work runs inside the task. */
 export function startUpload(ctx: ClientContext, input: unknown, options: UploadOptions = {}): UploadTask {
-  return new UploadTask((control) => runUpload(ctx, input, options, control), options.signal);
+  return uploadTask((control) => runUpload(ctx, input, options, control), options.signal);
 }
 
 /**
@@ -47,7 +47,7 @@ async function runUpload(
 
   if (size === undefined || size <= threshold) {
     const file = await smallFile(source, threshold, contentType, options.size, control.signal);
-    const progress = new ProgressTracker(file.size, options.onProgress);
+    const progress = progressTracker(file.size, options.onProgress);
     const fields = storeFields(options, fileName);
     return directUpload(ctx, { file, fileName, fields, progress, byteProgress }, control);
   }
@@ -69,7 +69,7 @@ async function runUpload(
       concurrency,
       store,
       key: store && identity !== undefined ? sessionKey([ctx.baseUrl, identity, startBody]) : undefined,
-      progress: new ProgressTracker(size, options.onProgress),
+      progress: progressTracker(size, options.onProgress),
       byteProgress,
     },
     control,

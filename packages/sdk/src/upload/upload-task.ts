@@ -1,4 +1,4 @@
-import { PauseGate } from "./pause-gate.js";
+import { type PauseGate, pauseGate } from "./pause-gate.js";
 import type { UploadResult } from "./upload-result.js";
 
 /** What a running upload sees of its task. */
@@ -17,49 +17,41 @@ export interface UploadControl {
  * - `abort()` (or the caller's `signal`) stops every request and timer; the promise rejects
  *   with AbortError.
  */
-export class UploadTask implements PromiseLike<UploadResult> {
+export interface UploadTask extends PromiseLike<UploadResult> {
   readonly promise: Promise<UploadResult>;
-  readonly #controller = new AbortController();
-  readonly #gate = new PauseGate(this.#controller.signal);
+  readonly paused: boolean;
+  pause(): void;
+  resume(): void;
+  abort(reason?: unknown): void;
+  catch<R = never>(onRejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<UploadResult | R>;
+  finally(onFinally?: (() => void) | null): Promise<UploadResult>;
+}
 
-  constructor(run: (control: UploadControl) => Promise<UploadResult>, signal?: AbortSignal) {
-    const onAbort = () => this.abort(signal?.reason);
-    if (signal?.aborted) onAbort();
-    else signal?.addEventListener("abort", onAbort, { once: true });
-    this.promise = run({ signal: this.#controller.signal, gate: this.#gate }).finally(() =>
-      signal?.removeEventListener("abort", onAbort),
-    );
-  }
-
-  get paused(): boolean {
-    return this.#gate.paused;
-  }
-
-  pause(): void {
-    this.#gate.pause();
-  }
-
-  resume(): void {
-    this.#gate.resume();
-  }
-
-  abort(reason?: unknown): void {
-    this.#controller.abort(reason);
-  }
-
-  // biome-ignore lint/suspicious/noThenProperty: the task is deliberately awaitable.
-  then<R1 = UploadResult, R2 = never>(
-    onFulfilled?: ((value: UploadResult) => R1 | PromiseLike<R1>) | null,
-    onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
-  ): Promise<R1 | R2> {
-    return this.promise.then(onFulfilled, onRejected);
-  }
-
-  catch<R = never>(onRejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<UploadResult | R> {
-    return this.promise.catch(onRejected);
-  }
-
-  finally(onFinally?: (() => void) | null): Promise<UploadResult> {
-    return this.promise.finally(onFinally);
-  }
+// A plain object, not a class with private fields: see progress-tracker.ts.
+export function uploadTask(
+  run: (control: UploadControl) => Promise<UploadResult>,
+  signal?: AbortSignal,
+): UploadTask {
+  const controller = new AbortController();
+  const gate = pauseGate(controller.signal);
+  const abort = (reason?: unknown) => controller.abort(reason);
+  const onAbort = () => abort(signal?.reason);
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener("abort", onAbort, { once: true });
+  const promise = run({ signal: controller.signal, gate }).finally(() =>
+    signal?.removeEventListener("abort", onAbort),
+  );
+  return {
+    promise,
+    get paused() {
+      return gate.paused;
+    },
+    pause: () => gate.pause(),
+    resume: () => gate.resume(),
+    abort,
+    // biome-ignore lint/suspicious/noThenProperty: the task is deliberately awaitable.
+    then: (onFulfilled, onRejected) => promise.then(onFulfilled, onRejected),
+    catch: (onRejected) => promise.catch(onRejected),
+    finally: (onFinally) => promise.finally(onFinally),
+  };
 }
