@@ -11,6 +11,7 @@ import {
   type TroveErrorInit,
   ValidationError,
 } from "./errors.js";
+import type { HttpAnswer } from "./http-answer.js";
 import { isRecord } from "./is-record.js";
 import { parseJsonOrText } from "./parse-json-or-text.js";
 import { parseRetryAfter } from "./retry-after.js";
@@ -23,7 +24,7 @@ type ErrorClass = new (message: string, init: TroveErrorInit) => TroveError;
  * `retryAfterSeconds`) rather than by matching one schema, so a body from a proxy (HTML), an empty
  * body or broken JSON still becomes a typed error instead of a crash.
  */
-export async function errorFromResponse(response: Response): Promise<TroveError> {
+export async function errorFromResponse(response: HttpAnswer): Promise<TroveError> {
   const text = await response.text().catch(() => "");
   const body = parseJsonOrText(text);
   const envelope = isRecord(body) ? body : {};
@@ -62,7 +63,7 @@ const BY_STATUS: Record<number, [ErrorClass, TroveErrorCode]> = {
  * `{ error: "Unauthorized", message: "Invalid or missing API key" }` → "Unauthorized: Invalid or
  * missing API key": the spec's envelopes split the summary and the detail, and both help.
  */
-function messageOf(envelope: Record<string, unknown>, response: Response, text: string): string {
+function messageOf(envelope: Record<string, unknown>, response: HttpAnswer, text: string): string {
   const error = stringField(envelope, "error");
   const message = stringField(envelope, "message");
   if (error && message && error !== message) return `${error}: ${message}`;

@@ -61,7 +61,7 @@ export async function multipartUpload(
   const count = Math.ceil(job.size / session.part_size);
   if (session.parts.length !== count) {
     throw new InvalidResponseError(
-      `multipart start returned ${session.parts.length} part URLs; ${job.size} bytes in parts of ${session.part_size} need ${count}`,
+      `multipart start returned ${session.parts.length} part URLs for ${count} parts`,
       { code: "INVALID_RESPONSE", body: session },
     );
   }

@@ -25,7 +25,7 @@ export async function readSmallStream(
       length += value.byteLength;
       if (length > limit) {
         throw invalidArgument(
-          `The stream is larger than multipartThreshold (${limit} bytes): pass its total size as options.size so it can be sent in parts`,
+          `The stream is over multipartThreshold (${limit} bytes): pass options.size to send it in parts`,
         );
       }
       chunks.push(value);

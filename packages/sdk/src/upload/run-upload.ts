@@ -31,7 +31,7 @@ async function runUpload(
   const source = await ctx.resolveInput(input);
   if (!source) {
     throw invalidArgument(
-      "upload() takes a File, Blob, ArrayBuffer, typed array or ReadableStream (and, from @trove/sdk/node, a file path or a Node Readable)",
+      "upload() takes a File, Blob, ArrayBuffer, typed array or ReadableStream (@trove/sdk/node: also a path or a Node Readable)",
     );
   }
   const fileName = options.fileName ?? source.name;
@@ -54,7 +54,7 @@ async function runUpload(
 
   if (options.transform !== undefined || options.webhookUrl !== undefined) {
     throw invalidArgument(
-      `transform and webhookUrl apply only to direct uploads, and this input (${size} bytes) is over multipartThreshold (${threshold}); multipart start has no such fields`,
+      `transform and webhookUrl need a direct upload: this input (${size} bytes) is over multipartThreshold (${threshold})`,
     );
   }
   const store = options.sessionStore === null ? undefined : (options.sessionStore ?? ctx.sessionStore);
