@@ -18,6 +18,7 @@ import { type FilesResource, filesResource } from "./resources/files.js";
 import { type FoldersResource, foldersResource } from "./resources/folders.js";
 import { type SourcesResource, sourcesResource } from "./resources/sources.js";
 import type { UploadSchemas } from "./response-schema.js";
+import { withIssueText } from "./zod-issues.js";
 
 export interface TroveClient<TInput = UploadInput> extends TroveUploadClient<TInput> {
   files: FilesResource;
@@ -29,9 +30,9 @@ export interface TroveClient<TInput = UploadInput> extends TroveUploadClient<TIn
 
 /** Upload responses parsed with the shared zod schemas, like every other response of this client. */
 export const zodUploadSchemas: UploadSchemas = {
-  upload: anyUploadResponseSchema,
-  session: multipartSessionSchema,
-  complete: multipartCompleteResponseSchema,
+  upload: withIssueText(anyUploadResponseSchema),
+  session: withIssueText(multipartSessionSchema),
+  complete: withIssueText(multipartCompleteResponseSchema),
 };
 
 export function clientOf<TInput>(ctx: ClientContext, assetsUrl: string | undefined): TroveClient<TInput> {

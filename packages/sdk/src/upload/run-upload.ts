@@ -76,7 +76,7 @@ async function runUpload(
   );
 }
 
-/** The body of a direct upload, as a typed Blob (FormData needs one). */
+/** The body of a direct upload, as a typed Blob (FormData needs one; a Blob part is not copied). */
 async function smallFile(
   source: UploadSource,
   threshold: number,
@@ -84,17 +84,14 @@ async function smallFile(
   declaredSize: number | undefined,
   signal: AbortSignal,
 ): Promise<Blob> {
-  switch (source.kind) {
-    case "blob":
-      return source.blob.type ? source.blob : new Blob([source.blob], { type: contentType });
-    case "bytes":
-      return new Blob([source.bytes as Uint8Array<ArrayBuffer>], { type: contentType });
-    case "stream": {
-      const bytes = await readSmallStream(source.stream, threshold, signal);
-      if (declaredSize !== undefined && bytes.byteLength !== declaredSize) {
-        throw invalidArgument(`The stream had ${bytes.byteLength} bytes; options.size is ${declaredSize}`);
-      }
-      return new Blob([bytes], { type: contentType });
-    }
+  if (source.kind !== "stream") {
+    return new Blob([source.kind === "blob" ? source.blob : (source.bytes as Uint8Array<ArrayBuffer>)], {
+      type: contentType,
+    });
   }
+  const bytes = await readSmallStream(source.stream, threshold, signal);
+  if (declaredSize !== undefined && bytes.byteLength !== declaredSize) {
+    throw invalidArgument(`The stream had ${bytes.byteLength} bytes; options.size is ${declaredSize}`);
+  }
+  return new Blob([bytes], { type: contentType });
 }
