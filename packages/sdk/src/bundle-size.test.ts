@@ -3,8 +3,11 @@ import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 
-/** The upload-only browser entry must stay below this, minified and gzipped. */
-const UPLOAD_BUDGET = 12 * 1024;
+/**
+ * The upload-only browser entry (every export, errors and localStorageSessionStore included) must
+ * stay below this, minified and gzipped: 7 848 B when it was set, 8 KiB leaves a little room.
+ */
+const UPLOAD_BUDGET = 8 * 1024;
 
 /**
  * Bundles an entry the way a browser app's bundler would (browser conditions, minified, every
@@ -37,7 +40,7 @@ async function bundle(entry: string) {
 }
 
 describe("browser bundles", () => {
-  it(`@trove/sdk/upload stays under ${UPLOAD_BUDGET / 1024} kB min+gzip, with nothing Node-only`, async () => {
+  it(`@trove/sdk/upload stays under ${UPLOAD_BUDGET / 1024} KiB min+gzip, with nothing Node-only`, async () => {
     const upload = await bundle("./upload.ts");
     console.info(`@trove/sdk/upload: ${upload.minified} B minified, ${upload.gzipped} B min+gzip`);
     expect(upload.gzipped).toBeLessThan(UPLOAD_BUDGET);

@@ -46,8 +46,9 @@ export function uploadTask(
     get paused() {
       return gate.paused;
     },
-    pause: () => gate.pause(),
-    resume: () => gate.resume(),
+    // The gate's methods are closures: they can be handed out as they are.
+    pause: gate.pause,
+    resume: gate.resume,
     abort,
     // biome-ignore lint/suspicious/noThenProperty: the task is deliberately awaitable.
     then: (onFulfilled, onRejected) => promise.then(onFulfilled, onRejected),
