@@ -38,6 +38,7 @@ export function callApi(ctx: ClientContext, call: ApiCall): Promise<ApiResponse>
 
 function attempt(ctx: ClientContext, call: ApiCall): Promise<ApiResponse> {
   return sendAttempt(
+    ctx,
     call.signal,
     call.timeout ?? ctx.timeout,
     (signal) => send(ctx, call, signal),

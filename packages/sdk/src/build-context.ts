@@ -19,6 +19,8 @@ export interface ClientParts {
   transport: (target: TransportTarget) => ApiTransport;
   schemas: UploadSchemas;
   resolveInput: InputResolver;
+  /** Only where fetch can report a refused connection: @trove/sdk/node and createClient. */
+  requestNotSent?: ((error: unknown) => boolean) | undefined;
 }
 
 /** Checks the options once and fixes every default. */

@@ -14,6 +14,7 @@ import {
 } from "./create-upload-client.js";
 import { type DeliveryTarget, type DeliveryTransform, deliveryUrl } from "./delivery-url.js";
 import { kyTransport } from "./ky-transport.js";
+import { requestNotSent } from "./request-not-sent.js";
 import { type FilesResource, filesResource } from "./resources/files.js";
 import { type FoldersResource, foldersResource } from "./resources/folders.js";
 import { type SourcesResource, sourcesResource } from "./resources/sources.js";
@@ -45,13 +46,17 @@ export function clientOf<TInput>(ctx: ClientContext, assetsUrl: string | undefin
   };
 }
 
-/** The whole API: uploads, files, folders, sources and delivery URLs. Web APIs only. */
+/**
+ * The whole API: uploads, files, folders, sources and delivery URLs. Web APIs only; used in Node,
+ * Bun or Deno it also retries a POST whose connection was refused (browsers never report that).
+ */
 export function createClient(options: ClientOptions): TroveClient {
   return clientOf(
     buildContext(options, {
       transport: kyTransport,
       schemas: zodUploadSchemas,
       resolveInput: resolveWebInput,
+      requestNotSent,
     }),
     options.assetsUrl,
   );

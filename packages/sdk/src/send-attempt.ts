@@ -1,9 +1,9 @@
 import { abortErrorFrom } from "./abort-error.js";
+import type { ClientContext } from "./client-context.js";
 import { errorFromResponse } from "./error-from-response.js";
 import { ConnectionError, TimeoutError, TroveError } from "./errors.js";
 import type { HttpAnswer } from "./http-answer.js";
 import { linkSignals } from "./link-signals.js";
-import { requestNotSent } from "./request-not-sent.js";
 
 /**
  * One attempt of a request, API call or part alike. `send` gets a signal that aborts with
@@ -12,6 +12,7 @@ import { requestNotSent } from "./request-not-sent.js";
  * throws is mapped to the family. The timer and the listener are cleared when it ends.
  */
 export async function sendAttempt<T>(
+  ctx: ClientContext,
   outer: AbortSignal | undefined,
   timeout: number,
   send: (signal: AbortSignal) => Promise<HttpAnswer>,
@@ -25,7 +26,7 @@ export async function sendAttempt<T>(
     if (!response.ok) throw await errorFromResponse(response);
     return await read(response);
   } catch (error) {
-    throw errorFromFailure(error, outer, timer.signal.aborted, timeout);
+    throw errorFromFailure(ctx, error, outer, timer.signal.aborted, timeout);
   } finally {
     clearTimeout(id);
     linked.dispose();
@@ -34,6 +35,7 @@ export async function sendAttempt<T>(
 
 /** What an attempt threw, as a TroveError: its own state says why a signal fired. */
 function errorFromFailure(
+  ctx: ClientContext,
   error: unknown,
   outer: AbortSignal | undefined,
   timedOut: boolean,
@@ -47,6 +49,6 @@ function errorFromFailure(
   return new ConnectionError(`Connection failed: ${detail}`, {
     code: "CONNECTION_ERROR",
     cause: error,
-    requestNotSent: requestNotSent(error),
+    requestNotSent: ctx.requestNotSent?.(error) ?? false,
   });
 }

@@ -9,6 +9,7 @@ import * as nodeEntry from "../node.js";
 import { fakeMultipart, patternBytes } from "../test-support/fake-multipart.js";
 import { flatUploadResponse } from "../test-support/fixtures.js";
 import { BASE_URL, testOptions, useMswServer } from "../test-support/msw-server.js";
+import { refusedTarget } from "../test-support/refused-port.js";
 import { fileSessionStore } from "./file-session-store.js";
 
 const server = useMswServer();
@@ -32,6 +33,17 @@ describe("@trove/sdk/node", () => {
     for (const name of Object.keys(main)) expect(nodeEntry).toHaveProperty(name);
     expect(nodeEntry.createClient).not.toBe(main.createClient);
     expect(nodeEntry.TroveError).toBe(main.TroveError);
+  });
+
+  it("both clients send a POST again when the connection was refused", async () => {
+    for (const create of [nodeEntry.createUploadClient, nodeEntry.createClient]) {
+      const refused = await refusedTarget(server);
+      const client = create(testOptions({ baseUrl: refused.baseUrl, fetch: refused.fetch, maxRetries: 2 }));
+      const error = await client.uploadFromUrl("https://example.com/cat.jpg").catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(nodeEntry.ConnectionError);
+      expect(error).toMatchObject({ requestNotSent: true });
+      expect(refused.attempts).toBe(3);
+    }
   });
 
   it("uploads a file path in parts, read from disk part by part", async () => {

@@ -34,6 +34,7 @@ function attempt(ctx: ClientContext, url: string, body: PartBody, options: SendP
   const { onSent, signal } = options;
   const headers = { "content-type": "application/octet-stream" };
   return sendAttempt(
+    ctx,
     signal,
     ctx.uploadTimeout,
     (attemptSignal) => {
