@@ -1,3 +1,4 @@
+import { createReadStream } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -71,7 +72,13 @@ describe("@trove/sdk/node", () => {
     );
     await client().upload(path);
     await client().upload(pathToFileURL(path), { fileName: "renamed.txt" });
-    expect(names).toEqual(["note.txt:hello:text/plain", "renamed.txt:hello:text/plain"]);
+    // A file stream remembers its path, which gives it a name and a type.
+    await client().upload(createReadStream(path));
+    expect(names).toEqual([
+      "note.txt:hello:text/plain",
+      "renamed.txt:hello:text/plain",
+      "note.txt:hello:text/plain",
+    ]);
   });
 
   it("uploads a Node Readable (size given) in parts", async () => {
@@ -83,8 +90,10 @@ describe("@trove/sdk/node", () => {
           yield Buffer.from(bytes.subarray(offset, offset + 700));
       })(),
     );
-    await client().upload(readable, { fileName: "stream.bin", size: SIZE });
+    await client().upload(readable, { fileName: "stream.png", size: SIZE });
     expect(storage.assembled()).toEqual(bytes);
+    // A stream without a path has no type: the name is not guessed from (the server sniffs).
+    expect(storage.starts[0]).toMatchObject({ file_name: "stream.png", format: "application/octet-stream" });
   });
 
   it("a missing path is an INVALID_ARGUMENT TroveError", async () => {

@@ -69,7 +69,27 @@ describe("direct upload", () => {
     });
     expect(seen.form?.get("transform")).toBe("w_100/e_grayscale");
     expect(seen.form?.get("random_prefix")).toBe("false");
-    expect(uploadedFile(seen).type).toBe("image/png");
+  });
+
+  it("sends the Blob's own type, else application/octet-stream (no guess from the name); contentType wins", async () => {
+    const seen = captureUpload();
+    const client = testClient();
+    const types: string[] = [];
+    for (const [input, contentType] of [
+      [new File(["x"], "cat.jpg", { type: "image/jpeg" }), undefined],
+      [new Blob(["x"]), undefined],
+      [new TextEncoder().encode("x"), undefined],
+      [new File(["x"], "cat.jpg", { type: "image/jpeg" }), "image/webp"],
+    ] as const) {
+      await client.upload(input, { fileName: "a.png", contentType });
+      types.push(uploadedFile(seen).type);
+    }
+    expect(types).toEqual([
+      "image/jpeg",
+      "application/octet-stream",
+      "application/octet-stream",
+      "image/webp",
+    ]);
   });
 
   it("accepts ArrayBuffer, Uint8Array and a small web stream", async () => {

@@ -1,7 +1,6 @@
 import type { ClientContext } from "../client-context.js";
 import { invalidArgument } from "../invalid-argument.js";
 import { directUpload } from "./direct-upload.js";
-import { guessMimeType } from "./guess-mime-type.js";
 import { multipartUpload } from "./multipart-upload.js";
 import { progressTracker } from "./progress-tracker.js";
 import { readSmallStream } from "./read-stream.js";
@@ -41,7 +40,9 @@ async function runUpload(
   if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
     throw invalidArgument("concurrency must be an integer ≥ 1");
   }
-  const contentType = options.contentType ?? source.type ?? guessMimeType(fileName);
+  // No guess from the name here: a browser File already has the type its browser took from the
+  // extension, the server sniffs the content anyway, and @trove/sdk/node types file paths itself.
+  const contentType = options.contentType ?? source.type ?? "application/octet-stream";
   const size = source.size ?? options.size;
   const byteProgress = options.onProgress !== undefined;
 
