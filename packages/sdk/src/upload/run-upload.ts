@@ -85,14 +85,15 @@ async function smallFile(
   declaredSize: number | undefined,
   signal: AbortSignal,
 ): Promise<Blob> {
-  if (source.kind !== "stream") {
-    return new Blob([source.kind === "blob" ? source.blob : (source.bytes as Uint8Array<ArrayBuffer>)], {
-      type: contentType,
-    });
+  const stream = source.kind === "stream";
+  const file = new Blob(
+    stream
+      ? await readSmallStream(source.stream, threshold, signal)
+      : [source.kind === "blob" ? source.blob : (source.bytes as Uint8Array<ArrayBuffer>)],
+    { type: contentType },
+  );
+  if (stream && declaredSize !== undefined && file.size !== declaredSize) {
+    throw invalidArgument(`The stream had ${file.size} bytes; options.size is ${declaredSize}`);
   }
-  const bytes = await readSmallStream(source.stream, threshold, signal);
-  if (declaredSize !== undefined && bytes.byteLength !== declaredSize) {
-    throw invalidArgument(`The stream had ${bytes.byteLength} bytes; options.size is ${declaredSize}`);
-  }
-  return new Blob([bytes], { type: contentType });
+  return file;
 }
