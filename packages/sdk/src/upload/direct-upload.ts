@@ -29,7 +29,7 @@ export async function directUpload(
   form.append("file", job.file, job.fileName);
   const size = job.file.size;
 
-  await control.gate.wait();
+  await control.wait();
   const response = await callApi(ctx, {
     method: "POST",
     path: UPLOAD_PATHS.direct,

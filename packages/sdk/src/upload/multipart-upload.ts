@@ -52,7 +52,7 @@ export async function multipartUpload(
   job: MultipartJob,
   control: UploadControl,
 ): Promise<UploadResult> {
-  await control.gate.wait();
+  await control.wait();
   const journal = await openJournal(
     { store: job.store, key: job.key, size: job.size, fileName: job.startBody.file_name },
     () => startMultipart(ctx, job.startBody, control.signal),
@@ -82,7 +82,7 @@ export async function multipartUpload(
     feedStop.dispose();
     await feed.close();
   }
-  await control.gate.wait();
+  await control.wait();
   const result = uploadResultFrom(await completeMultipart(ctx, session.session_id, control.signal));
   await journal.discard();
   return result;
@@ -112,12 +112,12 @@ async function sendParts(
 
   const worker = async () => {
     for (;;) {
-      await Promise.race([control.gate.wait(), whenStopped]);
+      await Promise.race([control.wait(), whenStopped]);
       if (stopped.signal.aborted) return;
       const part = interrupted.shift() ?? (await feed.next());
       if (!part) return;
       if (Date.now() >= session.expires_at * 1000) throw expired(session.expires_at);
-      const linked = linkSignals(control.gate.signal, stopped.signal);
+      const linked = linkSignals(control.runSignal, stopped.signal);
       try {
         await sendPart(ctx, session.parts[part.index] as string, part.body, {
           signal: linked.signal,

@@ -1,11 +1,18 @@
-import { type PauseGate, pauseGate } from "./pause-gate.js";
+import { abortErrorFrom } from "../abort-error.js";
 import type { UploadResult } from "./upload-result.js";
 
 /** What a running upload sees of its task. */
 export interface UploadControl {
   /** Aborted by `task.abort()` or the caller's `signal`; stops everything. */
   readonly signal: AbortSignal;
-  readonly gate: PauseGate;
+  /**
+   * Belongs to the current run: aborts when the upload is paused (interrupting the parts in
+   * flight, which are sent again on resume) and when the whole upload is aborted.
+   */
+  readonly runSignal: AbortSignal;
+  /** Holds back new work while paused, with no timer: resolves at once while running, else on
+   * resume; rejects with AbortError on abort. */
+  wait(): Promise<void>;
 }
 
 /**
@@ -27,28 +34,58 @@ export interface UploadTask extends PromiseLike<UploadResult> {
   finally(onFinally?: (() => void) | null): Promise<UploadResult>;
 }
 
-// A plain object, not a class with private fields: see progress-tracker.ts.
+// A plain object, not a class with private fields: see progress-tracker.ts. The pause gate is
+// part of it: `run` aborts with the task and on pause, and is replaced on resume.
 export function uploadTask(
-  run: (control: UploadControl) => Promise<UploadResult>,
+  work: (control: UploadControl) => Promise<UploadResult>,
   signal?: AbortSignal,
 ): UploadTask {
-  const controller = new AbortController();
-  const gate = pauseGate(controller.signal);
-  const abort = (reason?: unknown) => controller.abort(reason);
+  const task = new AbortController();
+  let run = new AbortController();
+  let paused = false;
+  let waiting: (() => void)[] = [];
+  const release = () => {
+    for (const resolve of waiting) resolve();
+    waiting = [];
+  };
+  const abort = (reason?: unknown) => task.abort(reason);
   const onAbort = () => abort(signal?.reason);
+  task.signal.addEventListener(
+    "abort",
+    () => {
+      run.abort(task.signal.reason);
+      release();
+    },
+    { once: true },
+  );
   if (signal?.aborted) onAbort();
   else signal?.addEventListener("abort", onAbort, { once: true });
-  const promise = run({ signal: controller.signal, gate }).finally(() =>
-    signal?.removeEventListener("abort", onAbort),
-  );
+  const promise = work({
+    signal: task.signal,
+    get runSignal() {
+      return run.signal;
+    },
+    async wait() {
+      if (paused && !task.signal.aborted) await new Promise<void>((resolve) => waiting.push(resolve));
+      if (task.signal.aborted) throw abortErrorFrom(task.signal);
+    },
+  }).finally(() => signal?.removeEventListener("abort", onAbort));
   return {
     promise,
     get paused() {
-      return gate.paused;
+      return paused;
     },
-    // The gate's methods are closures: they can be handed out as they are.
-    pause: gate.pause,
-    resume: gate.resume,
+    pause() {
+      if (paused || task.signal.aborted) return;
+      paused = true;
+      run.abort("paused");
+    },
+    resume() {
+      if (!paused || task.signal.aborted) return;
+      paused = false;
+      run = new AbortController();
+      release();
+    },
     abort,
     // biome-ignore lint/suspicious/noThenProperty: the task is deliberately awaitable.
     then: (onFulfilled, onRejected) => promise.then(onFulfilled, onRejected),
