@@ -53,10 +53,7 @@ export async function multipartUpload(
   control: UploadControl,
 ): Promise<UploadResult> {
   await control.wait();
-  const journal = await openJournal(
-    { store: job.store, key: job.key, size: job.size, fileName: job.startBody.file_name },
-    () => startMultipart(ctx, job.startBody, control.signal),
-  );
+  const journal = await openJournal(job, () => startMultipart(ctx, job.startBody, control.signal));
   const { session } = journal;
   const count = Math.ceil(job.size / session.part_size);
   if (session.parts.length !== count) {

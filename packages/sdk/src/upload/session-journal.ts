@@ -18,11 +18,12 @@ export interface SessionJournal {
   discard(): Promise<void>;
 }
 
+/** The multipart job's fields the journal reads. */
 export interface JournalTarget {
   store: SessionStore | undefined;
   key: string | undefined;
   size: number;
-  fileName: string;
+  startBody: { file_name: string };
 }
 
 /**
@@ -31,9 +32,10 @@ export interface JournalTarget {
  * (A closure, not a class with private fields: see progress-tracker.ts.)
  */
 export async function openJournal(
-  { store, key, size, fileName }: JournalTarget,
+  { store, key, size, startBody }: JournalTarget,
   start: () => Promise<MultipartSession>,
 ): Promise<SessionJournal> {
+  const fileName = startBody.file_name;
   let writes = Promise.resolve();
   const write = (op: (store: SessionStore, key: string) => Promise<void>): Promise<void> => {
     if (store && key) writes = writes.then(() => op(store, key)).catch(() => undefined);
@@ -41,7 +43,8 @@ export async function openJournal(
   };
   const stored = store && key ? await store.get(key).catch(() => undefined) : undefined;
   const resumed = stored !== undefined && fits(stored, size, fileName);
-  if (stored && !resumed) await write((store, key) => store.delete(key));
+  const discard = () => write((store, key) => store.delete(key));
+  if (stored && !resumed) await discard();
   const { session_id, part_size, parts, expires_at } = resumed ? stored : await start();
   const journal: SessionJournal = {
     session: { session_id, part_size, parts, expires_at },
@@ -50,7 +53,7 @@ export async function openJournal(
       journal.completed.add(index);
       return save();
     },
-    discard: () => write((store, key) => store.delete(key)),
+    discard,
   };
   const save = () => {
     const snapshot: StoredUploadSession = {
