@@ -62,15 +62,15 @@ function send(ctx: ClientContext, call: ApiCall, signal: AbortSignal): Promise<H
 }
 
 async function readSuccess(response: HttpAnswer): Promise<ApiResponse> {
+  const { status } = response;
   const requestId = response.headers.get("x-request-id") ?? undefined;
   const text = await response.text();
-  if (text === "") return { status: response.status, body: undefined, requestId };
   try {
-    return { status: response.status, body: JSON.parse(text) as unknown, requestId };
+    return { status, body: text === "" ? undefined : (JSON.parse(text) as unknown), requestId };
   } catch (cause) {
-    throw new InvalidResponseError(`HTTP ${response.status} with a body that is not JSON`, {
+    throw new InvalidResponseError(`HTTP ${status} with a body that is not JSON`, {
       code: "INVALID_RESPONSE",
-      status: response.status,
+      status,
       requestId,
       body: text,
       cause,

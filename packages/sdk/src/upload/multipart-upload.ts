@@ -34,8 +34,6 @@ export interface MultipartJob {
   /** Undefined when the input has no identity: then nothing is stored. */
   key: string | undefined;
   progress: ProgressTracker;
-  /** Report bytes while a part is in flight (through XHR where it exists), not only per part. */
-  byteProgress: boolean;
 }
 
 /**
@@ -118,7 +116,7 @@ async function sendParts(
       try {
         await sendPart(ctx, session.parts[part.index] as string, part.body, {
           signal: linked.signal,
-          onSent: job.byteProgress ? (bytes) => job.progress.sent(part.index, bytes) : undefined,
+          onSent: job.progress.listened ? (bytes) => job.progress.sent(part.index, bytes) : undefined,
         });
         job.progress.confirm(part.index, part.size);
         await journal.markCompleted(part.index);

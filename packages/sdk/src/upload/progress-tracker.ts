@@ -6,6 +6,11 @@ import type { UploadProgress } from "./upload-options.js";
  * current sum: a progress bar never moves backwards.
  */
 export interface ProgressTracker {
+  /**
+   * Someone listens: then requests report bytes while in flight (through XHR where it exists),
+   * not only when answered.
+   */
+  readonly listened: boolean;
   /** `bytes` of request `key` (a part index; 0 for a direct upload) have been sent so far. */
   sent(key: number, bytes: number): void;
   /** Request `key`, carrying `bytes`, was answered with a 2xx. */
@@ -45,6 +50,7 @@ export function progressTracker(
     report();
   };
   return {
+    listened: listener !== undefined,
     sent(key, bytes) {
       setSent(key, bytes);
       report();

@@ -44,13 +44,12 @@ async function runUpload(
   // extension, the server sniffs the content anyway, and @trove/sdk/node types file paths itself.
   const contentType = options.contentType ?? source.type ?? "application/octet-stream";
   const size = source.size ?? options.size;
-  const byteProgress = options.onProgress !== undefined;
 
   if (size === undefined || size <= threshold) {
     const file = await smallFile(source, threshold, contentType, options.size, control.signal);
     const progress = progressTracker(file.size, options.onProgress);
     const fields = storeFields(options, fileName);
-    return directUpload(ctx, { file, fileName, fields, progress, byteProgress }, control);
+    return directUpload(ctx, { file, fileName, fields, progress }, control);
   }
 
   if (options.transform !== undefined || options.webhookUrl !== undefined) {
@@ -71,7 +70,6 @@ async function runUpload(
       store,
       key: store && identity !== undefined ? sessionKey([ctx.baseUrl, identity, startBody]) : undefined,
       progress: progressTracker(size, options.onProgress),
-      byteProgress,
     },
     control,
   );
