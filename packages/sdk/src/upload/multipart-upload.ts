@@ -29,6 +29,7 @@ export interface MultipartJob {
   source: UploadSource;
   size: number;
   startBody: MultipartStartBodyInput;
+  /** At least 1: runUpload checks it. */
   concurrency: number;
   store: SessionStore | undefined;
   /** Undefined when the input has no identity: then nothing is stored. */
@@ -135,7 +136,7 @@ async function sendParts(
   };
 
   await Promise.all(
-    Array.from({ length: Math.max(1, job.concurrency) }, () =>
+    Array.from({ length: job.concurrency }, () =>
       worker().catch((error: unknown) => {
         // The first failure wins; after an abort, whatever a worker hit (a cancelled stream read
         // "ends early") is reported as the abort.
