@@ -130,13 +130,13 @@ export async function benchBundleSize(_ctx: BenchContext): Promise<BenchResult> 
           : [
               "",
               "**What limits it.** Features the smallest peer does not have in its upload path, each a file in the " +
-                "list above: pause/resume (`upload/pause-gate.ts`), resumable sessions with a pluggable store " +
+                "list above: pause/resume (`upload/upload-task.ts`), resumable sessions with a pluggable store " +
                 "(`upload/session-journal.ts`, `upload/session-key.ts`), multipart with bounded concurrency and " +
                 "stream parts (`upload/multipart-upload.ts`, `upload/part-feed.ts`), per-part retries with backoff and " +
                 "`Retry-After` (`retry-policy.ts`, `retry-after.ts`), XMLHttpRequest progress (`xhr-transport.ts`), " +
-                "the error family with its status table (`errors.ts`, `error-from-response.ts`) and the detection of " +
-                "requests that provably were not sent (`request-not-sent.ts`, for Node, Bun and Deno). The transform " +
-                "grammar is no longer in this entry (`@trove/sdk/transform`).",
+                "and the error family with its status table (`errors.ts`, `error-from-response.ts`). The transform " +
+                "grammar (`@trove/sdk/transform`), the refused-connection check and the extension-to-MIME table " +
+                "(both for Node, Bun and Deno: `@trove/sdk/node`) are not in this entry.",
             ]),
       ].join("\n"),
     ],
