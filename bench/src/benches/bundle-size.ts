@@ -129,13 +129,14 @@ export async function benchBundleSize(_ctx: BenchContext): Promise<BenchResult> 
           ? []
           : [
               "",
-              `**What limits it.** The upload entry carries the transform grammar of \`@trove/schema\` ` +
-                `(${kib(trove.inputs.filter((i) => i.path.includes("packages/schema/")).reduce((n, i) => n + i.bytes, 0))} KiB minified: ` +
-                "the upload options accept typed transform steps, which are serialised and checked with `buildTransform`), " +
-                "and features the smallest peer does not have in its upload path: pause/resume, resumable sessions with a " +
-                "pluggable store, per-part retries with backoff and `Retry-After`, XMLHttpRequest progress and the full " +
-                "error family. Taking the grammar out of the upload path (accept transform strings only there, or load the " +
-                "builder lazily) would save most of the schema's share; the rest is features.",
+              "**What limits it.** Features the smallest peer does not have in its upload path, each a file in the " +
+                "list above: pause/resume (`upload/upload-task.ts`), resumable sessions with a pluggable store " +
+                "(`upload/session-journal.ts`, `upload/session-key.ts`), multipart with bounded concurrency and " +
+                "stream parts (`upload/multipart-upload.ts`, `upload/part-feed.ts`), per-part retries with backoff and " +
+                "`Retry-After` (`retry-policy.ts`, `retry-after.ts`), XMLHttpRequest progress (`xhr-transport.ts`), " +
+                "and the error family with its status table (`errors.ts`, `error-from-response.ts`). The transform " +
+                "grammar (`@trove/sdk/transform`), the refused-connection check and the extension-to-MIME table " +
+                "(both for Node, Bun and Deno: `@trove/sdk/node`) are not in this entry.",
             ]),
       ].join("\n"),
     ],

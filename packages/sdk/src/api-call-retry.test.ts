@@ -1,9 +1,10 @@
-import { createServer } from "node:net";
-import { HttpResponse, http, passthrough } from "msw";
+import { HttpResponse, http } from "msw";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AbortError, ConnectionError, RateLimitError, ServerError, TimeoutError } from "./errors.js";
 import { fileDetails, folderRecord } from "./test-support/fixtures.js";
-import { BASE_URL, testClient, useMswServer } from "./test-support/msw-server.js";
+import { BASE_URL, testClient, testOptions, useMswServer } from "./test-support/msw-server.js";
+import { refusedTarget } from "./test-support/refused-port.js";
+import { createUploadClient } from "./upload.js";
 
 const server = useMswServer();
 const details = { success: true, data: fileDetails };
@@ -236,23 +237,24 @@ describe("which requests are retried", () => {
   });
 
   it("retries a POST when the connection was refused (nothing was sent)", async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const { port } = closed.address() as { port: number };
-    await new Promise((resolve) => closed.close(resolve));
-    const baseUrl = `http://127.0.0.1:${port}`;
-    // Let it through to the real (closed) loopback port, so the refusal is genuine.
-    server.use(http.all(`${baseUrl}/*`, () => passthrough()));
-    let attempts = 0;
-    const fetchCounting: typeof fetch = (input, init) => {
-      attempts++;
-      return fetch(input, init);
-    };
-    const client = testClient({ baseUrl, fetch: fetchCounting, maxRetries: 2 });
+    const refused = await refusedTarget(server);
+    const client = testClient({ baseUrl: refused.baseUrl, fetch: refused.fetch, maxRetries: 2 });
     const error = await client.folders.create({ name: "x" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error).toMatchObject({ requestNotSent: true });
-    expect(attempts).toBe(3);
+    expect(refused.attempts).toBe(3);
+  });
+
+  it("the browser upload entry does not look for refused connections: a POST is sent once", async () => {
+    // Browsers never say why a fetch failed; @trove/sdk/upload leaves the check to the Node entry.
+    const refused = await refusedTarget(server);
+    const client = createUploadClient(
+      testOptions({ baseUrl: refused.baseUrl, fetch: refused.fetch, maxRetries: 2 }),
+    );
+    const error = await client.uploadFromUrl("https://example.com/cat.jpg").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).toMatchObject({ requestNotSent: false });
+    expect(refused.attempts).toBe(1);
   });
 
   it("a client timeout is a TimeoutError, retried for GET only", async () => {

@@ -1,11 +1,10 @@
-import { attemptSignal } from "./attempt-signal.js";
+import { apiUrl } from "./api-url.js";
 import type { ClientContext } from "./client-context.js";
-import { errorFromFailure } from "./error-from-failure.js";
-import { errorFromResponse } from "./error-from-response.js";
 import { InvalidResponseError } from "./errors.js";
-import { searchOf } from "./search-of.js";
+import type { HttpAnswer } from "./http-answer.js";
+import { sendAttempt } from "./send-attempt.js";
 import { withRetry } from "./with-retry.js";
-import { canUseXhr, xhrSend } from "./xhr-transport.js";
+import { sendWithProgress } from "./xhr-transport.js";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 export type QueryValue = string | number | boolean | undefined;
@@ -37,46 +36,41 @@ export function callApi(ctx: ClientContext, call: ApiCall): Promise<ApiResponse>
   return withRetry(() => attempt(ctx, call), request, ctx.retry, call.signal);
 }
 
-async function attempt(ctx: ClientContext, call: ApiCall): Promise<ApiResponse> {
-  const timeout = call.timeout ?? ctx.timeout;
-  const attemptState = attemptSignal(call.signal, timeout);
-  try {
-    const response = await send(ctx, call, attemptState.signal);
-    if (!response.ok) throw await errorFromResponse(response);
-    return await readSuccess(response);
-  } catch (error) {
-    throw errorFromFailure(error, { outer: call.signal, timedOut: attemptState.timedOut(), timeout });
-  } finally {
-    attemptState.dispose();
-  }
+function attempt(ctx: ClientContext, call: ApiCall): Promise<ApiResponse> {
+  return sendAttempt(
+    ctx,
+    call.signal,
+    call.timeout ?? ctx.timeout,
+    (signal) => send(ctx, call, signal),
+    readSuccess,
+  );
 }
 
-function send(ctx: ClientContext, call: ApiCall, signal: AbortSignal): Promise<Response> {
+function send(ctx: ClientContext, call: ApiCall, signal: AbortSignal): Promise<HttpAnswer> {
   const { onUploadProgress, form } = call;
-  if (onUploadProgress && form && canUseXhr()) {
-    const query = searchOf(call.query);
-    return xhrSend({
+  return sendWithProgress(
+    form && {
       method: call.method,
-      url: `${ctx.baseUrl}${call.path}${query ? `?${query}` : ""}`,
+      url: apiUrl(ctx.baseUrl, call),
       headers: ctx.headers,
       body: form,
       signal,
       onUploadProgress,
-    });
-  }
-  return ctx.transport(call, signal);
+    },
+    () => ctx.transport(call, signal),
+  );
 }
 
-async function readSuccess(response: Response): Promise<ApiResponse> {
+async function readSuccess(response: HttpAnswer): Promise<ApiResponse> {
+  const { status } = response;
   const requestId = response.headers.get("x-request-id") ?? undefined;
   const text = await response.text();
-  if (text === "") return { status: response.status, body: undefined, requestId };
   try {
-    return { status: response.status, body: JSON.parse(text) as unknown, requestId };
+    return { status, body: text === "" ? undefined : (JSON.parse(text) as unknown), requestId };
   } catch (cause) {
-    throw new InvalidResponseError(`HTTP ${response.status} with a body that is not JSON`, {
+    throw new InvalidResponseError(`HTTP ${status} with a body that is not JSON`, {
       code: "INVALID_RESPONSE",
-      status: response.status,
+      status,
       requestId,
       body: text,
       cause,

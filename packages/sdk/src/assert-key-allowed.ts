@@ -14,7 +14,7 @@ export function isBrowser(): boolean {
 export function assertKeyAllowed(apiKey: string, allowPrivateKeyInBrowser: boolean | undefined): void {
   if (apiKey.startsWith(PRIVATE_KEY_PREFIX) && isBrowser() && !allowPrivateKeyInBrowser) {
     throw new TroveError(
-      "A private API key (trove_sk_) must not be used in a browser: anyone who loads the page can read it. Use a public key (trove_pk_) for uploads, or pass allowPrivateKeyInBrowser: true if this page is only for trusted users.",
+      "A private key (trove_sk_) in a browser is readable by anyone who loads the page: use a public key (trove_pk_), or allowPrivateKeyInBrowser: true for pages only trusted users open",
       { code: "PRIVATE_KEY_IN_BROWSER" },
     );
   }

@@ -19,6 +19,8 @@ export interface ClientParts {
   transport: (target: TransportTarget) => ApiTransport;
   schemas: UploadSchemas;
   resolveInput: InputResolver;
+  /** Only where fetch can report a refused connection: @trove/sdk/node and createClient. */
+  requestNotSent?: ((error: unknown) => boolean) | undefined;
 }
 
 /** Checks the options once and fixes every default. */
@@ -36,6 +38,7 @@ export function buildContext(options: ClientOptions, parts: ClientParts): Client
   // Looked up per call, not captured: test tools and polyfills replace globalThis.fetch later.
   const fetchFn: typeof fetch = (input, init) => (options.fetch ?? globalThis.fetch)(input, init);
   return {
+    ...parts,
     transport: parts.transport({ baseUrl, headers, fetch: fetchFn }),
     baseUrl,
     headers,
@@ -50,8 +53,6 @@ export function buildContext(options: ClientOptions, parts: ClientParts): Client
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
     multipartThreshold: options.multipartThreshold ?? DEFAULT_MULTIPART_THRESHOLD,
     sessionStore: options.sessionStore,
-    schemas: parts.schemas,
-    resolveInput: parts.resolveInput,
   };
 }
 

@@ -3,8 +3,13 @@ import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 
-/** The upload-only browser entry must stay below this, minified and gzipped. */
-const UPLOAD_BUDGET = 12 * 1024;
+/**
+ * The upload-only browser entry (every export, errors and localStorageSessionStore included) must
+ * stay below this, minified and gzipped: 7 339 B when it was set. Bench 7 bundles createUploadClient
+ * alone for ES2020 (7 000 B then); past about this budget it would no longer be smaller than
+ * @uploadcare/upload-client (7 016 B), which issue #7 requires.
+ */
+const UPLOAD_BUDGET = 7_360;
 
 /**
  * Bundles an entry the way a browser app's bundler would (browser conditions, minified, every
@@ -37,13 +42,17 @@ async function bundle(entry: string) {
 }
 
 describe("browser bundles", () => {
-  it(`@trove/sdk/upload stays under ${UPLOAD_BUDGET / 1024} kB min+gzip, with nothing Node-only`, async () => {
+  it(`@trove/sdk/upload stays under ${UPLOAD_BUDGET} B min+gzip, with nothing Node-only`, async () => {
     const upload = await bundle("./upload.ts");
     console.info(`@trove/sdk/upload: ${upload.minified} B minified, ${upload.gzipped} B min+gzip`);
     expect(upload.gzipped).toBeLessThan(UPLOAD_BUDGET);
     expect(upload.imports).toEqual([]);
     expect(upload.inputs.filter((path) => /node_modules\/(zod|ky)\//.test(path))).toEqual([]);
     expect(upload.inputs.filter((path) => path.includes("src/node/"))).toEqual([]);
+    // Browsers never report a refused connection, and give a File its type themselves.
+    expect(upload.inputs.filter((path) => /request-not-sent|guess-mime-type/.test(path))).toEqual([]);
+    // Transform strings go as written; the typed builder (the whole grammar) is @trove/sdk/transform.
+    expect(upload.inputs.filter((path) => /schema\/src\//.test(path))).toEqual([]);
   });
 
   it("@trove/sdk (the full client) imports nothing Node-only either", async () => {

@@ -3,6 +3,7 @@ import { type ApiCall, callApi, type QueryValue } from "./api-call.js";
 import type { ClientContext } from "./client-context.js";
 import { invalidArgument } from "./invalid-argument.js";
 import { parseResponse, type ResponseSchema } from "./response-schema.js";
+import { withIssueText } from "./zod-issues.js";
 
 type Endpoint = (typeof ENDPOINTS)[number];
 export type OperationId = Endpoint["operationId"];
@@ -40,7 +41,8 @@ export async function callEndpoint<Op extends OperationId>(
   };
   const response = await callApi(ctx, request);
   if (!("response" in endpoint)) return undefined as EndpointResponse<Op>;
-  return parseResponse(endpoint.response as ResponseSchema<EndpointResponse<Op>>, response, operationId);
+  const schema = withIssueText(endpoint.response as ResponseSchema<EndpointResponse<Op>>);
+  return parseResponse(schema, response, operationId);
 }
 
 /** `/api/v1/files/:fileNo` + `{ fileNo: "12" }` → `/api/v1/files/12`, each value encoded. */

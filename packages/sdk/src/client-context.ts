@@ -24,4 +24,9 @@ export interface ClientContext {
   readonly sessionStore: SessionStore | undefined;
   readonly schemas: UploadSchemas;
   readonly resolveInput: InputResolver;
+  /**
+   * Whether a failed fetch provably never left (refused connection): then even a POST is sent
+   * again. Only runtimes that say so (Node, Bun, Deno) get one; browsers never tell.
+   */
+  readonly requestNotSent?: ((error: unknown) => boolean) | undefined;
 }

@@ -14,10 +14,12 @@ import {
 } from "./create-upload-client.js";
 import { type DeliveryTarget, type DeliveryTransform, deliveryUrl } from "./delivery-url.js";
 import { kyTransport } from "./ky-transport.js";
+import { requestNotSent } from "./request-not-sent.js";
 import { type FilesResource, filesResource } from "./resources/files.js";
 import { type FoldersResource, foldersResource } from "./resources/folders.js";
 import { type SourcesResource, sourcesResource } from "./resources/sources.js";
 import type { UploadSchemas } from "./response-schema.js";
+import { withIssueText } from "./zod-issues.js";
 
 export interface TroveClient<TInput = UploadInput> extends TroveUploadClient<TInput> {
   files: FilesResource;
@@ -29,9 +31,9 @@ export interface TroveClient<TInput = UploadInput> extends TroveUploadClient<TIn
 
 /** Upload responses parsed with the shared zod schemas, like every other response of this client. */
 export const zodUploadSchemas: UploadSchemas = {
-  upload: anyUploadResponseSchema,
-  session: multipartSessionSchema,
-  complete: multipartCompleteResponseSchema,
+  upload: withIssueText(anyUploadResponseSchema),
+  session: withIssueText(multipartSessionSchema),
+  complete: withIssueText(multipartCompleteResponseSchema),
 };
 
 export function clientOf<TInput>(ctx: ClientContext, assetsUrl: string | undefined): TroveClient<TInput> {
@@ -44,13 +46,17 @@ export function clientOf<TInput>(ctx: ClientContext, assetsUrl: string | undefin
   };
 }
 
-/** The whole API: uploads, files, folders, sources and delivery URLs. Web APIs only. */
+/**
+ * The whole API: uploads, files, folders, sources and delivery URLs. Web APIs only; used in Node,
+ * Bun or Deno it also retries a POST whose connection was refused (browsers never report that).
+ */
 export function createClient(options: ClientOptions): TroveClient {
   return clientOf(
     buildContext(options, {
       transport: kyTransport,
       schemas: zodUploadSchemas,
       resolveInput: resolveWebInput,
+      requestNotSent,
     }),
     options.assetsUrl,
   );

@@ -36,7 +36,9 @@ export function uploadClientOf<TInput>(ctx: ClientContext): TroveUploadClient<TI
 /**
  * An upload-only client for browsers, for public keys: no management endpoints, no ky (plain
  * fetch), and responses checked structurally instead of with zod (upload-response-checks.ts),
- * so it stays a fraction of createClient's size. Retries, errors and uploads are the same code.
+ * so it stays a fraction of createClient's size. Retries, errors and uploads are the same code,
+ * except that it does not look for refused connections (browsers never report them; a POST that
+ * failed to connect is not sent again): @trove/sdk/node's createUploadClient does.
  */
 export function createUploadClient(options: ClientOptions): TroveUploadClient {
   return uploadClientOf(

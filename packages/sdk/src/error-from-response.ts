@@ -11,6 +11,7 @@ import {
   type TroveErrorInit,
   ValidationError,
 } from "./errors.js";
+import type { HttpAnswer } from "./http-answer.js";
 import { isRecord } from "./is-record.js";
 import { parseJsonOrText } from "./parse-json-or-text.js";
 import { parseRetryAfter } from "./retry-after.js";
@@ -23,79 +24,46 @@ type ErrorClass = new (message: string, init: TroveErrorInit) => TroveError;
  * `retryAfterSeconds`) rather than by matching one schema, so a body from a proxy (HTML), an empty
  * body or broken JSON still becomes a typed error instead of a crash.
  */
-export async function errorFromResponse(response: Response): Promise<TroveError> {
+export async function errorFromResponse(response: HttpAnswer): Promise<TroveError> {
   const text = await response.text().catch(() => "");
   const body = parseJsonOrText(text);
   const envelope = isRecord(body) ? body : {};
   const status = response.status;
-  const ErrorFor = errorClassFor(status);
+  const [ErrorFor, code] =
+    BY_STATUS[status] ?? (status > 500 ? [ServerError, "SERVER_ERROR"] : [TroveError, "HTTP_ERROR"]);
   return new ErrorFor(messageOf(envelope, response, text), {
     status,
-    code: stringField(envelope, "errorCode") ?? stringField(envelope, "code") ?? codeForStatus(status),
+    code: stringField(envelope, "errorCode") ?? stringField(envelope, "code") ?? code,
     retryAfterSeconds: retryAfterOf(envelope) ?? parseRetryAfter(response.headers.get("retry-after")),
     requestId: response.headers.get("x-request-id") ?? undefined,
     body,
   });
 }
 
-function errorClassFor(status: number): ErrorClass {
-  switch (status) {
-    case 400:
-    case 413:
-    case 415:
-    case 422:
-      return ValidationError;
-    case 401:
-      return AuthenticationError;
-    case 403:
-      return PermissionDeniedError;
-    case 404:
-      return NotFoundError;
-    case 408:
-      return TimeoutError;
-    case 409:
-      return ConflictError;
-    case 429:
-      return RateLimitError;
-    default:
-      return status >= 500 ? ServerError : TroveError;
-  }
-}
-
-/** The code of a failure whose body names none; server names from ERROR_CODES where one fits. */
-export function codeForStatus(status: number): TroveErrorCode {
-  switch (status) {
-    case 400:
-    case 422:
-      return "VALIDATION_FAILED";
-    case 401:
-      return "UNAUTHORIZED";
-    case 403:
-      return "FORBIDDEN";
-    case 404:
-      return "NOT_FOUND";
-    case 408:
-      return "REQUEST_TIMEOUT";
-    case 409:
-      return "CONFLICT";
-    case 413:
-      return "FILE_TOO_LARGE";
-    case 415:
-      return "UNSUPPORTED_MEDIA_TYPE";
-    case 429:
-      return "RATE_LIMITED";
-    case 500:
-      return "INTERNAL_ERROR";
-    default:
-      return status > 500 ? "SERVER_ERROR" : "HTTP_ERROR";
-  }
-}
+/**
+ * The class and the code of a failure whose body names no code, by status; server names from
+ * ERROR_CODES where one fits. Other 5xx are ServerError/SERVER_ERROR, anything else
+ * TroveError/HTTP_ERROR.
+ */
+const BY_STATUS: Record<number, [ErrorClass, TroveErrorCode]> = {
+  400: [ValidationError, "VALIDATION_FAILED"],
+  401: [AuthenticationError, "UNAUTHORIZED"],
+  403: [PermissionDeniedError, "FORBIDDEN"],
+  404: [NotFoundError, "NOT_FOUND"],
+  408: [TimeoutError, "REQUEST_TIMEOUT"],
+  409: [ConflictError, "CONFLICT"],
+  413: [ValidationError, "FILE_TOO_LARGE"],
+  415: [ValidationError, "UNSUPPORTED_MEDIA_TYPE"],
+  422: [ValidationError, "VALIDATION_FAILED"],
+  429: [RateLimitError, "RATE_LIMITED"],
+  500: [ServerError, "INTERNAL_ERROR"],
+};
 
 /**
  * `{ error: "Unauthorized", message: "Invalid or missing API key" }` → "Unauthorized: Invalid or
  * missing API key": the spec's envelopes split the summary and the detail, and both help.
  */
-function messageOf(envelope: Record<string, unknown>, response: Response, text: string): string {
+function messageOf(envelope: Record<string, unknown>, response: HttpAnswer, text: string): string {
   const error = stringField(envelope, "error");
   const message = stringField(envelope, "message");
   if (error && message && error !== message) return `${error}: ${message}`;

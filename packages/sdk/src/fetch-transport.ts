@@ -1,11 +1,10 @@
 import type { ApiTransport, TransportTarget } from "./api-transport.js";
-import { searchOf } from "./search-of.js";
+import { apiUrl } from "./api-url.js";
 
 export function fetchTransport({ baseUrl, headers, fetch }: TransportTarget): ApiTransport {
   return (call, signal) => {
-    const query = searchOf(call.query);
     const json = call.json !== undefined;
-    return fetch(`${baseUrl}${call.path}${query ? `?${query}` : ""}`, {
+    return fetch(apiUrl(baseUrl, call), {
       method: call.method,
       headers: json ? { ...headers, "content-type": "application/json" } : headers,
       body: json ? JSON.stringify(call.json) : call.form,

@@ -1,6 +1,7 @@
 // `@trove/sdk/node`: everything of `@trove/sdk`, with clients whose upload() also takes a file
-// path (or file: URL) and a Node Readable, and a SessionStore in a file. Only this entry
-// imports `node:*`, so browser bundles of the other entries never see it.
+// path (or file: URL) and a Node Readable, and a SessionStore in a file; both clients send a POST
+// again when the connection was refused. Only this entry imports `node:*`, so browser bundles of
+// the other entries never see it.
 import type { Readable } from "node:stream";
 import { buildContext } from "./build-context.js";
 import type { InputResolver } from "./client-context.js";
@@ -10,6 +11,7 @@ import { type TroveUploadClient, type UploadInput, uploadClientOf } from "./crea
 import { fetchTransport } from "./fetch-transport.js";
 import { kyTransport } from "./ky-transport.js";
 import { nodeUploadSource } from "./node/node-upload-source.js";
+import { requestNotSent } from "./request-not-sent.js";
 import { uploadResponseChecks } from "./upload/upload-response-checks.js";
 import { webUploadSource } from "./upload/upload-source.js";
 
@@ -28,6 +30,7 @@ export function createClient(options: ClientOptions): TroveClient<NodeUploadInpu
       transport: kyTransport,
       schemas: zodUploadSchemas,
       resolveInput: resolveNodeInput,
+      requestNotSent,
     }),
     options.assetsUrl,
   );
@@ -39,6 +42,7 @@ export function createUploadClient(options: ClientOptions): TroveUploadClient<No
       transport: fetchTransport,
       schemas: uploadResponseChecks,
       resolveInput: resolveNodeInput,
+      requestNotSent,
     }),
   );
 }

@@ -1,9 +1,12 @@
 import type { AnyUploadResponse, MultipartCompleteResponse, MultipartSession } from "@trove/schema";
 import type { ApiResponse } from "./api-call.js";
 import { InvalidResponseError } from "./errors.js";
-import { isRecord } from "./is-record.js";
 
-/** What the SDK needs of a schema: zod's safeParse. The upload-only entry passes lighter checks. */
+/**
+ * What the SDK needs of a schema: zod's safeParse. A failure's `error.message` goes into the
+ * InvalidResponseError (zod-issues.ts writes zod's issues as one line; the upload-only entry
+ * passes lighter checks with their own message).
+ */
 export interface ResponseSchema<T> {
   safeParse(value: unknown): { success: true; data: T } | { success: false; error: unknown };
 }
@@ -20,7 +23,7 @@ export function parseResponse<T>(schema: ResponseSchema<T>, response: ApiRespons
   const result = schema.safeParse(response.body);
   if (result.success) return result.data;
   throw new InvalidResponseError(
-    `The ${what} response does not match the API: ${describeIssues(result.error)}`,
+    `The ${what} response does not match the API: ${result.error instanceof Error ? result.error.message : String(result.error)}`,
     {
       code: "INVALID_RESPONSE",
       status: response.status,
@@ -29,18 +32,4 @@ export function parseResponse<T>(schema: ResponseSchema<T>, response: ApiRespons
       cause: result.error,
     },
   );
-}
-
-function describeIssues(error: unknown): string {
-  if (isRecord(error) && Array.isArray(error.issues)) {
-    return error.issues
-      .slice(0, 3)
-      .map((issue: unknown) => {
-        if (!isRecord(issue)) return String(issue);
-        const path = Array.isArray(issue.path) && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
-        return `${path}${String(issue.message)}`;
-      })
-      .join("; ");
-  }
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,8 +1,10 @@
+import type { HttpAnswer } from "./http-answer.js";
+
 /**
  * fetch cannot report upload progress in browsers (streaming request bodies are missing from
  * Safari and Firefox, and need HTTP/2 in Chrome), so when a caller asks for progress and
- * XMLHttpRequest exists, requests that carry file bytes go through it. The answer is turned into
- * a standard Response so that error handling is the same on both paths.
+ * XMLHttpRequest exists, requests that carry file bytes go through it. The answer is read through
+ * the same HttpAnswer interface as a fetch Response, so error handling is the same on both paths.
  */
 export interface XhrRequest {
   method: string;
@@ -10,14 +12,18 @@ export interface XhrRequest {
   headers: Readonly<Record<string, string>>;
   body: XMLHttpRequestBodyInit;
   signal: AbortSignal;
-  onUploadProgress: (loaded: number, total: number) => void;
+  onUploadProgress: ((loaded: number, total: number) => void) | undefined;
 }
 
-export function canUseXhr(): boolean {
-  return typeof XMLHttpRequest !== "undefined";
+/** Through XMLHttpRequest when the caller wants progress and it exists, else `otherwise()`. */
+export function sendWithProgress(
+  request: XhrRequest | undefined,
+  otherwise: () => Promise<HttpAnswer>,
+): Promise<HttpAnswer> {
+  return request?.onUploadProgress && typeof XMLHttpRequest !== "undefined" ? xhrSend(request) : otherwise();
 }
 
-export function xhrSend(request: XhrRequest): Promise<Response> {
+function xhrSend(request: XhrRequest): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     const onAbort = () => xhr.abort();
@@ -25,19 +31,18 @@ export function xhrSend(request: XhrRequest): Promise<Response> {
     xhr.open(request.method, request.url);
     for (const [name, value] of Object.entries(request.headers)) xhr.setRequestHeader(name, value);
     xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable) request.onUploadProgress(event.loaded, event.total);
+      if (event.lengthComputable) request.onUploadProgress?.(event.loaded, event.total);
     };
     xhr.onload = () => {
       settle();
-      // Statuses without a body (204, 205, 304) must be given a null body.
-      const bodyless = xhr.status === 204 || xhr.status === 205 || xhr.status === 304;
-      resolve(
-        new Response(bodyless ? null : xhr.responseText, {
-          status: xhr.status,
-          statusText: xhr.statusText,
-          headers: parseHeaders(xhr.getAllResponseHeaders()),
-        }),
-      );
+      const { status, statusText, responseText } = xhr;
+      resolve({
+        ok: status >= 200 && status < 300,
+        status,
+        statusText,
+        headers: { get: (name) => xhr.getResponseHeader(name) },
+        text: async () => responseText,
+      });
     };
     xhr.onerror = () => {
       settle();
@@ -54,13 +59,4 @@ export function xhrSend(request: XhrRequest): Promise<Response> {
     request.signal.addEventListener("abort", onAbort, { once: true });
     xhr.send(request.body);
   });
-}
-
-function parseHeaders(raw: string): Headers {
-  const headers = new Headers();
-  for (const line of raw.split(/\r?\n/)) {
-    const colon = line.indexOf(":");
-    if (colon > 0) headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
-  }
-  return headers;
 }

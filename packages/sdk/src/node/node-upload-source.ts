@@ -5,6 +5,7 @@ import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { invalidArgument } from "../invalid-argument.js";
 import type { UploadSource } from "../upload/upload-source.js";
+import { guessMimeType } from "./guess-mime-type.js";
 
 /**
  * A file path (or file: URL) or a Node Readable. A path becomes a file-backed Blob: parts are
@@ -15,6 +16,7 @@ import type { UploadSource } from "../upload/upload-source.js";
 export async function nodeUploadSource(input: unknown): Promise<UploadSource | undefined> {
   if (typeof input === "string" || (input instanceof URL && input.protocol === "file:")) {
     const path = resolve(typeof input === "string" ? input : fileURLToPath(input));
+    const name = basename(path);
     const info = await stat(path).catch((error: unknown) => {
       throw invalidArgument(`Cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
     });
@@ -23,20 +25,21 @@ export async function nodeUploadSource(input: unknown): Promise<UploadSource | u
       kind: "blob",
       blob: await openAsBlob(path),
       size: info.size,
-      name: basename(path),
-      type: undefined,
+      name,
+      type: guessMimeType(name),
       identity: `path:${path}:${info.size}:${info.mtimeMs}:${info.ino}`,
     };
   }
   if (input instanceof Readable) {
     const path = (input as Readable & { path?: unknown }).path;
+    const name = typeof path === "string" ? basename(path) : undefined;
     return {
       kind: "stream",
       stream: Readable.toWeb(input) as ReadableStream<Uint8Array>,
       size: undefined,
       // fs.createReadStream(path) remembers its path: a name for free.
-      name: typeof path === "string" ? basename(path) : undefined,
-      type: undefined,
+      name,
+      type: name === undefined ? undefined : guessMimeType(name),
       identity: undefined,
     };
   }

@@ -1,3 +1,4 @@
+import { createReadStream } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,6 +10,7 @@ import * as nodeEntry from "../node.js";
 import { fakeMultipart, patternBytes } from "../test-support/fake-multipart.js";
 import { flatUploadResponse } from "../test-support/fixtures.js";
 import { BASE_URL, testOptions, useMswServer } from "../test-support/msw-server.js";
+import { refusedTarget } from "../test-support/refused-port.js";
 import { fileSessionStore } from "./file-session-store.js";
 
 const server = useMswServer();
@@ -32,6 +34,17 @@ describe("@trove/sdk/node", () => {
     for (const name of Object.keys(main)) expect(nodeEntry).toHaveProperty(name);
     expect(nodeEntry.createClient).not.toBe(main.createClient);
     expect(nodeEntry.TroveError).toBe(main.TroveError);
+  });
+
+  it("both clients send a POST again when the connection was refused", async () => {
+    for (const create of [nodeEntry.createUploadClient, nodeEntry.createClient]) {
+      const refused = await refusedTarget(server);
+      const client = create(testOptions({ baseUrl: refused.baseUrl, fetch: refused.fetch, maxRetries: 2 }));
+      const error = await client.uploadFromUrl("https://example.com/cat.jpg").catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(nodeEntry.ConnectionError);
+      expect(error).toMatchObject({ requestNotSent: true });
+      expect(refused.attempts).toBe(3);
+    }
   });
 
   it("uploads a file path in parts, read from disk part by part", async () => {
@@ -59,7 +72,13 @@ describe("@trove/sdk/node", () => {
     );
     await client().upload(path);
     await client().upload(pathToFileURL(path), { fileName: "renamed.txt" });
-    expect(names).toEqual(["note.txt:hello:text/plain", "renamed.txt:hello:text/plain"]);
+    // A file stream remembers its path, which gives it a name and a type.
+    await client().upload(createReadStream(path));
+    expect(names).toEqual([
+      "note.txt:hello:text/plain",
+      "renamed.txt:hello:text/plain",
+      "note.txt:hello:text/plain",
+    ]);
   });
 
   it("uploads a Node Readable (size given) in parts", async () => {
@@ -71,8 +90,10 @@ describe("@trove/sdk/node", () => {
           yield Buffer.from(bytes.subarray(offset, offset + 700));
       })(),
     );
-    await client().upload(readable, { fileName: "stream.bin", size: SIZE });
+    await client().upload(readable, { fileName: "stream.png", size: SIZE });
     expect(storage.assembled()).toEqual(bytes);
+    // A stream without a path has no type: the name is not guessed from (the server sniffs).
+    expect(storage.starts[0]).toMatchObject({ file_name: "stream.png", format: "application/octet-stream" });
   });
 
   it("a missing path is an INVALID_ARGUMENT TroveError", async () => {

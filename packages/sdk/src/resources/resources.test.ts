@@ -115,6 +115,9 @@ describe("files", () => {
     expect(error).toBeInstanceOf(InvalidResponseError);
     expect(error).toMatchObject({ status: 200, code: "INVALID_RESPONSE", requestId: "req_9" });
     expect((error as Error).message).toContain("getFile");
+    // zod's first issues, as one line, and the ZodError behind them.
+    expect((error as Error).message).toMatch(/response does not match the API: data\.\w+: /);
+    expect(((error as Error).cause as Error).cause).toHaveProperty("issues");
   });
 
   it("a 2xx body that is not JSON is an InvalidResponseError", async () => {

@@ -16,7 +16,7 @@ export class FakeXhr {
   #method = "GET";
   #url = "";
   #headers: Record<string, string> = {};
-  #responseHeaders = "";
+  #responseHeaders = new Headers();
   #controller = new AbortController();
 
   constructor() {
@@ -32,8 +32,8 @@ export class FakeXhr {
     this.#headers[name] = value;
   }
 
-  getAllResponseHeaders(): string {
-    return this.#responseHeaders;
+  getResponseHeader(name: string): string | null {
+    return this.#responseHeaders.get(name);
   }
 
   abort(): void {
@@ -58,7 +58,7 @@ export class FakeXhr {
       this.status = response.status;
       this.statusText = response.statusText;
       this.responseText = await response.text();
-      this.#responseHeaders = [...response.headers].map(([name, value]) => `${name}: ${value}`).join("\r\n");
+      this.#responseHeaders = response.headers;
       this.onload?.();
     } catch {
       if (this.#controller.signal.aborted) this.onabort?.();

@@ -4,6 +4,7 @@ import { createUploadClient } from "../create-upload-client.js";
 import { InvalidResponseError, RateLimitError, ServerError, ValidationError } from "../errors.js";
 import { envelopeUploadResponse, flatUploadResponse } from "../test-support/fixtures.js";
 import { BASE_URL, testClient, testOptions, useMswServer } from "../test-support/msw-server.js";
+import { buildTransform } from "../transform.js";
 import type { UploadProgress } from "./upload-options.js";
 
 const server = useMswServer();
@@ -34,7 +35,7 @@ describe("direct upload", () => {
     await testClient().upload(file, {
       folder: "photos/2024",
       tags: ["pets", "cats"],
-      transform: { w: 300, h: 300, f: "webp" },
+      transform: buildTransform({ w: 300, h: 300, f: "webp" }),
       metadata: { owner: "ann", n: 1 },
       customId: "my-1",
       randomPrefix: true,
@@ -68,7 +69,27 @@ describe("direct upload", () => {
     });
     expect(seen.form?.get("transform")).toBe("w_100/e_grayscale");
     expect(seen.form?.get("random_prefix")).toBe("false");
-    expect(uploadedFile(seen).type).toBe("image/png");
+  });
+
+  it("sends the Blob's own type, else application/octet-stream (no guess from the name); contentType wins", async () => {
+    const seen = captureUpload();
+    const client = testClient();
+    const types: string[] = [];
+    for (const [input, contentType] of [
+      [new File(["x"], "cat.jpg", { type: "image/jpeg" }), undefined],
+      [new Blob(["x"]), undefined],
+      [new TextEncoder().encode("x"), undefined],
+      [new File(["x"], "cat.jpg", { type: "image/jpeg" }), "image/webp"],
+    ] as const) {
+      await client.upload(input, { fileName: "a.png", contentType });
+      types.push(uploadedFile(seen).type);
+    }
+    expect(types).toEqual([
+      "image/jpeg",
+      "application/octet-stream",
+      "application/octet-stream",
+      "image/webp",
+    ]);
   });
 
   it("accepts ArrayBuffer, Uint8Array and a small web stream", async () => {

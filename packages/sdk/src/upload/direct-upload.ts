@@ -11,7 +11,6 @@ export interface DirectUploadJob {
   fileName: string;
   fields: Record<string, string>;
   progress: ProgressTracker;
-  byteProgress: boolean;
 }
 
 /**
@@ -29,7 +28,7 @@ export async function directUpload(
   form.append("file", job.file, job.fileName);
   const size = job.file.size;
 
-  await control.gate.wait();
+  await control.wait();
   const response = await callApi(ctx, {
     method: "POST",
     path: UPLOAD_PATHS.direct,
@@ -37,7 +36,7 @@ export async function directUpload(
     signal: control.signal,
     timeout: ctx.uploadTimeout,
     // The form's total includes its boundaries and fields; scale to the file's own bytes.
-    onUploadProgress: job.byteProgress
+    onUploadProgress: job.progress.listened
       ? (loaded, total) => job.progress.sent(0, Math.floor((size * loaded) / Math.max(total, 1)))
       : undefined,
   });

@@ -13,7 +13,7 @@ import { completeMultipart, startMultipart } from "./multipart-api.js";
 import { type Part, type PartFeed, partFeed } from "./part-feed.js";
 import type { ProgressTracker } from "./progress-tracker.js";
 import { sendPart } from "./send-part.js";
-import { SessionJournal } from "./session-journal.js";
+import { openJournal, type SessionJournal } from "./session-journal.js";
 import type { SessionStore } from "./session-store.js";
 import { type UploadResult, uploadResultFrom } from "./upload-result.js";
 import type { UploadSource } from "./upload-source.js";
@@ -29,13 +29,12 @@ export interface MultipartJob {
   source: UploadSource;
   size: number;
   startBody: MultipartStartBodyInput;
+  /** At least 1: runUpload checks it. */
   concurrency: number;
   store: SessionStore | undefined;
   /** Undefined when the input has no identity: then nothing is stored. */
   key: string | undefined;
   progress: ProgressTracker;
-  /** Report bytes while a part is in flight (through XHR where it exists), not only per part. */
-  byteProgress: boolean;
 }
 
 /**
@@ -52,16 +51,13 @@ export async function multipartUpload(
   job: MultipartJob,
   control: UploadControl,
 ): Promise<UploadResult> {
-  await control.gate.wait();
-  const journal = await SessionJournal.open(
-    { store: job.store, key: job.key, size: job.size, fileName: job.startBody.file_name },
-    () => startMultipart(ctx, job.startBody, control.signal),
-  );
+  await control.wait();
+  const journal = await openJournal(job, () => startMultipart(ctx, job.startBody, control.signal));
   const { session } = journal;
   const count = Math.ceil(job.size / session.part_size);
   if (session.parts.length !== count) {
     throw new InvalidResponseError(
-      `multipart start returned ${session.parts.length} part URLs; ${job.size} bytes in parts of ${session.part_size} need ${count}`,
+      `multipart start returned ${session.parts.length} part URLs for ${count} parts`,
       { code: "INVALID_RESPONSE", body: session },
     );
   }
@@ -82,7 +78,7 @@ export async function multipartUpload(
     feedStop.dispose();
     await feed.close();
   }
-  await control.gate.wait();
+  await control.wait();
   const result = uploadResultFrom(await completeMultipart(ctx, session.session_id, control.signal));
   await journal.discard();
   return result;
@@ -112,16 +108,16 @@ async function sendParts(
 
   const worker = async () => {
     for (;;) {
-      await Promise.race([control.gate.wait(), whenStopped]);
+      await Promise.race([control.wait(), whenStopped]);
       if (stopped.signal.aborted) return;
       const part = interrupted.shift() ?? (await feed.next());
       if (!part) return;
       if (Date.now() >= session.expires_at * 1000) throw expired(session.expires_at);
-      const linked = linkSignals(control.gate.signal, stopped.signal);
+      const linked = linkSignals(control.runSignal, stopped.signal);
       try {
         await sendPart(ctx, session.parts[part.index] as string, part.body, {
           signal: linked.signal,
-          onSent: job.byteProgress ? (bytes) => job.progress.sent(part.index, bytes) : undefined,
+          onSent: job.progress.listened ? (bytes) => job.progress.sent(part.index, bytes) : undefined,
         });
         job.progress.confirm(part.index, part.size);
         await journal.markCompleted(part.index);
@@ -140,7 +136,7 @@ async function sendParts(
   };
 
   await Promise.all(
-    Array.from({ length: Math.max(1, job.concurrency) }, () =>
+    Array.from({ length: job.concurrency }, () =>
       worker().catch((error: unknown) => {
         // The first failure wins; after an abort, whatever a worker hit (a cancelled stream read
         // "ends early") is reported as the abort.

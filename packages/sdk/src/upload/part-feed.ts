@@ -1,4 +1,5 @@
 import { invalidArgument } from "../invalid-argument.js";
+import { chunkReader } from "./chunk-reader.js";
 import type { PartBody } from "./send-part.js";
 import type { UploadSource } from "./upload-source.js";
 
@@ -60,26 +61,24 @@ function streamFeed(
   size: number,
   signal: AbortSignal,
 ): PartFeed {
-  const reader = stream.getReader();
-  // A worker waiting on a slow stream must not hold a stopped upload: cancelling ends the read.
-  const onStop = () => void reader.cancel().catch(() => undefined);
-  signal.addEventListener("abort", onStop, { once: true });
+  // A worker waiting on a slow stream must not hold a stopped upload: the reader ends on abort.
+  const chunks = chunkReader(stream, signal);
   const count = Math.ceil(size / partSize);
   let index = 0;
   let pending: Uint8Array | undefined;
-  let done = false;
   let queue: Promise<unknown> = Promise.resolve();
 
   async function read(): Promise<Part | undefined> {
     if (index >= count) {
-      await expectEnd();
+      if (pending || (await chunks.next()))
+        throw invalidArgument(`The stream is longer than size (${size} bytes)`);
       return undefined;
     }
     const length = Math.min(partSize, size - index * partSize);
     const buffer = new Uint8Array(length);
     let filled = 0;
     while (filled < length) {
-      const chunk = pending ?? (await nextChunk());
+      const chunk = pending ?? (await chunks.next());
       if (!chunk)
         throw invalidArgument(`The stream ended after ${index * partSize + filled} bytes; size is ${size}`);
       const take = Math.min(chunk.byteLength, length - filled);
@@ -90,33 +89,12 @@ function streamFeed(
     return { index: index++, body: buffer, size: length };
   }
 
-  async function nextChunk(): Promise<Uint8Array | undefined> {
-    for (;;) {
-      const { value, done: ended } = await reader.read();
-      if (ended) {
-        done = true;
-        return undefined;
-      }
-      if (value.byteLength > 0) return value;
-    }
-  }
-
-  async function expectEnd(): Promise<void> {
-    if (done) return;
-    if (pending || (await nextChunk()))
-      throw invalidArgument(`The stream is longer than size (${size} bytes)`);
-  }
-
   return {
     next() {
       const result = queue.then(read);
       queue = result.catch(() => undefined);
       return result;
     },
-    async close() {
-      signal.removeEventListener("abort", onStop);
-      if (!done) await reader.cancel().catch(() => undefined);
-      done = true;
-    },
+    close: chunks.close,
   };
 }

@@ -5,57 +5,57 @@ import type { UploadProgress } from "./upload-options.js";
  * and is sent again restarts from 0, so `loaded` is the highest total seen rather than the
  * current sum: a progress bar never moves backwards.
  */
-export class ProgressTracker {
-  readonly #total: number;
-  readonly #listener: ((progress: UploadProgress) => void) | undefined;
-  readonly #sent = new Map<number, number>();
-  #sentSum = 0;
-  #loaded = 0;
-  #confirmed = 0;
-  /** What the listener last heard; starts at nothing sent, which is not reported by itself. */
-  #reported: UploadProgress;
-
-  constructor(total: number, listener: ((progress: UploadProgress) => void) | undefined) {
-    this.#total = total;
-    this.#listener = listener;
-    this.#reported = { loaded: 0, confirmed: 0, total, percent: 0 };
-  }
-
+export interface ProgressTracker {
+  /**
+   * Someone listens: then requests report bytes while in flight (through XHR where it exists),
+   * not only when answered.
+   */
+  readonly listened: boolean;
   /** `bytes` of request `key` (a part index; 0 for a direct upload) have been sent so far. */
-  sent(key: number, bytes: number): void {
-    this.#setSent(key, bytes);
-    this.#report();
-  }
-
+  sent(key: number, bytes: number): void;
   /** Request `key`, carrying `bytes`, was answered with a 2xx. */
-  confirm(key: number, bytes: number): void {
-    this.confirmAll([[key, bytes]]);
-  }
-
+  confirm(key: number, bytes: number): void;
   /** Several confirmations as one report: the parts a resumed session had already sent. */
-  confirmAll(requests: Iterable<readonly [key: number, bytes: number]>): void {
+  confirmAll(requests: Iterable<readonly [key: number, bytes: number]>): void;
+}
+
+// A closure, not a class: private class fields are compiled to WeakMaps and helpers for the
+// browsers the upload entry supports, which cost more than this whole file.
+export function progressTracker(
+  total: number,
+  listener: ((progress: UploadProgress) => void) | undefined,
+): ProgressTracker {
+  const sentBytes = new Map<number, number>();
+  let sentSum = 0;
+  let loaded = 0;
+  let confirmed = 0;
+  // Starts at nothing sent, which is not reported by itself.
+  let reported = { loaded, confirmed };
+
+  const setSent = (key: number, bytes: number) => {
+    sentSum += bytes - (sentBytes.get(key) ?? 0);
+    sentBytes.set(key, bytes);
+  };
+  const report = () => {
+    loaded = Math.min(total, Math.max(loaded, sentSum));
+    if (reported.loaded === loaded && reported.confirmed === confirmed) return;
+    reported = { loaded, confirmed };
+    listener?.({ loaded, confirmed, total, percent: total === 0 ? 100 : Math.floor((loaded / total) * 100) });
+  };
+  const confirmAll = (requests: Iterable<readonly [key: number, bytes: number]>) => {
     for (const [key, bytes] of requests) {
-      this.#confirmed += bytes;
-      this.#setSent(key, bytes);
+      confirmed += bytes;
+      setSent(key, bytes);
     }
-    this.#report();
-  }
-
-  #setSent(key: number, bytes: number): void {
-    this.#sentSum += bytes - (this.#sent.get(key) ?? 0);
-    this.#sent.set(key, bytes);
-  }
-
-  #report(): void {
-    this.#loaded = Math.min(this.#total, Math.max(this.#loaded, this.#sentSum));
-    const reported = this.#reported;
-    if (reported.loaded === this.#loaded && reported.confirmed === this.#confirmed) return;
-    this.#reported = {
-      loaded: this.#loaded,
-      confirmed: this.#confirmed,
-      total: this.#total,
-      percent: this.#total === 0 ? 100 : Math.floor((this.#loaded / this.#total) * 100),
-    };
-    this.#listener?.({ ...this.#reported });
-  }
+    report();
+  };
+  return {
+    listened: listener !== undefined,
+    sent(key, bytes) {
+      setSent(key, bytes);
+      report();
+    },
+    confirm: (key, bytes) => confirmAll([[key, bytes]]),
+    confirmAll,
+  };
 }

@@ -1,46 +1,34 @@
-import { abortErrorFrom } from "../abort-error.js";
 import { invalidArgument } from "../invalid-argument.js";
+import { chunkReader } from "./chunk-reader.js";
 
 /**
- * Reads a whole stream that is meant to be small (at most `limit` bytes) into one buffer, for a
- * direct upload. More than `limit` bytes means the caller must say how big it is, because a
- * multipart upload declares its size up front.
+ * Reads a whole stream that is meant to be small (at most `limit` bytes), for a direct upload:
+ * its chunks, to be joined by a Blob. More than `limit` bytes means the caller must say how big
+ * it is, because a multipart upload declares its size up front.
  */
 export async function readSmallStream(
   stream: ReadableStream<Uint8Array>,
   limit: number,
   signal: AbortSignal,
-): Promise<Uint8Array<ArrayBuffer>> {
-  const reader = stream.getReader();
-  // A slow stream must not hold an aborted upload: cancelling ends the pending read.
-  const onAbort = () => void reader.cancel().catch(() => undefined);
-  signal.addEventListener("abort", onAbort, { once: true });
-  const chunks: Uint8Array[] = [];
+): Promise<Uint8Array<ArrayBuffer>[]> {
+  const chunks = chunkReader(stream, signal);
+  // Streams hand out ArrayBuffer-backed chunks; a Blob copies them.
+  const read: Uint8Array<ArrayBuffer>[] = [];
   let length = 0;
   try {
     for (;;) {
-      const { value, done } = await reader.read();
-      if (signal.aborted) throw abortErrorFrom(signal);
-      if (done) break;
-      length += value.byteLength;
+      const chunk = await chunks.next();
+      if (!chunk) break;
+      length += chunk.byteLength;
       if (length > limit) {
         throw invalidArgument(
-          `The stream is larger than multipartThreshold (${limit} bytes): pass its total size as options.size so it can be sent in parts`,
+          `The stream is over multipartThreshold (${limit} bytes): pass options.size to send it in parts`,
         );
       }
-      chunks.push(value);
+      read.push(chunk as Uint8Array<ArrayBuffer>);
     }
-  } catch (error) {
-    await reader.cancel().catch(() => undefined);
-    throw error;
   } finally {
-    signal.removeEventListener("abort", onAbort);
+    await chunks.close();
   }
-  const bytes = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  return read;
 }

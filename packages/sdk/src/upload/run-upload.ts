@@ -1,20 +1,19 @@
 import type { ClientContext } from "../client-context.js";
 import { invalidArgument } from "../invalid-argument.js";
 import { directUpload } from "./direct-upload.js";
-import { guessMimeType } from "./guess-mime-type.js";
 import { multipartUpload } from "./multipart-upload.js";
-import { ProgressTracker } from "./progress-tracker.js";
+import { progressTracker } from "./progress-tracker.js";
 import { readSmallStream } from "./read-stream.js";
 import { sessionKey } from "./session-key.js";
 import { multipartStartBody, storeFields } from "./store-fields.js";
 import type { UploadOptions } from "./upload-options.js";
 import type { UploadResult } from "./upload-result.js";
 import type { UploadSource } from "./upload-source.js";
-import { type UploadControl, UploadTask } from "./upload-task.js";
+import { type UploadControl, type UploadTask, uploadTask } from "./upload-task.js";
 
 /** `client.upload()`: returns at once; the work runs inside the task. */
 export function startUpload(ctx: ClientContext, input: unknown, options: UploadOptions = {}): UploadTask {
-  return new UploadTask((control) => runUpload(ctx, input, options, control), options.signal);
+  return uploadTask((control) => runUpload(ctx, input, options, control), options.signal);
 }
 
 /**
@@ -31,7 +30,7 @@ async function runUpload(
   const source = await ctx.resolveInput(input);
   if (!source) {
     throw invalidArgument(
-      "upload() takes a File, Blob, ArrayBuffer, typed array or ReadableStream (and, from @trove/sdk/node, a file path or a Node Readable)",
+      "upload() takes a File, Blob, ArrayBuffer, typed array or ReadableStream (@trove/sdk/node: also a path or a Node Readable)",
     );
   }
   const fileName = options.fileName ?? source.name;
@@ -41,20 +40,21 @@ async function runUpload(
   if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
     throw invalidArgument("concurrency must be an integer ≥ 1");
   }
-  const contentType = options.contentType ?? source.type ?? guessMimeType(fileName);
+  // No guess from the name here: a browser File already has the type its browser took from the
+  // extension, the server sniffs the content anyway, and @trove/sdk/node types file paths itself.
+  const contentType = options.contentType ?? source.type ?? "application/octet-stream";
   const size = source.size ?? options.size;
-  const byteProgress = options.onProgress !== undefined;
 
   if (size === undefined || size <= threshold) {
     const file = await smallFile(source, threshold, contentType, options.size, control.signal);
-    const progress = new ProgressTracker(file.size, options.onProgress);
+    const progress = progressTracker(file.size, options.onProgress);
     const fields = storeFields(options, fileName);
-    return directUpload(ctx, { file, fileName, fields, progress, byteProgress }, control);
+    return directUpload(ctx, { file, fileName, fields, progress }, control);
   }
 
   if (options.transform !== undefined || options.webhookUrl !== undefined) {
     throw invalidArgument(
-      `transform and webhookUrl apply only to direct uploads, and this input (${size} bytes) is over multipartThreshold (${threshold}); multipart start has no such fields`,
+      `transform and webhookUrl need a direct upload: this input (${size} bytes) is over multipartThreshold (${threshold})`,
     );
   }
   const store = options.sessionStore === null ? undefined : (options.sessionStore ?? ctx.sessionStore);
@@ -69,14 +69,13 @@ async function runUpload(
       concurrency,
       store,
       key: store && identity !== undefined ? sessionKey([ctx.baseUrl, identity, startBody]) : undefined,
-      progress: new ProgressTracker(size, options.onProgress),
-      byteProgress,
+      progress: progressTracker(size, options.onProgress),
     },
     control,
   );
 }
 
-/** The body of a direct upload, as a typed Blob (FormData needs one). */
+/** The body of a direct upload, as a typed Blob (FormData needs one; a Blob part is not copied). */
 async function smallFile(
   source: UploadSource,
   threshold: number,
@@ -84,17 +83,15 @@ async function smallFile(
   declaredSize: number | undefined,
   signal: AbortSignal,
 ): Promise<Blob> {
-  switch (source.kind) {
-    case "blob":
-      return source.blob.type ? source.blob : new Blob([source.blob], { type: contentType });
-    case "bytes":
-      return new Blob([source.bytes as Uint8Array<ArrayBuffer>], { type: contentType });
-    case "stream": {
-      const bytes = await readSmallStream(source.stream, threshold, signal);
-      if (declaredSize !== undefined && bytes.byteLength !== declaredSize) {
-        throw invalidArgument(`The stream had ${bytes.byteLength} bytes; options.size is ${declaredSize}`);
-      }
-      return new Blob([bytes], { type: contentType });
-    }
+  const stream = source.kind === "stream";
+  const file = new Blob(
+    stream
+      ? await readSmallStream(source.stream, threshold, signal)
+      : [source.kind === "blob" ? source.blob : (source.bytes as Uint8Array<ArrayBuffer>)],
+    { type: contentType },
+  );
+  if (stream && declaredSize !== undefined && file.size !== declaredSize) {
+    throw invalidArgument(`The stream had ${file.size} bytes; options.size is ${declaredSize}`);
   }
+  return file;
 }

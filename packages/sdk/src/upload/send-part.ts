@@ -1,9 +1,7 @@
-import { attemptSignal } from "../attempt-signal.js";
 import type { ClientContext } from "../client-context.js";
-import { errorFromFailure } from "../error-from-failure.js";
-import { errorFromResponse } from "../error-from-response.js";
+import { sendAttempt } from "../send-attempt.js";
 import { withRetry } from "../with-retry.js";
-import { canUseXhr, xhrSend } from "../xhr-transport.js";
+import { sendWithProgress } from "../xhr-transport.js";
 
 export type PartBody = Blob | Uint8Array<ArrayBuffer>;
 
@@ -32,28 +30,22 @@ export function sendPart(
   );
 }
 
-async function attempt(
-  ctx: ClientContext,
-  url: string,
-  body: PartBody,
-  options: SendPartOptions,
-): Promise<void> {
+function attempt(ctx: ClientContext, url: string, body: PartBody, options: SendPartOptions): Promise<void> {
   const { onSent, signal } = options;
-  const state = attemptSignal(signal, ctx.uploadTimeout);
   const headers = { "content-type": "application/octet-stream" };
-  try {
-    onSent?.(0);
-    const response =
-      onSent && canUseXhr()
-        ? await xhrSend({ method: "PUT", url, headers, body, signal: state.signal, onUploadProgress: onSent })
-        : await ctx.fetch(url, { method: "PUT", headers, body, signal: state.signal });
-    if (!response.ok) throw await errorFromResponse(response);
+  return sendAttempt(
+    ctx,
+    signal,
+    ctx.uploadTimeout,
+    (attemptSignal) => {
+      onSent?.(0);
+      const request = { method: "PUT", headers, body, signal: attemptSignal };
+      return sendWithProgress({ ...request, url, onUploadProgress: onSent }, () => ctx.fetch(url, request));
+    },
     // Nothing in the answer is needed (the gateway records each part), but reading the small body
     // returns the connection to the pool; awaiting cancel() instead can hang on a teed body.
-    await response.arrayBuffer();
-  } catch (error) {
-    throw errorFromFailure(error, { outer: signal, timedOut: state.timedOut(), timeout: ctx.uploadTimeout });
-  } finally {
-    state.dispose();
-  }
+    async (response) => {
+      await response.text();
+    },
+  );
 }

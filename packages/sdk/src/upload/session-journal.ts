@@ -9,83 +9,64 @@ export const RESUME_MARGIN_MS = 60_000;
  * SessionStore (when there is one) after every part. Writes are queued so they land in order,
  * and a failing store is ignored: resuming is best effort, the upload itself goes on.
  */
-export class SessionJournal {
+export interface SessionJournal {
   readonly session: MultipartSession;
   readonly completed: Set<number>;
-  readonly resumed: boolean;
-  readonly #store: SessionStore | undefined;
-  readonly #key: string | undefined;
-  readonly #size: number;
-  readonly #fileName: string;
-  #writes: Promise<void> = Promise.resolve();
-
-  private constructor(
-    session: MultipartSession,
-    completed: Iterable<number>,
-    resumed: boolean,
-    target: { store: SessionStore | undefined; key: string | undefined; size: number; fileName: string },
-  ) {
-    this.session = session;
-    this.completed = new Set(completed);
-    this.resumed = resumed;
-    this.#store = target.store;
-    this.#key = target.key;
-    this.#size = target.size;
-    this.#fileName = target.fileName;
-  }
-
-  /**
-   * The stored session for `key` when it fits this upload and has not (nearly) expired;
-   * otherwise `start()` opens a new one, which is stored before any part is sent.
-   */
-  static async open(
-    target: { store: SessionStore | undefined; key: string | undefined; size: number; fileName: string },
-    start: () => Promise<MultipartSession>,
-  ): Promise<SessionJournal> {
-    const { store, key } = target;
-    const stored = store && key ? await store.get(key).catch(() => undefined) : undefined;
-    if (stored && fits(stored, target.size, target.fileName)) {
-      const { session_id, part_size, parts, expires_at } = stored;
-      const valid = stored.completed.filter((index) => index >= 0 && index < parts.length);
-      return new SessionJournal({ session_id, part_size, parts, expires_at }, valid, true, target);
-    }
-    if (stored && store && key) await store.delete(key).catch(() => undefined);
-    const journal = new SessionJournal(await start(), [], false, target);
-    await journal.#save();
-    return journal;
-  }
-
   /** Part `index` was confirmed by storage. */
-  markCompleted(index: number): Promise<void> {
-    this.completed.add(index);
-    return this.#save();
-  }
-
+  markCompleted(index: number): Promise<void>;
   /** The session is done with (completed, or expired): a later upload must not resume it. */
-  discard(): Promise<void> {
-    this.#writes = this.#writes.then(async () => {
-      if (this.#store && this.#key) await this.#store.delete(this.#key).catch(() => undefined);
-    });
-    return this.#writes;
-  }
+  discard(): Promise<void>;
+}
 
-  #save(): Promise<void> {
-    const store = this.#store;
-    const key = this.#key;
-    if (!store || !key) return this.#writes;
+/** The multipart job's fields the journal reads. */
+export interface JournalTarget {
+  store: SessionStore | undefined;
+  key: string | undefined;
+  size: number;
+  startBody: { file_name: string };
+}
+
+/**
+ * The stored session for `key` when it fits this upload and has not (nearly) expired;
+ * otherwise `start()` opens a new one, which is stored before any part is sent.
+ * (A closure, not a class with private fields: see progress-tracker.ts.)
+ */
+export async function openJournal(
+  { store, key, size, startBody }: JournalTarget,
+  start: () => Promise<MultipartSession>,
+): Promise<SessionJournal> {
+  const fileName = startBody.file_name;
+  let writes = Promise.resolve();
+  const write = (op: (store: SessionStore, key: string) => Promise<void>): Promise<void> => {
+    if (store && key) writes = writes.then(() => op(store, key)).catch(() => undefined);
+    return writes;
+  };
+  const stored = store && key ? await store.get(key).catch(() => undefined) : undefined;
+  const resumed = stored !== undefined && fits(stored, size, fileName);
+  const discard = () => write((store, key) => store.delete(key));
+  if (stored && !resumed) await discard();
+  const { session_id, part_size, parts, expires_at } = resumed ? stored : await start();
+  const journal: SessionJournal = {
+    session: { session_id, part_size, parts, expires_at },
+    completed: new Set(resumed ? stored.completed.filter((index) => index >= 0 && index < parts.length) : []),
+    markCompleted(index) {
+      journal.completed.add(index);
+      return save();
+    },
+    discard,
+  };
+  const save = () => {
     const snapshot: StoredUploadSession = {
       version: 1,
-      session_id: this.session.session_id,
-      part_size: this.session.part_size,
-      parts: this.session.parts,
-      expires_at: this.session.expires_at,
-      completed: [...this.completed].sort((a, b) => a - b),
-      size: this.#size,
-      file_name: this.#fileName,
+      ...journal.session,
+      completed: [...journal.completed].sort((a, b) => a - b),
+      size,
+      file_name: fileName,
     };
-    this.#writes = this.#writes.then(() => store.set(key, snapshot).catch(() => undefined));
-    return this.#writes;
-  }
+    return write((store, key) => store.set(key, snapshot));
+  };
+  if (!resumed) await save();
+  return journal;
 }
 
 function fits(stored: StoredUploadSession, size: number, fileName: string): boolean {

@@ -1,4 +1,5 @@
-import { buildTransform, type MultipartStartBodyInput } from "@trove/schema";
+import type { MultipartStartBodyInput } from "@trove/schema";
+import { isRecord } from "../is-record.js";
 import type { StoreOptions, StoreTimeOptions } from "./upload-options.js";
 
 /**
@@ -9,20 +10,17 @@ export function storeFields(
   options: StoreOptions & StoreTimeOptions,
   fileName: string | undefined,
 ): Record<string, string> {
-  const fields: Record<string, string | undefined> = {
-    file_name: fileName,
-    folder: options.folder,
-    tags: options.tags === undefined ? undefined : tagList(options.tags).join(","),
-    transform: options.transform === undefined ? undefined : transformText(options.transform),
-    metadata: options.metadata === undefined ? undefined : JSON.stringify(options.metadata),
-    custom_id: options.customId,
-    random_prefix: options.randomPrefix === undefined ? undefined : String(options.randomPrefix),
+  const fields: Record<string, string> = {};
+  const typed = {
+    ...fileFields(options, fileName),
+    transform: options.transform,
     webhook_url: options.webhookUrl,
   };
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Record<
-    string,
-    string
-  >;
+  for (const [name, value] of Object.entries(typed)) {
+    // String() joins an array with commas; metadata is the one object.
+    if (value !== undefined) fields[name] = isRecord(value) ? JSON.stringify(value) : String(value);
+  }
+  return fields;
 }
 
 /** Multipart start takes JSON types: tags as an array, metadata as an object, a boolean prefix flag. */
@@ -33,24 +31,27 @@ export function multipartStartBody(
   format: string,
 ): MultipartStartBodyInput {
   return {
+    ...fileFields(options, fileName),
     file_name: fileName,
     size,
     format,
-    folder: options.folder,
-    tags: options.tags === undefined ? undefined : tagList(options.tags),
-    metadata: options.metadata,
-    custom_id: options.customId,
-    random_prefix: options.randomPrefix,
     ttl_seconds: options.ttlSeconds,
   };
 }
 
-function tagList(tags: readonly string[] | string): string[] {
-  const list = typeof tags === "string" ? tags.split(",") : [...tags];
-  return list.map((tag) => tag.trim()).filter((tag) => tag !== "");
-}
-
-/** Strings go as written (the server validates and canonicalises them); typed steps are built. */
-function transformText(transform: NonNullable<StoreTimeOptions["transform"]>): string {
-  return typeof transform === "string" ? transform : buildTransform(transform);
+/** The fields of the stored file that every kind of upload sends, with their JSON types. */
+function fileFields(options: StoreOptions, fileName: string | undefined) {
+  return {
+    file_name: fileName,
+    folder: options.folder,
+    tags:
+      options.tags === undefined
+        ? undefined
+        : (typeof options.tags === "string" ? options.tags.split(",") : [...options.tags])
+            .map((tag) => tag.trim())
+            .filter((tag) => tag !== ""),
+    metadata: options.metadata,
+    custom_id: options.customId,
+    random_prefix: options.randomPrefix,
+  };
 }

@@ -1,4 +1,3 @@
-import type { TransformStep } from "@trove/schema";
 import type { SessionStore } from "./session-store.js";
 
 /** What a direct, remote-URL and multipart upload have in common (the spec's form fields). */
@@ -17,8 +16,13 @@ export interface StoreOptions {
 
 /** Options that only direct and remote-URL uploads can carry (multipart start has no such fields). */
 export interface StoreTimeOptions {
-  /** Applied once, when the file is stored: a transform string or typed steps. */
-  transform?: string | TransformStep | readonly TransformStep[];
+  /**
+   * Applied once, when the file is stored: a transform string such as `w_300,h_300,c_fill,f_webp`,
+   * sent as written (the server checks it and answers `INVALID_TRANSFORM`). To write it from typed
+   * steps, use `buildTransform` from `@trove/sdk/transform`: the grammar then ships only in the
+   * bundles that use it, not in every upload widget.
+   */
+  transform?: string;
   /** URL the service notifies when the upload succeeded. */
   webhookUrl?: string;
 }

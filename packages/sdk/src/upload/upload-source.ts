@@ -6,16 +6,16 @@
 export type UploadSource = (
   | { kind: "blob"; blob: Blob; size: number }
   | { kind: "bytes"; bytes: Uint8Array; size: number }
-  | { kind: "stream"; stream: ReadableStream<Uint8Array>; size: number | undefined }
+  | { kind: "stream"; stream: ReadableStream<Uint8Array>; size?: number | undefined }
 ) & {
-  name: string | undefined;
-  type: string | undefined;
+  name?: string | undefined;
+  type?: string | undefined;
   /**
    * Stable identity of the content, for resuming after a reload: undefined when the input has
    * none (a bare Blob, bytes, a stream), so that another content of the same size is never
    * resumed into an old session.
    */
-  identity: string | undefined;
+  identity?: string | undefined;
 };
 
 /** File, Blob, ArrayBuffer, typed arrays and web ReadableStream: the inputs every runtime has. */
@@ -37,24 +37,10 @@ export function webUploadSource(input: unknown): UploadSource | undefined {
       input instanceof ArrayBuffer
         ? new Uint8Array(input)
         : new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
-    return {
-      kind: "bytes",
-      bytes,
-      size: bytes.byteLength,
-      name: undefined,
-      type: undefined,
-      identity: undefined,
-    };
+    return { kind: "bytes", bytes, size: bytes.byteLength };
   }
   if (typeof ReadableStream !== "undefined" && input instanceof ReadableStream) {
-    return {
-      kind: "stream",
-      stream: input,
-      size: undefined,
-      name: undefined,
-      type: undefined,
-      identity: undefined,
-    };
+    return { kind: "stream", stream: input };
   }
   return undefined;
 }

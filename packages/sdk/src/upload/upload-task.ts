@@ -1,11 +1,18 @@
-import { PauseGate } from "./pause-gate.js";
+import { abortErrorFrom } from "../abort-error.js";
 import type { UploadResult } from "./upload-result.js";
 
 /** What a running upload sees of its task. */
 export interface UploadControl {
   /** Aborted by `task.abort()` or the caller's `signal`; stops everything. */
   readonly signal: AbortSignal;
-  readonly gate: PauseGate;
+  /**
+   * Belongs to the current run: aborts when the upload is paused (interrupting the parts in
+   * flight, which are sent again on resume) and when the whole upload is aborted.
+   */
+  readonly runSignal: AbortSignal;
+  /** Holds back new work while paused, with no timer: resolves at once while running, else on
+   * resume; rejects with AbortError on abort. */
+  wait(): Promise<void>;
 }
 
 /**
@@ -17,49 +24,72 @@ export interface UploadControl {
  * - `abort()` (or the caller's `signal`) stops every request and timer; the promise rejects
  *   with AbortError.
  */
-export class UploadTask implements PromiseLike<UploadResult> {
+export interface UploadTask extends PromiseLike<UploadResult> {
   readonly promise: Promise<UploadResult>;
-  readonly #controller = new AbortController();
-  readonly #gate = new PauseGate(this.#controller.signal);
+  readonly paused: boolean;
+  pause(): void;
+  resume(): void;
+  abort(reason?: unknown): void;
+  catch<R = never>(onRejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<UploadResult | R>;
+  finally(onFinally?: (() => void) | null): Promise<UploadResult>;
+}
 
-  constructor(run: (control: UploadControl) => Promise<UploadResult>, signal?: AbortSignal) {
-    const onAbort = () => this.abort(signal?.reason);
-    if (signal?.aborted) onAbort();
-    else signal?.addEventListener("abort", onAbort, { once: true });
-    this.promise = run({ signal: this.#controller.signal, gate: this.#gate }).finally(() =>
-      signal?.removeEventListener("abort", onAbort),
-    );
-  }
-
-  get paused(): boolean {
-    return this.#gate.paused;
-  }
-
-  pause(): void {
-    this.#gate.pause();
-  }
-
-  resume(): void {
-    this.#gate.resume();
-  }
-
-  abort(reason?: unknown): void {
-    this.#controller.abort(reason);
-  }
-
-  // biome-ignore lint/suspicious/noThenProperty: the task is deliberately awaitable.
-  then<R1 = UploadResult, R2 = never>(
-    onFulfilled?: ((value: UploadResult) => R1 | PromiseLike<R1>) | null,
-    onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
-  ): Promise<R1 | R2> {
-    return this.promise.then(onFulfilled, onRejected);
-  }
-
-  catch<R = never>(onRejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<UploadResult | R> {
-    return this.promise.catch(onRejected);
-  }
-
-  finally(onFinally?: (() => void) | null): Promise<UploadResult> {
-    return this.promise.finally(onFinally);
-  }
+// A plain object, not a class with private fields: see progress-tracker.ts. The pause gate is
+// part of it: `run` aborts with the task and on pause, and is replaced on resume.
+export function uploadTask(
+  work: (control: UploadControl) => Promise<UploadResult>,
+  signal?: AbortSignal,
+): UploadTask {
+  const task = new AbortController();
+  let run = new AbortController();
+  let paused = false;
+  let waiting: (() => void)[] = [];
+  const release = () => {
+    for (const resolve of waiting) resolve();
+    waiting = [];
+  };
+  const abort = (reason?: unknown) => task.abort(reason);
+  const onAbort = () => abort(signal?.reason);
+  task.signal.addEventListener(
+    "abort",
+    () => {
+      run.abort(task.signal.reason);
+      release();
+    },
+    { once: true },
+  );
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener("abort", onAbort, { once: true });
+  const promise = work({
+    signal: task.signal,
+    get runSignal() {
+      return run.signal;
+    },
+    async wait() {
+      if (paused && !task.signal.aborted) await new Promise<void>((resolve) => waiting.push(resolve));
+      if (task.signal.aborted) throw abortErrorFrom(task.signal);
+    },
+  }).finally(() => signal?.removeEventListener("abort", onAbort));
+  return {
+    promise,
+    get paused() {
+      return paused;
+    },
+    pause() {
+      if (paused || task.signal.aborted) return;
+      paused = true;
+      run.abort("paused");
+    },
+    resume() {
+      if (!paused || task.signal.aborted) return;
+      paused = false;
+      run = new AbortController();
+      release();
+    },
+    abort,
+    // biome-ignore lint/suspicious/noThenProperty: the task is deliberately awaitable.
+    then: (onFulfilled, onRejected) => promise.then(onFulfilled, onRejected),
+    catch: (onRejected) => promise.catch(onRejected),
+    finally: (onFinally) => promise.finally(onFinally),
+  };
 }

@@ -1,5 +1,7 @@
-// The types a media library mostly sees. Anything else is sent as application/octet-stream and
-// the server sniffs the content; a caller who knows better passes `contentType`.
+// For file paths, which carry no type of their own (a browser File has the one the browser took
+// from its extension). The types a media library mostly sees; anything else is sent as
+// application/octet-stream, and the server sniffs the content either way. A caller who knows
+// better passes `contentType`.
 const BY_EXTENSION: Record<string, string> = {
   jpg: "image/jpeg",
   jpeg: "image/jpeg",

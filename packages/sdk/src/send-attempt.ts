@@ -1,0 +1,54 @@
+import { abortErrorFrom } from "./abort-error.js";
+import type { ClientContext } from "./client-context.js";
+import { errorFromResponse } from "./error-from-response.js";
+import { ConnectionError, TimeoutError, TroveError } from "./errors.js";
+import type { HttpAnswer } from "./http-answer.js";
+import { linkSignals } from "./link-signals.js";
+
+/**
+ * One attempt of a request, API call or part alike. `send` gets a signal that aborts with
+ * `outer` or after `timeout` ms (not AbortSignal.any/timeout: missing from runtimes the SDK
+ * supports); a non-2xx answer becomes the TroveError for its status, and whatever the attempt
+ * throws is mapped to the family. The timer and the listener are cleared when it ends.
+ */
+export async function sendAttempt<T>(
+  ctx: ClientContext,
+  outer: AbortSignal | undefined,
+  timeout: number,
+  send: (signal: AbortSignal) => Promise<HttpAnswer>,
+  read: (response: HttpAnswer) => Promise<T>,
+): Promise<T> {
+  const timer = new AbortController();
+  const linked = linkSignals(outer, timer.signal);
+  const id = timeout > 0 && Number.isFinite(timeout) ? setTimeout(() => timer.abort(), timeout) : undefined;
+  try {
+    const response = await send(linked.signal);
+    if (!response.ok) throw await errorFromResponse(response);
+    return await read(response);
+  } catch (error) {
+    throw errorFromFailure(ctx, error, outer, timer.signal.aborted, timeout);
+  } finally {
+    clearTimeout(id);
+    linked.dispose();
+  }
+}
+
+/** What an attempt threw, as a TroveError: its own state says why a signal fired. */
+function errorFromFailure(
+  ctx: ClientContext,
+  error: unknown,
+  outer: AbortSignal | undefined,
+  timedOut: boolean,
+  timeout: number,
+): TroveError {
+  if (error instanceof TroveError) return error;
+  if (outer?.aborted) return abortErrorFrom(outer);
+  if (timedOut)
+    return new TimeoutError(`The request timed out after ${timeout} ms`, { code: "TIMEOUT", cause: error });
+  const detail = error instanceof Error ? error.message : String(error);
+  return new ConnectionError(`Connection failed: ${detail}`, {
+    code: "CONNECTION_ERROR",
+    cause: error,
+    requestNotSent: ctx.requestNotSent?.(error) ?? false,
+  });
+}
