@@ -12,7 +12,7 @@ import { createClient, fileSessionStore, TroveError } from "@trove/sdk/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, FULL, PROFILE, reportFigures } from "../support/reliability-profile";
 import { type ServerProcess, startServerProcess } from "../support/server-process";
-import { listAllFiles, patternBytes } from "../support/workspace-files";
+import { checkRowObjects, listAllFiles, patternBytes } from "../support/workspace-files";
 
 const N = FULL ? 50 : 10;
 const MIB = 1024 * 1024;
@@ -175,15 +175,7 @@ describe(`SIGKILL during uploads (${PROFILE} profile, ${N} multipart + ${N} dire
 
       // Every file row has its object.
       const rows = await listAllFiles(server.baseUrl, server.keys.private);
-      const missingObjects: string[] = [];
-      const fileIds = new Set<string>();
-      for (const row of rows) {
-        const object = await fetch(row.url);
-        await object.arrayBuffer();
-        if (object.status !== 200) missingObjects.push(`${row.file_no} ${row.url} → ${object.status}`);
-        const details = await api(server.baseUrl, server.keys.private, "GET", `/api/v1/files/${row.file_no}`);
-        fileIds.add((details.body as { data: { id: string } }).data.id);
-      }
+      const { missingObjects, fileIds } = await checkRowObjects(server.baseUrl, server.keys.private, rows);
       // No stored object lacks a row (orphans: left by the crash, unless a sweep removed them).
       const objects = await storedObjects(join(server.dataDir, "storage"));
       const orphans = objects.filter((key) => !fileIds.has(key.split("/")[1] ?? ""));

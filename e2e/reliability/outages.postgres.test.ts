@@ -20,12 +20,12 @@ import { errorMessageSchema, errorShapeFor } from "@trove/schema";
 import { createClient, fileSessionStore, TroveError } from "@trove/sdk/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type S3rverHandle, startS3rver } from "../../apps/server/test/support/s3rver.js";
-import { api, FULL, PROFILE, reportFigures, uploadSmallFile } from "../support/reliability-profile";
+import { FULL, PROFILE, reportFigures, uploadSmallFile } from "../support/reliability-profile";
 import { distinctLoggedErrors } from "../support/server-log";
 import { type ServerProcess, startServerProcess } from "../support/server-process";
 import { startTcpFaultProxy, type TcpFaultProxy } from "../support/tcp-fault-proxy";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
-import { listAllFiles, patternBytes } from "../support/workspace-files";
+import { checkRowObjects, listAllFiles, patternBytes } from "../support/workspace-files";
 
 const adminUrl = process.env.TROVE_TEST_DATABASE_URL;
 const MIB = 1024 * 1024;
@@ -184,17 +184,9 @@ describe.runIf(adminUrl)(`dependency outages mid-run (${PROFILE} profile, ${N} u
       // Orphans are removed once older than the grace; wait for two sweeps past it.
       await new Promise((r) => setTimeout(r, ORPHAN_GRACE_MS + 2_500));
       const rows = await listAllFiles(server.baseUrl, server.keys.private);
-      const missingObjects: string[] = [];
-      const referenced = new Set<string>();
-      for (const row of rows) {
-        const object = await fetch(row.url);
-        await object.arrayBuffer();
-        if (object.status !== 200) missingObjects.push(`${row.file_no} → ${object.status}`);
-        const details = await api(server.baseUrl, server.keys.private, "GET", `/api/v1/files/${row.file_no}`);
-        referenced.add((details.body as { data: { id: string } }).data.id);
-      }
+      const { missingObjects, fileIds } = await checkRowObjects(server.baseUrl, server.keys.private, rows);
       const uploadKeys = (await bucketKeys(s3)).filter((key) => /^[0-9a-f-]{36}\/[0-9a-f-]{36}\//.test(key));
-      const orphans = uploadKeys.filter((key) => !referenced.has(key.split("/")[1] ?? ""));
+      const orphans = uploadKeys.filter((key) => !fileIds.has(key.split("/")[1] ?? ""));
 
       const failedProbes = probes.filter((p) => p.status >= 400);
       const logged = server.output().slice(logFrom);

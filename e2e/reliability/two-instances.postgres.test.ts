@@ -49,6 +49,17 @@ async function putPart(url: string, bytes: Uint8Array): Promise<number> {
   return response.status;
 }
 
+/** Starts a multipart session on `instance` with the public key. */
+async function startSession(instance: ServerProcess, fileName: string, size: number): Promise<Session> {
+  const start = await api(instance.baseUrl, instance.keys.public, "POST", "/api/v1/multipart/start", {
+    file_name: fileName,
+    size,
+    format: "application/octet-stream",
+  });
+  expect(start.status).toBe(200);
+  return start.body as Session;
+}
+
 async function download(url: string): Promise<Buffer> {
   const response = await fetch(url);
   expect(response.status).toBe(200);
@@ -89,13 +100,7 @@ describe.runIf(adminUrl)("two instances sharing PostgreSQL, S3 and Redis", () =>
 
   it("a session started on A takes parts on A and B and completes on B", async () => {
     const content = randomBytes(11 * MIB);
-    const start = await api(a.baseUrl, a.keys.public, "POST", "/api/v1/multipart/start", {
-      file_name: "across.bin",
-      size: content.length,
-      format: "application/octet-stream",
-    });
-    expect(start.status).toBe(200);
-    const session = start.body as Session;
+    const session = await startSession(a, "across.bin", content.length);
     expect(session.parts.length).toBeGreaterThanOrEqual(3);
     const statuses = await Promise.all(
       session.parts.map((url, i) =>
@@ -191,13 +196,7 @@ describe.runIf(adminUrl)("two instances sharing PostgreSQL, S3 and Redis", () =>
 
   it("A dies between parts: the upload goes on on B and completes there", async () => {
     const content = randomBytes(11 * MIB);
-    const start = await api(a.baseUrl, a.keys.public, "POST", "/api/v1/multipart/start", {
-      file_name: "failover.bin",
-      size: content.length,
-      format: "application/octet-stream",
-    });
-    expect(start.status).toBe(200);
-    const session = start.body as Session;
+    const session = await startSession(a, "failover.bin", content.length);
     const part = (i: number) => content.subarray(i * session.part_size, (i + 1) * session.part_size);
     expect(await putPart(session.parts[0]!, part(0))).toBe(200);
     await a.kill();

@@ -30,3 +30,24 @@ export function patternBytes(index: number, size: number): Uint8Array {
   bytes[1] = (index >> 8) & 0xff;
   return bytes;
 }
+
+/**
+ * Fetches every row's bytes (its `url`) and its id (the details endpoint): the rows whose object is
+ * missing, and the file ids, to compare stored objects against.
+ */
+export async function checkRowObjects(
+  baseUrl: string,
+  key: string,
+  rows: ListedFile[],
+): Promise<{ missingObjects: string[]; fileIds: Set<string> }> {
+  const missingObjects: string[] = [];
+  const fileIds = new Set<string>();
+  for (const row of rows) {
+    const object = await fetch(row.url);
+    await object.arrayBuffer();
+    if (object.status !== 200) missingObjects.push(`${row.file_no} ${row.url} → ${object.status}`);
+    const details = await api(baseUrl, key, "GET", `/api/v1/files/${row.file_no}`);
+    fileIds.add((details.body as { data: { id: string } }).data.id);
+  }
+  return { missingObjects, fileIds };
+}
