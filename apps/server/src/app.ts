@@ -18,6 +18,7 @@ import type { DestinationStream } from "pino";
 import type { ServerConfig } from "./config.js";
 import { type Database, openDatabase } from "./db/database.js";
 import "./fastify-types.js";
+import { clientErrorHandler } from "./errors/client-error.js";
 import { buildErrorBody, errorGroupOf } from "./errors/error-body.js";
 import { setupWorkers } from "./jobs/start-workers.js";
 import { type SeedResult, seedDevelopment } from "./keys/seed.js";
@@ -29,6 +30,7 @@ import { errorsPlugin } from "./plugins/errors.js";
 import { rateLimitPlugin } from "./plugins/rate-limit.js";
 import { rejectNulPlugin } from "./plugins/reject-nul.js";
 import { genRequestId, requestIdPlugin } from "./plugins/request-id.js";
+import { unreadBodyPlugin } from "./plugins/unread-body.js";
 import { deliveryRoutes, deliveryUrl } from "./routes/delivery.js";
 import { variantDelivery } from "./routes/delivery-variants.js";
 import { fileRoutes } from "./routes/files.js";
@@ -101,6 +103,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       forceCloseConnections: "idle",
       return503OnClosing: true,
       routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+      clientErrorHandler,
       frameworkErrors: (error, request, reply) => {
         // Malformed URLs (bad percent-encoding) and the like: the group's 400, never a 5xx.
         const group = errorGroupOf(request.url);
@@ -121,6 +124,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   try {
     await app.register(requestIdPlugin);
     await app.register(errorsPlugin);
+    await app.register(unreadBodyPlugin);
     // Before rate limit and auth: preflights carry no key (TROVE_CORS_ORIGINS, src/plugins/cors.ts).
     await app.register(corsPlugin);
     await app.register(dbPlugin, { database, closeOnShutdown: ownsDatabase });

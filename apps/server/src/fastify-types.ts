@@ -13,6 +13,7 @@
  *   { config: { auth: "none" } }                  no key (delivery, health, part gateway)
  *   { config: { errorGroup: "files" } }           envelope group override (default: by path)
  *   { config: { errorVariant: "folder-create" } } 400 as { success: false, error }
+ *   { config: { drainUnreadBodyUpTo: n } }        bytes of a refused body read to keep the connection (src/plugins/unread-body.ts)
  */
 import type { ServerConfig } from "./config.js";
 import type { Database, DbKind } from "./db/database.js";
@@ -37,5 +38,6 @@ declare module "fastify" {
     auth?: AuthMode;
     errorGroup?: ErrorGroup;
     errorVariant?: ErrorVariant;
+    drainUnreadBodyUpTo?: number;
   }
 }

@@ -80,6 +80,7 @@ const TITLES: Record<number, string> = {
   416: "Range Not Satisfiable",
   422: "Unprocessable Entity",
   429: "Too Many Requests",
+  431: "Request Header Fields Too Large",
   500: "Internal Server Error",
   502: "Bad Gateway",
   503: "Service Unavailable",

@@ -11,10 +11,9 @@
  * required; anything else (also an unparsable Content-Type, which Fastify would answer with 415)
  * is a 400, as is every other failure (spec: part upload failure is 400 `{ success: false, error }`).
  *
- * After a refusal the rest of the body is read and discarded, up to DISCARD_LIMIT bytes, so the
- * client sees the answer and the connection stays usable; a longer body closes the connection.
+ * After a refusal the rest of the body is read and discarded (src/plugins/unread-body.ts) so the
+ * connection stays usable, for a part of up to DRAIN_LIMIT bytes; a longer body closes it.
  */
-import type { IncomingMessage } from "node:http";
 import { Readable } from "node:stream";
 import { partUploadResponseSchema } from "@trove/schema";
 import type { FastifyPluginAsync, FastifyReply } from "fastify";
@@ -22,7 +21,8 @@ import { badRequest } from "../errors/index.js";
 import { multipartDepsOf, PART_GATEWAY_PATH, receivePart } from "../multipart/index.js";
 import { sendError } from "../plugins/errors.js";
 
-const DISCARD_LIMIT = 64 * 1024 * 1024;
+/** Up to the largest part the SDK sends: a refused part should not cost the connection. */
+const DRAIN_LIMIT = 64 * 1024 * 1024;
 const CONTENT_TYPE_MESSAGE = "Content-Type must be application/octet-stream";
 
 interface PartParams {
@@ -37,18 +37,6 @@ interface PartQuery {
 
 function isOctetStream(contentType: string | undefined): boolean {
   return (contentType ?? "").split(";", 1)[0]?.trim().toLowerCase() === "application/octet-stream";
-}
-
-/** Reads and drops what is left of a refused body; past `limit` bytes, closes the connection. */
-function discardBody(raw: IncomingMessage, limit: number): void {
-  if (raw.complete || raw.readableEnded || raw.destroyed) return;
-  let discarded = 0;
-  raw.on("data", (chunk: Buffer) => {
-    discarded += chunk.length;
-    if (discarded > limit) raw.socket?.destroy();
-  });
-  raw.on("error", () => {});
-  raw.resume();
 }
 
 /** Aborts when the client goes away before the response is written. */
@@ -67,7 +55,6 @@ export const partGatewayRoutes: FastifyPluginAsync = async (app) => {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", (_request, payload, done) => done(null, payload));
   app.setErrorHandler((error, request, reply) => {
-    discardBody(request.raw, DISCARD_LIMIT);
     const code = (error as { code?: unknown }).code;
     return sendError(
       request,
@@ -78,7 +65,7 @@ export const partGatewayRoutes: FastifyPluginAsync = async (app) => {
 
   app.put<{ Params: PartParams; Querystring: PartQuery }>(
     path,
-    { config: { auth: "none" } },
+    { config: { auth: "none", drainUnreadBodyUpTo: DRAIN_LIMIT } },
     async (request, reply) => {
       if (!isOctetStream(request.headers["content-type"])) throw badRequest(CONTENT_TYPE_MESSAGE);
       const body = request.body instanceof Readable ? request.body : Readable.from([]);
