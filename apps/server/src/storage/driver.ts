@@ -14,8 +14,6 @@ export interface PutResult {
   key: string;
   /** Bytes written. */
   size: number;
-  /** Lowercase hex SHA-256 of the bytes written. */
-  sha256: string;
 }
 
 export interface PutOptions {

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -30,17 +29,13 @@ describe("FsStorageDriver", () => {
     await rm(parent, { recursive: true, force: true });
   });
 
-  it("puts from a stream, reporting size and sha256, and gets it back (whole and by range)", async () => {
+  it("puts from a stream, reporting its size, and gets it back (whole and by range)", async () => {
     const content = Buffer.from("0123456789abcdef");
     const result = await driver.put(
       "ws/file/a.txt",
       Readable.from([content.subarray(0, 5), content.subarray(5)]),
     );
-    expect(result).toEqual({
-      key: "ws/file/a.txt",
-      size: 16,
-      sha256: createHash("sha256").update(content).digest("hex"),
-    });
+    expect(result).toEqual({ key: "ws/file/a.txt", size: 16 });
     expect(await text(await driver.get("ws/file/a.txt"))).toBe("0123456789abcdef");
     expect(await text(await driver.get("ws/file/a.txt", { range: { start: 2, end: 4 } }))).toBe("234");
     expect(await driver.stat("ws/file/a.txt")).toMatchObject({ key: "ws/file/a.txt", size: 16 });

@@ -5,7 +5,7 @@
  * never see a partial object and a failed upload leaves nothing behind. Keys are validated
  * (`assertValidKey`) and the resolved path is checked to stay inside `root`.
  */
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdir, readdir, rename, rm, stat, unlink } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
@@ -60,7 +60,8 @@ export class FsStorageDriver implements StorageDriver {
       throw error;
     });
     const tmp = join(tmpDir, randomUUID());
-    const hash = createHash("sha256");
+    // No digest here: callers hash what they need on their way in (the upload's block-tree
+    // hash); a second pass over every byte was computed and read by no one.
     let size = 0;
     const { maxBytes } = options;
     const meter = new Transform({
@@ -70,7 +71,6 @@ export class FsStorageDriver implements StorageDriver {
           callback(new ObjectTooLargeError(maxBytes));
           return;
         }
-        hash.update(chunk);
         callback(null, chunk);
       },
     });
@@ -87,7 +87,7 @@ export class FsStorageDriver implements StorageDriver {
       await rm(tmp, { force: true });
       throw error;
     }
-    return { key, size, sha256: hash.digest("hex") };
+    return { key, size };
   }
 
   async get(key: string, options: { range?: ByteRange } = {}): Promise<Readable> {

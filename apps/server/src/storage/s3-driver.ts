@@ -11,14 +11,13 @@
  *   TROVE_S3_PUBLIC_ENDPOINT  optional URL clients use to reach the store (presigned part URLs)
  *   TROVE_S3_PATH_STYLE       optional, default true (false for virtual-hosted AWS buckets)
  *
- * `put` streams: the body is hashed and counted as it arrives and cut into parts of `partSize`
+ * `put` streams: the body is counted as it arrives and cut into parts of `partSize`
  * (8 MiB by default, larger when `expectedSize`/`maxBytes` needs more than 10,000 parts). A body
  * that fits in one part is sent with one PutObject; a longer one becomes a multipart upload with
  * up to `putConcurrency` parts in flight, so memory stays within (putConcurrency + 1) x partSize.
  * A body that breaks `expectedSize`/`maxBytes` aborts the multipart upload: nothing is stored,
  * and an existing object under the key is untouched (S3 replaces objects atomically).
  */
-import { createHash } from "node:crypto";
 import type { Readable } from "node:stream";
 import {
   assertValidKey,
@@ -161,7 +160,6 @@ export class S3StorageDriver implements StorageDriver {
       partSize = Math.max(partSize, choosePartSize(Math.min(limit, MAX_OBJECT_SIZE)).partSize);
     }
     const headers: Record<string, string> = contentType ? { "content-type": contentType } : {};
-    const hash = createHash("sha256");
     let size = 0;
     // The part being filled; no larger than the body can be.
     let buffer = Buffer.allocUnsafe(Number.isFinite(limit) ? Math.min(partSize, limit) : partSize);
@@ -203,7 +201,6 @@ export class S3StorageDriver implements StorageDriver {
         if (maxBytes !== undefined && size > maxBytes) throw new ObjectTooLargeError(maxBytes);
         if (expectedSize !== undefined && size > expectedSize)
           throw new SizeMismatchError(expectedSize, size);
-        hash.update(chunk);
         let offset = 0;
         while (offset < chunk.length) {
           if (filled === buffer.length) {
@@ -241,7 +238,7 @@ export class S3StorageDriver implements StorageDriver {
     } finally {
       signal?.removeEventListener("abort", onAbort);
     }
-    return { key, size, sha256: hash.digest("hex") };
+    return { key, size };
   }
 
   async get(key: string, options: { range?: ByteRange } = {}): Promise<Readable> {
