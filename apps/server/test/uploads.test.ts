@@ -2,10 +2,14 @@
 // names, and every error row of the upload envelope. Storage is the fs driver in a temp dir, so
 // "nothing stored" and "nothing outside the root" are checked on the directory itself.
 import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { uploadErrorSchema } from "@trove/schema";
 import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { pngBomb, solid } from "../src/media/test-images.js";
+import { FsStorageDriver } from "../src/storage/fs-driver.js";
 import { hashStream } from "../src/storage/multipart/block-hash.js";
 import { thumbnailKeyOf } from "../src/uploads/object-keys.js";
 import { createTestApp, type TestApp } from "./support/index.js";
@@ -541,5 +545,64 @@ describe("direct upload: size limit", () => {
       await directUpload(small, { file_name: "exact.bin" }, { content: randomBytes(1000) }),
     );
     expect(exact.size).toBe(1000);
+  });
+});
+
+describe("direct upload with a transform: only the output is written", () => {
+  let spied: TestApp;
+  let storageRoot: string;
+  /** Keys `put` was called with, in order. */
+  const puts: string[] = [];
+  beforeAll(async () => {
+    storageRoot = await mkdtemp(join(tmpdir(), "trove-recording-storage-"));
+    class RecordingFsDriver extends FsStorageDriver {
+      override async put(...args: Parameters<FsStorageDriver["put"]>) {
+        puts.push(args[0]);
+        return super.put(...args);
+      }
+    }
+    spied = await createTestApp({ storage: new RecordingFsDriver(storageRoot) });
+  });
+  afterAll(async () => {
+    await spied?.close();
+    await rm(storageRoot, { recursive: true, force: true });
+  });
+  beforeEach(() => {
+    puts.length = 0;
+  });
+
+  it("a transform before the file: the original is held in memory, one put (the output)", async () => {
+    const body = uploaded(
+      await directUpload(spied, { file_name: "wide.png", transform: "w_100,f_webp" }, { content: png }),
+    );
+    const row = await spied.app.db.file.findUniqueOrThrow({ where: { id: body.id } });
+    expect(puts).toEqual([row.storageKey]);
+    expect(row.storageKey.endsWith("/wide.webp")).toBe(true);
+    const served = await spied.app.inject({ method: "GET", url: pathOf(body.url) });
+    expect(await sharp(served.rawPayload).metadata()).toMatchObject({ format: "webp", width: 100 });
+  });
+
+  it("a transform after the file: the original is stored first, then replaced (two puts)", async () => {
+    const body = uploaded(
+      await directUpload(
+        spied,
+        { file_name: "late.png", transform: "w_100,f_webp" },
+        { content: png },
+        { fileFirst: true },
+      ),
+    );
+    expect(body.width).toBe(100);
+    expect(puts).toHaveLength(2);
+  });
+
+  it("a refused transform writes nothing at all", async () => {
+    const before = await listObjects(storageRoot);
+    const res = await directUpload(spied, { file_name: "r.pdf", transform: "w_100" }, { content: PDF });
+    expectUploadError(res, 400, "UNSUPPORTED_MEDIA_TYPE");
+    const corrupt = Buffer.concat([png.subarray(0, 64), Buffer.alloc(4096)]);
+    const broken = await directUpload(spied, { file_name: "c.png", transform: "w_10" }, { content: corrupt });
+    expect(broken.statusCode).toBe(400);
+    expect(puts).toEqual([]);
+    expect(await listObjects(storageRoot)).toEqual(before);
   });
 });

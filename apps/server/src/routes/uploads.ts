@@ -22,7 +22,7 @@ import fastifyMultipart from "@fastify/multipart";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { HttpError } from "../errors/http-error.js";
 import { fetchRemoteUpload, fileNameFromUrl } from "../uploads/fetch-remote-upload.js";
-import { receiveDirectUpload } from "../uploads/receive-direct-upload.js";
+import { HOLD_FOR_TRANSFORM_BYTES, receiveDirectUpload } from "../uploads/receive-direct-upload.js";
 import { registerFile, uploadDepsOf } from "../uploads/register-file.js";
 import { toUploadError } from "../uploads/upload-errors.js";
 import { checkEarlyDirectFields, parseDirectFields, parseRemoteBody } from "../uploads/upload-fields.js";
@@ -56,6 +56,7 @@ export const uploadRoutes: FastifyPluginAsync = async (app) => {
       workspaceId: auth.workspaceId,
       maxBytes: config.maxUploadBytes,
       beforeFile: (fields) => checkEarlyDirectFields(fields, config.trustedRanges),
+      holdForTransformUpTo: HOLD_FOR_TRANSFORM_BYTES,
     });
     const { file } = received;
     if (!file) throw new HttpError(400, "file is required");
@@ -64,7 +65,7 @@ export const uploadRoutes: FastifyPluginAsync = async (app) => {
     try {
       fields = parseDirectFields(received.fields, config.trustedRanges);
     } catch (error) {
-      await app.storage.delete(file.key).catch(() => {});
+      if (file.stored) await app.storage.delete(file.key).catch(() => {});
       throw error;
     }
 
@@ -77,6 +78,7 @@ export const uploadRoutes: FastifyPluginAsync = async (app) => {
       hash: file.hash,
       head: file.head,
       bytes: file.bytes,
+      sourceStored: file.stored,
       fileName: fields.file_name,
       folder: fields.folder,
       tags: fields.tags,

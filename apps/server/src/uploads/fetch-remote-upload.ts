@@ -92,6 +92,7 @@ export async function fetchRemoteUpload(
     hash: result.hash,
     head: result.head,
     bytes: result.bytes,
+    stored: true,
     clientFileName: fileName,
     clientMimeType: typeof contentType === "string" ? contentType : undefined,
     finalUrl: response.finalUrl,

@@ -4,12 +4,13 @@
  * hasher, never buffered. Requires `@fastify/multipart` registered on the route's scope.
  */
 
-import { pipeline } from "node:stream";
+import { pipeline, type Readable } from "node:stream";
 import type { Multipart, MultipartFile } from "@fastify/multipart";
 import type { FastifyRequest } from "fastify";
 import { HttpError } from "../errors/http-error.js";
 import { objectKey, type StorageDriver } from "../storage/driver.js";
 import { IngestStream } from "./ingest-stream.js";
+import { readUpTo } from "./read-up-to.js";
 import { fileTooLarge, toUploadError } from "./upload-errors.js";
 import { uuidV7 } from "./uuid-v7.js";
 
@@ -21,6 +22,11 @@ export interface ReceivedFile {
   head: Buffer;
   /** The whole content, for a body of at most KEEP_IN_MEMORY_BYTES (see IngestStream). */
   bytes: (() => Buffer) | undefined;
+  /**
+   * False when the bytes were kept in memory only (`bytes`) and nothing is at `key` yet: an
+   * upload with a store-time transform stores its output, so writing the original is wasted.
+   */
+  stored: boolean;
   /** What the client's part header said; informative only (the bytes decide the type). */
   clientFileName: string | undefined;
   clientMimeType: string | undefined;
@@ -38,6 +44,11 @@ export interface ReceiveOptions {
   maxBytes: number;
   /** Called with the fields seen so far just before the file is stored; throw to refuse early. */
   beforeFile?: (fields: Record<string, string>) => void;
+  /**
+   * When a `transform` field came before the file, a file of at most this many bytes is kept in
+   * memory instead of being stored (`stored: false`); a longer one is stored as usual.
+   */
+  holdForTransformUpTo?: number;
 }
 
 /** The form field that carries the file. */
@@ -52,6 +63,12 @@ const MAX_FIELD_BYTES = 1024 * 1024;
  * the main thread; a larger image is better streamed from the object by libvips' own threads.
  */
 export const KEEP_IN_MEMORY_BYTES = 256 * 1024;
+/**
+ * A file with a store-time transform is held in memory up to this size instead of being stored:
+ * only the transformed output is stored, and the original's write, read-back and deletion are
+ * saved. Above it the original is stored first and libvips streams it from there, as before.
+ */
+export const HOLD_FOR_TRANSFORM_BYTES = 32 * 1024 * 1024;
 
 function malformed(error: unknown): HttpError {
   const code = (error as { code?: unknown })?.code;
@@ -121,7 +138,7 @@ export async function receiveDirectUpload(
       file = await storeFilePart(part, options, fields);
     }
   } catch (error) {
-    if (file) await options.storage.delete(file.key).catch(() => {});
+    if (file?.stored) await options.storage.delete(file.key).catch(() => {});
     throw toUploadError(error);
   }
   return { fields, file };
@@ -147,25 +164,35 @@ async function storeFilePart(
     if (!ingest.destroyed) sourceError = error;
   });
   const body = pipeline(part.file, ingest, () => {});
+  const holdUpTo = fields.transform?.trim() ? options.holdForTransformUpTo : undefined;
+  let held: Buffer[] | undefined;
   try {
+    let source: Readable = body;
+    if (holdUpTo !== undefined) {
+      const read = await readUpTo(body, holdUpTo);
+      if (read.complete) held = read.chunks;
+      else source = read.stream;
+    }
     // maxBytes + 1: busboy cuts the part at exactly maxBytes; its "limit" event decides.
-    await options.storage.put(key, body, { maxBytes: options.maxBytes + 1 });
+    if (!held) await options.storage.put(key, source, { maxBytes: options.maxBytes + 1 });
   } catch (error) {
     if (sourceError !== undefined && !(error instanceof HttpError)) throw malformed(sourceError);
     throw error;
   }
   if (part.file.truncated) {
-    await options.storage.delete(key).catch(() => {});
+    if (!held) await options.storage.delete(key).catch(() => {});
     throw fileTooLarge(options.maxBytes);
   }
   const result = ingest.result();
+  let joined: Buffer | undefined;
   return {
     fileId,
     key,
     size: result.size,
     hash: result.hash,
     head: result.head,
-    bytes: result.bytes,
+    bytes: held ? () => (joined ??= Buffer.concat(held, result.size)) : result.bytes,
+    stored: !held,
     clientFileName: part.filename || undefined,
     clientMimeType: part.mimetype || undefined,
   };

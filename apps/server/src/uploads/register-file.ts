@@ -75,6 +75,12 @@ export interface RegisterFileInput {
    * read from memory instead of from storage. Called at most once.
    */
   bytes?: (() => Buffer) | undefined;
+  /**
+   * False when nothing was written at `storageKey` yet and `bytes` holds the content (a direct
+   * upload with a transform): the bytes are stored there only if the file keeps them as they
+   * are; a transformed file stores just its output. Default true.
+   */
+  sourceStored?: boolean;
   /** The caller's file name; see ./stored-name.ts for what is stored. */
   fileName: string;
   /** Folder path, created as needed ("" or absent: the root). */
@@ -140,12 +146,19 @@ export async function registerFile(deps: UploadDeps, input: RegisterFileInput): 
   const written: string[] = [];
   let replacedSource = false;
 
+  const sourceStored = input.sourceStored ?? true;
+  if (!sourceStored && !input.bytes) throw new Error("registerFile: sourceStored false needs bytes");
+
   let registered: RegisteredFile;
   let inserting = false;
   try {
     const described = await describeAndProcess(deps, input, fileId, written, () => {
       replacedSource = true;
     });
+    if (!sourceStored && described.key === input.storageKey && !replacedSource) {
+      // The file keeps the bytes as they came (no transform took effect): store them now.
+      await putBuffer(storage, input.storageKey, (input.bytes as () => Buffer)(), described.mimeType);
+    }
     const suffix = input.randomPrefix
       ? randomString(RANDOM_SUFFIX_LENGTH, RANDOM_SUFFIX_ALPHABET)
       : undefined;
@@ -160,7 +173,8 @@ export async function registerFile(deps: UploadDeps, input: RegisterFileInput): 
     const refused = error instanceof HttpError && error.status < 500;
     if (inserting && !refused) throw toUploadError(error);
     const cleanup = [...written];
-    if (input.deleteSourceOnError !== false || replacedSource) cleanup.push(input.storageKey);
+    if (input.deleteSourceOnError !== false || replacedSource || !sourceStored)
+      cleanup.push(input.storageKey);
     for (const key of new Set(cleanup)) {
       await storage.delete(key).catch((cause: unknown) => {
         deps.log?.warn({ err: cause, key }, "upload failed and one of its objects could not be removed");
@@ -170,7 +184,7 @@ export async function registerFile(deps: UploadDeps, input: RegisterFileInput): 
   }
 
   // A transformed upload was stored under a new key: the original bytes are not needed any more.
-  if (registered.file.storageKey !== input.storageKey && !replacedSource) {
+  if (registered.file.storageKey !== input.storageKey && !replacedSource && sourceStored) {
     await storage.delete(input.storageKey).catch((cause: unknown) => {
       deps.log?.warn({ err: cause, key: input.storageKey }, "original of a transformed upload not removed");
     });
