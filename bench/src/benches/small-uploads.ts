@@ -107,8 +107,9 @@ export async function benchSmallUploads(ctx: BenchContext): Promise<BenchResult>
         "256 px thumbnail is a delivery-time variant rendered on its first request. Its database work is two raw " +
         "statements: the API-key lookup joined with its workspace, and one `INSERT ... ON CONFLICT DO NOTHING` that " +
         "also answers the duplicate check (no transaction for a file in the root). What remains beyond the bare " +
-        "handler: authentication and the rate limiter, the block-tree SHA-256 of the content (and the fs driver's " +
-        "own SHA-256 of the same bytes), content sniffing and the header read, a directory per object and a rename " +
+        "handler: authentication and the rate limiter, the block-tree SHA-256 of the content (the fs driver's " +
+        "second SHA-256 of the same bytes is gone), content sniffing and the header read, a directory per object " +
+        "and a rename " +
         "(the bare handler writes one file), two database round trips through Prisma's raw-query path and `pg`, and " +
         "the upload response; the profile below shows how they share it. 0.5× would need the whole request in " +
         `about ${fmt(bareMs * 2, 1)} ms of CPU.`,
