@@ -33,7 +33,7 @@ export function renderResults(input: ResultsInput): string {
       `${input.elapsedSeconds.toFixed(0)} s (${input.timings.join(", ")}). ` +
       (input.quick
         ? "One run per figure."
-        : "Figures are medians of 3 runs (5 for 6a) unless the notes say otherwise.") +
+        : "Figures are medians of 3 runs (15 for 6a) unless the notes say otherwise.") +
       " Everything runs on this machine over loopback: client, server, storage and database share the cores." +
       " A load average above the core count means other work shared them too; absolute figures move with it, the" +
       " side-by-side ratios (each Trove run is next to its baseline run) much less.",
