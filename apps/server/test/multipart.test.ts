@@ -523,7 +523,7 @@ describe("POST /api/v1/multipart/complete", () => {
       uploadId: row.storageUploadId as string,
       parts: parts.map((p) => ({ number: p.number, etag: p.etag as string, size: Number(p.size) })),
     });
-    const claimedAt = new Date(Date.now() - 60_000);
+    const claimedAt = new Date(Date.now() - COMPLETING_STALE_MS / 4);
     await t.app.db.multipartSession.update({
       where: { id: session.session_id },
       data: { status: "completing", updatedAt: claimedAt },
@@ -547,6 +547,44 @@ describe("POST /api/v1/multipart/complete", () => {
     expect(file.hash).toBe((await hashStream([data])).hash);
   });
 
+  it("a long complete touches its session while it works, so no one takes it over", async () => {
+    const data = testBytes(5 * MiB + 70, 17);
+    const session = await start(t, { file_name: "heartbeat.bin", size: data.length });
+    await uploadAll(t, session, data);
+    const deps = multipartDepsOf(t.app);
+    const touches: number[] = [];
+    let releaseAssembly: () => void = () => {};
+    const assembling = new Promise<void>((resolve) => {
+      releaseAssembly = resolve;
+    });
+    const slowStore = {
+      ...deps.store,
+      complete: async (input: Parameters<typeof deps.store.complete>[0]) => {
+        await assembling; // an assembly that takes as long as the test wants
+        return deps.store.complete(input);
+      },
+    };
+    const auth = { workspaceId: t.workspace.id, workspaceNo: t.workspace.workspaceNo };
+    const done = completeSession({ ...deps, store: slowStore }, auth, session.session_id, {
+      heartbeatMs: 40,
+    });
+    const readUpdatedAt = async () =>
+      (await t.app.db.multipartSession.findUniqueOrThrow({ where: { id: session.session_id } })).updatedAt;
+    for (let i = 0; i < 4; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 120));
+      touches.push((await readUpdatedAt()).getTime());
+    }
+    releaseAssembly();
+    const file = await done;
+    expect(file.id).toBe(session.session_id);
+    // Every read saw a newer touch than the one before: the session looked alive throughout.
+    for (let i = 1; i < touches.length; i += 1) expect(touches[i]).toBeGreaterThan(touches[i - 1] as number);
+    // And it stops: a finished complete no longer touches the session.
+    const after = (await readUpdatedAt()).getTime();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await readUpdatedAt()).getTime()).toBe(after);
+  });
+
   it("400 for a body without session_id; 401 without a key", async () => {
     const res = await completeRaw(t, undefined);
     expect(res.statusCode).toBe(400);
@@ -561,7 +599,9 @@ describe("POST /api/v1/multipart/complete", () => {
 
   it("400 Session expired after ttl_seconds, for parts and for complete", async () => {
     const data = testBytes(10);
-    const session = await start(t, { file_name: "expiring.bin", size: 10, ttl_seconds: 1 });
+    // 2 s, not 1: expires_at is whole seconds, so a 1 s session can be over before its part is
+    // sent (it failed that way on a loaded machine).
+    const session = await start(t, { file_name: "expiring.bin", size: 10, ttl_seconds: 2 });
     await uploadAll(t, session, data);
     await new Promise((resolve) =>
       setTimeout(resolve, Math.max(0, session.expires_at * 1000 - Date.now()) + 50),

@@ -7,7 +7,9 @@
  *
  * - A complete that finds the session `completed` returns its file (same `file_no`).
  * - One that finds it `completing` polls until the other finishes (up to `waitMs`), then 409.
- *   A `completing` session untouched for COMPLETING_STALE_MS (its instance died) is taken over.
+ *   The complete in progress touches the session every COMPLETING_HEARTBEAT_MS, so a session
+ *   untouched for COMPLETING_STALE_MS belongs to an instance that died, and is taken over: a
+ *   client resuming after a crash mid-complete waits a minute, not the length of an assembly.
  * - Missing or wrong parts, a failed assembly, or a transient failure put the session back to
  *   `pending` (the client can upload what is missing and complete again); a registration the
  *   content itself fails (400: image too large, bad folder...) deletes the object and leaves the
@@ -30,14 +32,18 @@ import {
 import { registerFile } from "../uploads/register-file.js";
 import type { MultipartDeps } from "./multipart-deps.js";
 
-/** A `completing` session not updated for this long belongs to an instance that died. */
-export const COMPLETING_STALE_MS = 10 * 60_000;
+/** How often a complete in progress marks its session as still being worked on. */
+export const COMPLETING_HEARTBEAT_MS = 10_000;
+/** A `completing` session not touched for this long (six missed heartbeats) belongs to an instance that died. */
+export const COMPLETING_STALE_MS = 60_000;
 const POLL_MS = 200;
 const MAX_LISTED_MISSING = 20;
 
 export interface CompleteOptions {
   /** How long to wait for a complete already in progress elsewhere, ms (default 30 s). */
   waitMs?: number;
+  /** Interval of the heartbeat while this call holds the session (default COMPLETING_HEARTBEAT_MS). */
+  heartbeatMs?: number;
   now?: () => number;
 }
 
@@ -85,13 +91,31 @@ export async function completeSession(
     }
     if (!claimed) continue; // someone else moved it: look again
 
+    const heartbeat = startHeartbeat(deps, id, options.heartbeatMs ?? COMPLETING_HEARTBEAT_MS);
     try {
       return await finish(deps, auth, session);
     } catch (error) {
       if (error instanceof ClaimLostError) continue;
       throw error;
+    } finally {
+      heartbeat.stop();
     }
   }
+}
+
+/**
+ * Touches `updatedAt` of a session this call holds (`completing`) every `intervalMs`, so that
+ * other instances see it alive. A failed touch is only logged: the next one may get through,
+ * and six in a row must fail before anyone takes over.
+ */
+function startHeartbeat(deps: MultipartDeps, id: string, intervalMs: number): { stop(): void } {
+  const timer = setInterval(() => {
+    deps.db.multipartSession
+      .updateMany({ where: { id, status: "completing" }, data: { updatedAt: new Date() } })
+      .catch((cause: unknown) => deps.log.warn({ err: cause, id }, "multipart: complete heartbeat failed"));
+  }, intervalMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }
 
 async function claim(
