@@ -39,6 +39,7 @@ import type {
 
 export const FS_MULTIPART_DIR = ".multipart";
 const UPLOAD_ID = /^[0-9a-f]{32}$/;
+const WRITE_BUFFER_BYTES = 1024 * 1024;
 
 interface UploadMeta {
   key: string;
@@ -144,7 +145,13 @@ export class FsMultipartStore implements MultipartStore {
     const offset = (partNumber - 1) * meta.partSize;
     const detach = feed(body, meter);
     try {
-      const out = createWriteStream(join(dir, "data"), { flags: "r+", start: offset });
+      // A 1 MiB buffer lets chunks that arrive while a write is in flight go out together in
+      // one writev: fewer thread-pool round trips per part than one write per 64 KiB chunk.
+      const out = createWriteStream(join(dir, "data"), {
+        flags: "r+",
+        start: offset,
+        highWaterMark: WRITE_BUFFER_BYTES,
+      });
       await pipeline(meter, out, signal ? { signal } : {});
     } catch (error) {
       detach();
