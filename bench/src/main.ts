@@ -25,6 +25,7 @@ import { describeMachine, loadAverage } from "./support/machine.js";
 import { type BenchDatabase, probePostgres } from "./support/postgres.js";
 import { renderResults } from "./support/render.js";
 import { type BenchResult, errorRow, type Row } from "./support/report.js";
+import { settleDisk } from "./support/settle-disk.js";
 import { createScratch } from "./support/test-files.js";
 import { startTroveServer, type TroveServer } from "./support/trove-server.js";
 
@@ -170,6 +171,7 @@ async function main(): Promise<number> {
     for (const bench of BENCHES) {
       if (only && !only.includes(bench.number)) continue;
       log(`\n[${bench.number}] ${bench.title}`);
+      log(`  sync before it: ${await settleDisk()} ms`);
       const benchStarted = Date.now();
       try {
         const result = await withTimeout(bench.run(ctx), quick ? 150_000 : 420_000, `bench ${bench.number}`);
