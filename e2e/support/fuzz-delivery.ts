@@ -15,6 +15,7 @@ import {
   IMAGE_FORMATS,
 } from "@trove/schema";
 import fc from "fast-check";
+import { errorBodyProblems } from "./fuzz-requests";
 
 export interface DeliveryContext {
   /** `http://127.0.0.1:<port>/assets` (no trailing slash). */
@@ -213,16 +214,7 @@ export function checkDeliveryResponse(req: DeliveryRequest, res: DeliveryRespons
     problems.push(`error content type ${JSON.stringify(res.contentType)}`);
     return problems;
   }
-  let body: unknown;
-  try {
-    body = JSON.parse(res.text);
-  } catch {
-    problems.push(`error body is not JSON: ${res.text.slice(0, 200)}`);
-    return problems;
-  }
-  if (!errorEnvelopeSchema.safeParse(body).success)
-    problems.push(`error body not an envelope: ${res.text.slice(0, 200)}`);
-  if (/at .+\.(ts|js):\d+/.test(res.text)) problems.push("stack trace in body");
+  problems.push(...errorBodyProblems(res.text, errorEnvelopeSchema, "envelope"));
   return problems;
 }
 

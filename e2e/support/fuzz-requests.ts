@@ -706,24 +706,27 @@ export function checkFuzzResponse(req: FuzzRequest, res: FuzzResponse): FuzzChec
   if (!/^application\/json\b/i.test(res.contentType))
     problems.push(`content type ${JSON.stringify(res.contentType)}`);
   if (res.status < 400) return { problems };
-  let body: unknown;
-  try {
-    body = JSON.parse(res.text);
-  } catch {
-    problems.push(`error body is not JSON: ${res.text.slice(0, 200)}`);
-    return { problems };
-  }
-  if (/at .+\.(ts|js):\d+/.test(res.text)) problems.push("stack trace in body");
   const group = groupOf(req);
   const strict = Boolean(group && req.routeIntact && sentAsGenerated(req.url));
   const schema: Schema =
     group && strict ? errorShapeFor(group, res.status, req.variant) : errorEnvelopeSchema;
-  if (!schema.safeParse(body).success) {
-    problems.push(
-      `body does not match ${group ?? "envelope"} ${res.status} shape: ${res.text.slice(0, 300)}`,
-    );
-  }
+  problems.push(...errorBodyProblems(res.text, schema, `${group ?? "envelope"} ${res.status}`));
   return { problems };
+}
+
+/** An error body's properties: JSON, no stack trace, and the `shape` (named `shapeName`). */
+export function errorBodyProblems(text: string, shape: Schema, shapeName: string): string[] {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return [`error body is not JSON: ${text.slice(0, 200)}`];
+  }
+  const problems: string[] = [];
+  if (/at .+\.(ts|js):\d+/.test(text)) problems.push("stack trace in body");
+  if (!shape.safeParse(body).success)
+    problems.push(`body does not match ${shapeName} shape: ${text.slice(0, 300)}`);
+  return problems;
 }
 
 /** A short, printable description of a request (for reports and shrunk counterexamples). */

@@ -20,7 +20,7 @@ export interface ReceivedFile {
   size: number;
   hash: string;
   head: Buffer;
-  /** The whole content, for a body of at most KEEP_IN_MEMORY_BYTES (see IngestStream). */
+  /** The whole content, for a body of at most KEEP_IN_MEMORY_BYTES, and always when not `stored` (see IngestStream). */
   bytes: (() => Buffer) | undefined;
   /**
    * False when the bytes were kept in memory only (`bytes`) and nothing is at `key` yet: an
@@ -152,7 +152,9 @@ async function storeFilePart(
   const fileId = uuidV7();
   // The name in the key is cosmetic (keys are opaque); file_name may only arrive later.
   const key = objectKey(options.workspaceId, fileId, fields.file_name || part.filename || "file");
-  const ingest = new IngestStream({ keepUpTo: KEEP_IN_MEMORY_BYTES });
+  const holdUpTo = fields.transform?.trim() ? options.holdForTransformUpTo : undefined;
+  // A held file's bytes come from the ingest's own kept chunks (joined once, on first use).
+  const ingest = new IngestStream({ keepUpTo: Math.max(KEEP_IN_MEMORY_BYTES, holdUpTo ?? 0) });
   // Busboy truncates a part at `fileSize` and emits "limit": stop storing at once.
   part.file.once("limit", () => ingest.destroy(fileTooLarge(options.maxBytes)));
   // A broken body (busboy's error) is the client's fault, a 400; a failing storage write is not.
@@ -164,13 +166,12 @@ async function storeFilePart(
     if (!ingest.destroyed) sourceError = error;
   });
   const body = pipeline(part.file, ingest, () => {});
-  const holdUpTo = fields.transform?.trim() ? options.holdForTransformUpTo : undefined;
-  let held: Buffer[] | undefined;
+  let held = false;
   try {
     let source: Readable = body;
     if (holdUpTo !== undefined) {
       const read = await readUpTo(body, holdUpTo);
-      if (read.complete) held = read.chunks;
+      if (read.complete) held = true;
       else source = read.stream;
     }
     // maxBytes + 1: busboy cuts the part at exactly maxBytes; its "limit" event decides.
@@ -184,14 +185,13 @@ async function storeFilePart(
     throw fileTooLarge(options.maxBytes);
   }
   const result = ingest.result();
-  let joined: Buffer | undefined;
   return {
     fileId,
     key,
     size: result.size,
     hash: result.hash,
     head: result.head,
-    bytes: held ? () => (joined ??= Buffer.concat(held, result.size)) : result.bytes,
+    bytes: result.bytes,
     stored: !held,
     clientFileName: part.filename || undefined,
     clientMimeType: part.mimetype || undefined,
