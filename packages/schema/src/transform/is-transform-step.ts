@@ -1,0 +1,13 @@
+import { safeParseTransform } from "./parse-transform.js";
+
+/**
+ * Whether a path segment reads as one valid transformation step (`w_300`, `r_0`,
+ * `w_256,h_256,c_limit,f_webp`). Delivery URLs put transformation steps in front of a file's
+ * path, so a folder or file named like one would make a URL mean two things. The server refuses
+ * such names, and the delivery host reads such a segment as a transformation, never as a folder.
+ * `w_abc` or `e_ticket.pdf` are not steps (their values do not parse), so they stay valid names.
+ */
+export function isTransformStep(segment: string): boolean {
+  if (segment === "" || segment.includes("/")) return false;
+  return safeParseTransform(segment).success;
+}
