@@ -24,6 +24,11 @@
  *   TROVE_MAX_OUTPUT_PIXELS (40000000), TROVE_MEDIA_TIMEOUT_SECONDS (30), TROVE_WEBHOOK_MAX_ATTEMPTS (10),
  *   TROVE_WEBHOOK_TIMEOUT_MS (10000), TROVE_WORKERS (run the job runner in this process; default true),
  *   TROVE_JOB_POLL_INTERVAL_MS (1000).
+ * Delivery host (src/routes/delivery-limits.ts):
+ *   TROVE_RENDER_CONCURRENCY (renders at once; one per CPU core), TROVE_RENDER_QUEUE (renders waiting
+ *   for a slot, 8 per core; beyond: 503), TROVE_RENDER_WAIT_MS (longest wait for a slot, 5000; then
+ *   503 with Retry-After), TROVE_MAX_VARIANTS_PER_FILE (stored variants per file, least recently used
+ *   evicted first, 100).
  * Storage and multipart uploads:
  *   TROVE_STORAGE (fs | s3; fs), for s3: TROVE_S3_ENDPOINT, TROVE_S3_BUCKET, TROVE_S3_ACCESS_KEY,
  *   TROVE_S3_SECRET_KEY (required), TROVE_S3_REGION (us-east-1), TROVE_S3_PUBLIC_ENDPOINT (URL clients
@@ -44,6 +49,7 @@ import { DEFAULT_MEDIA_LIMITS, type MediaLimits, resolveMediaLimits } from "./me
 import { type MultipartConfig, resolveMultipartConfig } from "./multipart/multipart-config.js";
 import type { Connector, LookupAll } from "./network/guarded-connector.js";
 import { parseTrustedRanges, type TrustedRanges } from "./network/trusted-ranges.js";
+import { type DeliveryLimits, resolveDeliveryLimits } from "./routes/delivery-limits.js";
 import { parseS3Endpoint, type S3StorageConfig } from "./storage/s3-driver.js";
 
 export type DatabaseConfig =
@@ -97,6 +103,8 @@ export interface ServerConfig {
   /** Run background workers (webhook delivery, object cleanup) in this process. */
   workers: boolean;
   jobPollIntervalMs: number;
+  /** Render admission and the per-file variant cap of the delivery host. */
+  delivery: DeliveryLimits;
   /** Tests only (never from the environment): resolver and connector for outbound requests. */
   outbound?: { lookup?: LookupAll; connect?: Connector } | undefined;
 }
@@ -158,6 +166,10 @@ const envSchema = z.object({
   TROVE_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
   TROVE_WORKERS: optionalString.pipe(z.enum(["true", "false", "1", "0"]).optional()),
   TROVE_JOB_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(1000),
+  TROVE_RENDER_CONCURRENCY: z.coerce.number().int().min(1).optional(),
+  TROVE_RENDER_QUEUE: z.coerce.number().int().min(0).optional(),
+  TROVE_RENDER_WAIT_MS: z.coerce.number().int().min(1).optional(),
+  TROVE_MAX_VARIANTS_PER_FILE: z.coerce.number().int().min(1).optional(),
   TROVE_STORAGE: z.enum(["fs", "s3"]).default("fs"),
   TROVE_S3_ENDPOINT: optionalString,
   TROVE_S3_REGION: z.string().min(1).default("us-east-1"),
@@ -310,12 +322,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     webhooks: { maxAttempts: e.TROVE_WEBHOOK_MAX_ATTEMPTS, timeoutMs: e.TROVE_WEBHOOK_TIMEOUT_MS },
     workers: e.TROVE_WORKERS === undefined ? true : e.TROVE_WORKERS === "true" || e.TROVE_WORKERS === "1",
     jobPollIntervalMs: e.TROVE_JOB_POLL_INTERVAL_MS,
+    delivery: {
+      renderConcurrency: e.TROVE_RENDER_CONCURRENCY,
+      renderQueue: e.TROVE_RENDER_QUEUE,
+      renderWaitMs: e.TROVE_RENDER_WAIT_MS,
+      maxVariantsPerFile: e.TROVE_MAX_VARIANTS_PER_FILE,
+    },
   });
 }
 
 export type ConfigInput = Partial<
-  Omit<ServerConfig, "secretKey" | "trustedRanges" | "mediaLimits" | "multipart">
+  Omit<ServerConfig, "secretKey" | "trustedRanges" | "mediaLimits" | "multipart" | "delivery">
 > & {
+  delivery?: Partial<Record<keyof DeliveryLimits, number | undefined>>;
   multipart?: Partial<MultipartConfig>;
   secretKey?: Buffer;
   /** Parsed ranges, or "127.0.0.0/8,::1/128" / an array of CIDRs. */
@@ -360,6 +379,7 @@ export function resolveConfig(input: ConfigInput): ServerConfig {
     // Off unless asked for: tests and embedders start workers explicitly; loadConfig turns them on.
     workers: input.workers ?? false,
     jobPollIntervalMs: input.jobPollIntervalMs ?? 1000,
+    delivery: resolveDeliveryLimits(input.delivery),
     ...(input.outbound ? { outbound: input.outbound } : {}),
   };
 }

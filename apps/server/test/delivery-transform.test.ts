@@ -153,14 +153,26 @@ describe("delivery-time transforms", () => {
     expect((await get(`/assets/nosuchws/w_100/pics/red.png`)).statusCode).toBe(404);
   });
 
-  it("serves a file in a folder literally named like a transform (the file path wins)", async () => {
-    const body = uploaded(
-      await directUpload(t, { file_name: "plain.txt", folder: "w_100" }, { content: Buffer.from("hi") }),
+  it("refuses folders named like a transform, and a row at such a path never replaces a variant", async () => {
+    const refused = await directUpload(
+      t,
+      { file_name: "evil.txt", folder: "w_100/pics" },
+      { content: Buffer.from("attacker bytes") },
     );
-    expect(body.path).toBe("w_100/plain.txt");
-    const res = await get(`/assets/${ws}/w_100/plain.txt`);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toMatch(/must not read as a transformation step \("w_100"\)/);
+
+    // A row stored under a transform-shaped path before names were checked: the URL still
+    // means "w_100 of pics/red.png", never the row's own bytes.
+    const legacy = uploaded(
+      await directUpload(t, { file_name: "evil.txt" }, { content: Buffer.from("attacker bytes") }),
+    );
+    await t.app.db.file.update({ where: { id: legacy.id }, data: { path: "w_100/pics/red.png" } });
+    const res = await get(`/assets/${ws}/w_100/pics/red.png`);
     expect(res.statusCode).toBe(200);
-    expect(res.body).toBe("hi");
+    expect(res.headers["content-type"]).toBe("image/png");
+    expect(await sharp(res.rawPayload).metadata()).toMatchObject({ width: 100, height: 75 });
+    await t.app.db.file.delete({ where: { id: legacy.id } });
   });
 
   it("renders the thumbnail on its first request, caches it at the file's thumbnailKey", async () => {
@@ -233,6 +245,34 @@ describe("delivery-time transforms", () => {
     const res = await get(`/assets/${ws}/w_100/doc.pdf`);
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(/raster images only/);
+  });
+
+  it("refuses every transform of an SVG, no-ops included, and sandboxes every response", async () => {
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+    const body = uploaded(await directUpload(t, { file_name: "x.svg" }, { content: svg }));
+    expect(body.mime_type).toBe("image/svg+xml");
+    const responses = {
+      plain: await get(`/assets/${ws}/x.svg`),
+      revalidated: await get(`/assets/${ws}/x.svg`, { "if-none-match": `"${body.hash ?? ""}"` }),
+      range: await get(`/assets/${ws}/x.svg`, { range: "bytes=9999-" }),
+      missing: await get(`/assets/${ws}/nothing.svg`),
+      invalid: await get(`/assets/${ws}/w_0/x.svg`),
+      variant: await get(`/assets/${ws}/w_10/pics/red.png`),
+      ...Object.fromEntries(
+        ["r_0", "r_360", "br_0", "e_brightness:0"].map((noop) => [noop, get(`/assets/${ws}/${noop}/x.svg`)]),
+      ),
+    };
+    for (const [name, pending] of Object.entries(responses)) {
+      const res = await pending;
+      expect(res.headers["x-content-type-options"], name).toBe("nosniff");
+      expect(res.headers["content-security-policy"], name).toMatch(/default-src 'none'.*sandbox/);
+      if (name.includes("_")) {
+        expect(res.statusCode, name).toBe(400);
+        expect(res.headers["content-type"], name).toMatch(/^application\/json/);
+      }
+    }
+    expect((await responses.plain).statusCode).toBe(200);
+    expect((await responses.range).statusCode).toBe(416);
   });
 
   it("never serves variants of a private or deleted file, and DELETE removes them from storage", async () => {

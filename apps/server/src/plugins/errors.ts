@@ -68,7 +68,10 @@ const CONTENT_TYPE_MESSAGES: Record<string, string> = {
 export function normalizeError(error: unknown, group: ErrorGroup): Normalized {
   if (error instanceof HttpError) {
     const headers = { ...error.headers };
-    if (error.status === 429) headers["retry-after"] = String(retryAfterSecondsOf(error.retryAfterSeconds));
+    // A 503 that knows when capacity returns (a busy renderer) says so, as a 429 always does.
+    if (error.status === 429 || (error.status === 503 && error.retryAfterSeconds !== undefined)) {
+      headers["retry-after"] = String(retryAfterSecondsOf(error.retryAfterSeconds));
+    }
     return { status: error.status, input: error, headers };
   }
   const fastifyError = error as Partial<FastifyError> & { validationContext?: string };

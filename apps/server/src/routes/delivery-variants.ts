@@ -2,9 +2,11 @@
  * Delivery-time transformations: `GET|HEAD {assets}/{workspace_no}/{transform}/{path...}`.
  *
  * Wired into src/routes/delivery.ts as its `fallback`: delivery looks the whole path up as a
- * file (in the same query as the source files this names, `sourcePaths`) and calls this only
- * when no file has that path. So a folder literally named like a transformation (`w_100/cat.jpg`)
- * keeps serving its files; the transform reading applies only to paths that name no file.
+ * file (in the same query as the source files this names, `sourcePaths`) and calls this when no
+ * file has that path, or at once when the path `claims`: its first segment is a valid
+ * transformation step (`isTransformStep`). Folder and file names that read as a step are refused
+ * when they are created (src/files/clean-name.ts), so a stored path can never stand in for
+ * another file's variant; a row stored under such a path before the rule is not served at it.
  *
  * - Which leading segments are the transform: segments whose every directive has a known key
  *   (`w_`, `h_`, `c_`, `f_`, ... TRANSFORM_KEYS; chained steps are several segments,
@@ -12,9 +14,9 @@
  *   The longest such prefix naming an existing file wins, then shorter ones. A path whose
  *   leading segments read as a transform but that names no file is a 404.
  * - The transform is validated and canonicalised (`@trove/schema`): invalid -> 400 whose
- *   message names the directive; `""` (a no-op such as `r_0`) serves the stored file itself.
- * - Raster images only (jpeg, png, webp, gif, avif, tiff). Any other file with a transform is a
- *   400: serving the original under a transform URL would let caches keep the wrong bytes.
+ *   message names the directive; `""` (a no-op such as `r_0`) serves the stored image itself.
+ * - Raster images only (jpeg, png, webp, gif, avif, tiff). Any other file with a transform, a
+ *   no-op one included, is a 400: an SVG or text file has one URL, its plain one.
  * - Rendered variants are cached in storage under `variantCacheKey(storageKey, canonical,
  *   autoFormat)` and served from there afterwards (`X-Cache: HIT`/`MISS`); concurrent requests
  *   for one uncached variant render it once. A hit is opened once: its Content-Type follows from
@@ -26,13 +28,18 @@
  *   instead, served without rendering.
  * - Headers: Content-Type of the variant, Content-Length, ETag (file hash + variant digest),
  *   `Cache-Control` as for files, `Vary: Accept` for every f_auto response (hit, miss or 304),
- *   nosniff. If-None-Match -> 304 without reading storage. No Range support on variants.
+ *   and the delivery host's security headers. If-None-Match -> 304 without reading storage. No
+ *   Range support on variants.
+ * - Limits (src/routes/delivery-limits.ts): renders pass a RenderGate (at most N at once, a
+ *   short queue, then 503 with Retry-After), and each file keeps at most N stored variants,
+ *   least recently used evicted first (VariantStore).
  * - Variants of a deleted file are never served: delivery finds no row. Their bytes are removed
  *   with the file by `deleteFileObjects` (src/uploads/delete-file-objects.ts).
  */
 import { createHash } from "node:crypto";
 import {
   canonicalizeTransform,
+  isTransformStep,
   MAX_TRANSFORM_STEPS,
   TRANSFORM_KEYS,
   TransformParseError,
@@ -52,6 +59,8 @@ import { variantOutputFormat } from "../media/variant-output-format.js";
 import { ObjectNotFoundError } from "../storage/driver.js";
 import { imageInputOf, putBuffer, readObjectHead } from "../uploads/object-keys.js";
 import { CACHE_CONTROL, type DeliveryFallback, type DeliveryFile } from "./delivery.js";
+import { RenderGate } from "./render-gate.js";
+import { VariantStore } from "./variant-store.js";
 
 const KNOWN_KEYS: ReadonlySet<string> = new Set(TRANSFORM_KEYS);
 
@@ -77,27 +86,38 @@ function digest(text: string): string {
 /** The delivery fallback that serves transformed variants. */
 export function variantDelivery(app: FastifyInstance): DeliveryFallback {
   const limits = resolveMediaLimits(app.config.mediaLimits);
+  const { delivery } = app.config;
+  const gate = new RenderGate({
+    concurrency: delivery.renderConcurrency,
+    queue: delivery.renderQueue,
+    waitMs: delivery.renderWaitMs,
+  });
+  const variants = new VariantStore(app.db, app.storage, delivery.maxVariantsPerFile, app.log);
   /** Renders in progress, by cache key: concurrent misses for one variant share one render. */
   const inFlight = new Map<string, Promise<{ body: Buffer; mimeType: string }>>();
 
   const render = (file: DeliveryFile, canonical: string, accept: string | undefined, cacheKey: string) => {
     let pending = inFlight.get(cacheKey);
     if (!pending) {
-      pending = (async () => {
-        const source = await imageInputOf(app.storage, file.storageKey, limits.maxSourceBytes);
-        const variant = await renderVariant({
-          source,
-          transform: canonical,
-          limits,
-          ...(accept ? { accept } : {}),
-        });
-        try {
-          await putBuffer(app.storage, cacheKey, variant.body, variant.mimeType);
-        } catch (error) {
-          app.log.warn({ err: error, cacheKey }, "rendered variant not cached");
-        }
-        return { body: variant.body, mimeType: variant.mimeType };
-      })().finally(() => inFlight.delete(cacheKey));
+      // The slot is held until the variant is stored: its bytes are in memory until then.
+      pending = gate
+        .run(async () => {
+          const source = await imageInputOf(app.storage, file.storageKey, limits.maxSourceBytes);
+          const variant = await renderVariant({
+            source,
+            transform: canonical,
+            limits,
+            ...(accept ? { accept } : {}),
+          });
+          try {
+            await putBuffer(app.storage, cacheKey, variant.body, variant.mimeType);
+            if (cacheKey !== file.thumbnailKey) await variants.stored(file.id, cacheKey);
+          } catch (error) {
+            app.log.warn({ err: error, cacheKey }, "rendered variant not cached");
+          }
+          return { body: variant.body, mimeType: variant.mimeType };
+        })
+        .finally(() => inFlight.delete(cacheKey));
       inFlight.set(cacheKey, pending);
     }
     return pending;
@@ -136,8 +156,14 @@ export function variantDelivery(app: FastifyInstance): DeliveryFallback {
       throw error;
     }
 
+    if (!isRasterFormat(file.format)) {
+      throw new HttpError(
+        400,
+        `Transformations apply to raster images only (jpeg, png, webp, gif, avif, tiff); this file is ${file.mimeType}`,
+      );
+    }
+
     reply.header("cache-control", CACHE_CONTROL);
-    reply.header("x-content-type-options", "nosniff");
     reply.header("last-modified", file.updatedAt.toUTCString());
 
     if (canonical === "") {
@@ -153,13 +179,6 @@ export function variantDelivery(app: FastifyInstance): DeliveryFallback {
         file.storageKey,
         stat.size,
         file.mimeType || "application/octet-stream",
-      );
-    }
-
-    if (!isRasterFormat(file.format)) {
-      throw new HttpError(
-        400,
-        `Transformations apply to raster images only (jpeg, png, webp, gif, avif, tiff); this file is ${file.mimeType}`,
       );
     }
 
@@ -189,6 +208,7 @@ export function variantDelivery(app: FastifyInstance): DeliveryFallback {
           ? FORMAT_MIME_TYPES[format]
           : (await sniffContent(await readObjectHead(app.storage, cacheKey, SNIFF_HEAD_BYTES))).mimeType;
         reply.header("x-cache", "HIT");
+        if (cacheKey !== file.thumbnailKey) variants.used(file.id, cacheKey);
         return await sendObject(request, reply, cacheKey, cached.size, mimeType);
       } catch (error) {
         // Removed between stat and read: render it again.
@@ -211,6 +231,10 @@ export function variantDelivery(app: FastifyInstance): DeliveryFallback {
 
   return {
     sourcePaths,
+    claims: (path) => {
+      const slash = path.indexOf("/");
+      return slash > 0 && isTransformStep(path.slice(0, slash));
+    },
     serve: async (request, reply, target, sources) => {
       for (const path of sourcePaths(target.path)) {
         const file = sources.get(path);

@@ -8,6 +8,8 @@
  *   when unsatisfiable; several ranges are answered with the whole file, as RFC 9110 allows);
  *   If-Range honoured.
  * - Streams from the storage driver; never buffers the file.
+ * - Security headers (nosniff, a sandboxing CSP) on every response, errors included:
+ *   src/routes/delivery-headers.ts.
  * - Option `fallback`: answers when no file has the requested path (app.ts passes the delivery-time
  *   transforms of src/routes/delivery-variants.ts, `{workspace_no}/{transform}/{path}`). The
  *   files it may answer from (`sourcePaths`) are looked up in the same query as the path itself,
@@ -19,6 +21,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { notFound } from "../errors/index.js";
 import { ObjectNotFoundError } from "../storage/driver.js";
+import { setDeliverySecurityHeaders } from "./delivery-headers.js";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -98,6 +101,7 @@ export function parseDeliveryPath(rawPath: string): { workspaceNo: string; path:
 
 /** What delivery reads of a file row, for a stored file and for the variants of one. */
 export const DELIVERY_FILE_SELECT = {
+  id: true,
   path: true,
   storageKey: true,
   thumbnailKey: true,
@@ -111,6 +115,7 @@ export const DELIVERY_FILE_SELECT = {
 } as const;
 
 export interface DeliveryFile {
+  id: string;
   path: string;
   storageKey: string;
   thumbnailKey: string | null;
@@ -130,6 +135,11 @@ export interface DeliveryFile {
 export interface DeliveryFallback {
   /** Paths of the files that may answer a request for `path`, best first; [] when none can. */
   sourcePaths(path: string): string[];
+  /**
+   * Whether `path` is the fallback's alone: a file stored at that very path (one named before
+   * such names were refused) must not answer it.
+   */
+  claims(path: string): boolean;
   /**
    * Called when no file has the requested path, with the rows found at `sourcePaths(path)`
    * (by path); resolves true when it answered the request, false for a 404.
@@ -158,21 +168,23 @@ export const deliveryRoutes: FastifyPluginAsync<{
     });
     if (!workspace) throw notFound("files");
     const sourcePaths = options.fallback?.sourcePaths(target.path) ?? [];
+    const claimed = options.fallback?.claims(target.path) ?? false;
+    const paths = claimed ? sourcePaths : [target.path, ...sourcePaths];
     // One query for the path and the files a fallback may answer from (unique index each).
     const rows =
-      sourcePaths.length === 0
+      paths.length === 1
         ? [
             await app.db.file.findUnique({
-              where: { workspaceId_path: { workspaceId: workspace.id, path: target.path } },
+              where: { workspaceId_path: { workspaceId: workspace.id, path: paths[0] as string } },
               select: DELIVERY_FILE_SELECT,
             }),
           ].filter((row) => row !== null)
         : await app.db.file.findMany({
-            where: { workspaceId: workspace.id, path: { in: [target.path, ...sourcePaths] } },
+            where: { workspaceId: workspace.id, path: { in: paths } },
             select: DELIVERY_FILE_SELECT,
           });
     const byPath = new Map(rows.map((row) => [row.path, row]));
-    const file = byPath.get(target.path);
+    const file = claimed ? undefined : byPath.get(target.path);
     if (!file && options.fallback && (await options.fallback.serve(request, reply, target, byPath))) {
       return reply;
     }
@@ -188,12 +200,6 @@ export const deliveryRoutes: FastifyPluginAsync<{
     reply.header("cache-control", CACHE_CONTROL);
     reply.header("accept-ranges", "bytes");
     reply.header("last-modified", file.updatedAt.toUTCString());
-    reply.header("x-content-type-options", "nosniff");
-    // Stored files are user content served from the API's origin: never let them run as a page.
-    reply.header(
-      "content-security-policy",
-      "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox",
-    );
 
     if (etagMatches(request.headers["if-none-match"], etag)) {
       return reply.status(304).send();
@@ -234,6 +240,11 @@ export const deliveryRoutes: FastifyPluginAsync<{
       throw error;
     }
   };
+
+  app.addHook("onSend", async (_request, reply, payload) => {
+    setDeliverySecurityHeaders(reply);
+    return payload;
+  });
 
   const routeOptions = { config: { auth: "none" as const, errorGroup: "files" as const } };
   for (const url of [prefix, `${prefix}/*`]) {

@@ -1,0 +1,23 @@
+/**
+ * The security headers of every delivery response: stored files, variants, no-op transforms,
+ * 304s, range errors and error envelopes alike. The delivery host serves user content from the
+ * API's own origin, so nothing it sends may run as a page there:
+ *
+ * - `X-Content-Type-Options: nosniff`, so a browser never upgrades text to HTML or script;
+ * - a Content-Security-Policy with `sandbox` and `default-src 'none'`: an SVG, HTML or XML
+ *   document opened directly gets a unique opaque origin, no script, no forms, no plugins, and
+ *   may load nothing but images and media from this host. Inside an `<img>` the policy changes
+ *   nothing, so every image keeps working.
+ *
+ * It is set from the delivery plugin's `onSend` hook, so no route, error path or future origin
+ * (sources) can send a response without it.
+ */
+import type { FastifyReply } from "fastify";
+
+export const DELIVERY_CONTENT_SECURITY_POLICY =
+  "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox";
+
+export function setDeliverySecurityHeaders(reply: FastifyReply): void {
+  reply.header("x-content-type-options", "nosniff");
+  reply.header("content-security-policy", DELIVERY_CONTENT_SECURITY_POLICY);
+}

@@ -1,0 +1,33 @@
+/**
+ * What the delivery host may spend on requests anyone can send: renders at once, renders
+ * waiting, how long one waits, and how many rendered variants each file keeps in storage.
+ * Settings: TROVE_RENDER_CONCURRENCY, TROVE_RENDER_QUEUE, TROVE_RENDER_WAIT_MS,
+ * TROVE_MAX_VARIANTS_PER_FILE (src/config.ts).
+ */
+import { availableParallelism } from "node:os";
+
+export interface DeliveryLimits {
+  /** Renders running at once (default: one per CPU core). */
+  renderConcurrency: number;
+  /** Renders waiting for a slot; beyond it a render is refused with 503 at once. */
+  renderQueue: number;
+  /** Longest wait for a render slot before a 503, ms. */
+  renderWaitMs: number;
+  /**
+   * Stored variants per file (thumbnail not counted). Rendering one more evicts the least
+   * recently used, so distinct transforms cannot grow storage without bound.
+   */
+  maxVariantsPerFile: number;
+}
+
+export function defaultDeliveryLimits(): DeliveryLimits {
+  const cores = availableParallelism();
+  return { renderConcurrency: cores, renderQueue: 8 * cores, renderWaitMs: 5_000, maxVariantsPerFile: 100 };
+}
+
+export function resolveDeliveryLimits(
+  input: Partial<Record<keyof DeliveryLimits, number | undefined>> = {},
+): DeliveryLimits {
+  const defined = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+  return { ...defaultDeliveryLimits(), ...defined };
+}

@@ -1,0 +1,126 @@
+// The delivery host's limits on work anyone can ask for: renders pass a gate (N at once, a short
+// queue, then 503 with Retry-After in the files envelope), and each file keeps at most N stored
+// variants, the least recently used evicted first.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Readable } from "node:stream";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { solid } from "../src/media/test-images.js";
+import { variantCachePrefix } from "../src/media/variant-cache-key.js";
+import type { PutOptions, PutResult } from "../src/storage/driver.js";
+import { FsStorageDriver } from "../src/storage/fs-driver.js";
+import { createTestApp, type TestApp } from "./support/index.js";
+import { directUpload, listObjects, uploaded } from "./uploads-helpers.js";
+
+/** An fs driver whose writes of variants wait until `release()`: a render that holds its slot. */
+class HoldingStorage extends FsStorageDriver {
+  holding = false;
+  readonly #waiting: (() => void)[] = [];
+  get waiting(): number {
+    return this.#waiting.length;
+  }
+  release() {
+    this.holding = false;
+    for (const resume of this.#waiting.splice(0)) resume();
+  }
+  override async put(key: string, body: Readable, options?: PutOptions): Promise<PutResult> {
+    if (this.holding && key.startsWith("variants/")) {
+      await new Promise<void>((resume) => this.#waiting.push(resume));
+    }
+    return super.put(key, body, options);
+  }
+}
+
+let t: TestApp | undefined;
+let root: string | undefined;
+afterEach(async () => {
+  vi.useRealTimers();
+  await t?.close();
+  if (root) await rm(root, { recursive: true, force: true });
+  t = undefined;
+});
+
+async function appWith(delivery: Record<string, number>) {
+  root = await mkdtemp(join(tmpdir(), "trove-delivery-limits-"));
+  const storage = new HoldingStorage(root);
+  t = await createTestApp({ storage, config: { delivery } });
+  const png = await solid(64, 48, { r: 10, g: 200, b: 30 }, "png");
+  const body = uploaded(await directUpload(t, { file_name: "green.png" }, { content: png }));
+  const row = await t.app.db.file.findUniqueOrThrow({ where: { id: body.id } });
+  const app = t.app;
+  const get = (transform: string) =>
+    app.inject({ method: "GET", url: `/assets/${t?.workspace.workspaceNo}/${transform}/green.png` });
+  return { storage, row, get };
+}
+
+describe("render gate", () => {
+  it("answers 503 with Retry-After in the files envelope when every slot and the queue are taken", async () => {
+    const { storage, get } = await appWith({ renderConcurrency: 1, renderQueue: 0, renderWaitMs: 2000 });
+    storage.holding = true;
+    const slow = get("w_10");
+    // The first render holds the only slot until its variant is stored.
+    await vi.waitFor(() => expect(storage.waiting).toBe(1));
+    const busy = await get("w_11");
+    expect(busy.statusCode).toBe(503);
+    expect(busy.headers["retry-after"]).toBe("2");
+    expect(busy.json()).toEqual({
+      error: "Service Unavailable",
+      message: "The image renderer is busy; retry in 2 seconds",
+    });
+    storage.release();
+    expect((await slow).statusCode).toBe(200);
+    expect((await get("w_11")).statusCode).toBe(200);
+  });
+
+  it("queues a render while a slot is taken and runs it when the slot frees", async () => {
+    const { storage, get } = await appWith({ renderConcurrency: 1, renderQueue: 1, renderWaitMs: 60_000 });
+    storage.holding = true;
+    const first = get("w_10");
+    await vi.waitFor(() => expect(storage.waiting).toBe(1));
+    const second = get("w_12");
+    // The second waits in the queue: nothing else reaches storage until the slot frees.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(storage.waiting).toBe(1);
+    storage.release();
+    expect((await first).statusCode).toBe(200);
+    expect((await second).statusCode).toBe(200);
+  });
+});
+
+describe("stored variants per file", () => {
+  it("keeps at most N, evicting the least recently used, and never the thumbnail", async () => {
+    const { row, get } = await appWith({ maxVariantsPerFile: 2 });
+    const stored = async () =>
+      (await listObjects(root as string)).filter((key) => key.startsWith(variantCachePrefix(row.storageKey)));
+    const keyOf = async (transform: string) => {
+      const before = new Set(await stored());
+      expect((await get(transform)).headers["x-cache"]).toBe("MISS");
+      const added = (await stored()).filter((key) => !before.has(key));
+      expect(added).toHaveLength(1);
+      return added[0] as string;
+    };
+    const w10 = await keyOf("w_10");
+    const w20 = await keyOf("w_20");
+    // A minute later w_10 is used again, so w_20 is now the least recently used.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 61_000);
+    expect((await get("w_10")).headers["x-cache"]).toBe("HIT");
+    await vi.waitFor(async () => {
+      const used = await t?.app.db.fileVariant.findUniqueOrThrow({ where: { cacheKey: w10 } });
+      expect(used?.lastUsedAt.getTime()).toBeGreaterThan(Date.now() - 1000);
+    });
+    vi.setSystemTime(Date.now() + 1000);
+    const w30 = await keyOf("w_30");
+    expect((await stored()).sort()).toEqual([w10, w30].sort());
+    expect(await t?.app.db.fileVariant.count({ where: { fileId: row.id } })).toBe(2);
+    expect(await t?.app.db.fileVariant.findUnique({ where: { cacheKey: w20 } })).toBeNull();
+    // The evicted variant renders again on request.
+    expect((await get("w_20")).headers["x-cache"]).toBe("MISS");
+
+    // The thumbnail is not one of the N.
+    const thumbnail = await get("w_256,h_256,c_limit,f_webp");
+    expect(thumbnail.statusCode).toBe(200);
+    expect(await t?.app.db.fileVariant.count({ where: { fileId: row.id } })).toBe(2);
+  });
+});
