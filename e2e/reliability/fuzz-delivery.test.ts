@@ -34,6 +34,13 @@ describe(`fuzzing the delivery host (${PROFILE} profile, ${RUNS} requests)`, () 
       gradientPng(96, 64),
     );
     const text = await uploadSmallFile(server.baseUrl, server.keys.private, "notes.txt");
+    const svg = await uploadSmallFile(
+      server.baseUrl,
+      server.keys.public,
+      "logo.svg",
+      '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.domain)</script></svg>',
+    );
+    expect(svg.mime_type).toBe("image/svg+xml");
     const imageUrl = new URL(String(image.url));
     const [, workspaceNo] = imageUrl.pathname.replace(/^\/assets/, "").split("/");
     expect(image.mime_type).toBe("image/png");
@@ -42,6 +49,7 @@ describe(`fuzzing the delivery host (${PROFILE} profile, ${RUNS} requests)`, () 
       workspaceNo: workspaceNo ?? "",
       imagePath: String(image.name),
       textPath: String(text.name),
+      svgPath: String(svg.name),
     };
     // The fixture itself is served, so failures below are about the fuzzed parts.
     const served = await fetch(`${ctx.assetsUrl}/${ctx.workspaceNo}/w_10/${ctx.imagePath}`);

@@ -103,7 +103,10 @@ describe("delivery host under attack (public key only)", () => {
     expect(variant.headers.get("content-type")).toBe("image/png");
     // A PNG's width is the first field of its IHDR chunk, at byte 16.
     expect(Buffer.from(await variant.arrayBuffer()).readUInt32BE(16)).toBe(100);
-    reportFigures("security: transform-shaped folders", { attempts: attacks.length, refused: attacks.length });
+    reportFigures("security: transform-shaped folders", {
+      attempts: attacks.length,
+      refused: attacks.length,
+    });
   });
 
   it("an SVG with script is never served without the sandbox, under any no-op transform", async () => {

@@ -1,10 +1,11 @@
 /**
  * Property-based requests for the delivery host (`{assets}/{workspace_no}/{transform}/{path}`):
  * no key, public, and the place where untrusted input reaches the image renderer. Transforms are
- * built from the grammar's directives (shared/design/TRANSFORMS.md) with values inside and
+ * built from the grammar's directives (@trove/schema) with values inside and
  * outside their ranges, then mutated (unknown keys, empty and doubled separators, huge and
- * encoded strings, traversal); paths name a real image, a real non-image, a missing file or
- * nothing sensible; headers vary Accept, Range and the validators.
+ * encoded strings, traversal) or replaced by transformations that do nothing; paths name a real
+ * image, a real non-image, an SVG holding a script, a missing file or nothing sensible; headers
+ * vary Accept, Range and the validators.
  */
 import {
   COLOUR_NAMES,
@@ -21,9 +22,10 @@ export interface DeliveryContext {
   /** `http://127.0.0.1:<port>/assets` (no trailing slash). */
   assetsUrl: string;
   workspaceNo: string;
-  /** Paths of stored files: a raster image first, then a non-image. */
+  /** Paths of stored files: a raster image, a non-image, and an SVG holding a script. */
   imagePath: string;
   textPath: string;
+  svgPath: string;
 }
 
 export interface DeliveryRequest {
@@ -67,7 +69,7 @@ const effect = valid(
   fc.constantFrom("blur:0", "blur:101", "brightness:-101", "nope", "grayscale:5"),
 );
 
-/** One directive of the grammar (shared/design/TRANSFORMS.md), names from @trove/schema. */
+/** One directive of the transformation grammar, names from @trove/schema. */
 const directive: fc.Arbitrary<string> = fc.oneof(
   dimension.map((v) => `w_${v}`),
   dimension.map((v) => `h_${v}`),
@@ -110,8 +112,24 @@ const HOSTILE_SEGMENTS = [
   "w_100\u202e",
 ];
 
+/**
+ * Transformations that canonicalise to nothing: once served active content (an SVG) as the stored
+ * bytes without the sandboxing headers.
+ */
+const NO_OP_TRANSFORMS = [
+  "r_0",
+  "r_360",
+  "r_-360",
+  "br_0",
+  "e_brightness:0",
+  "e_contrast:0",
+  "e_saturation:0",
+  "r_0/br_0",
+];
+
 const transformSegment: fc.Arbitrary<string> = fc.oneof(
   { weight: 6, arbitrary: validishTransform.map((t) => encodeURI(t)) },
+  { weight: 1, arbitrary: fc.constantFrom(...NO_OP_TRANSFORMS) },
   { weight: 1, arbitrary: fc.constantFrom(...HOSTILE_SEGMENTS) },
   { weight: 1, arbitrary: fc.string({ maxLength: 40 }).map((s) => encodeURIComponent(s)) },
 );
@@ -126,6 +144,7 @@ function pathArb(ctx: DeliveryContext): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 6, arbitrary: fc.constant(encodedPath(ctx.imagePath)) },
     { weight: 2, arbitrary: fc.constant(encodedPath(ctx.textPath)) },
+    { weight: 2, arbitrary: fc.constant(encodedPath(ctx.svgPath)) },
     {
       weight: 1,
       arbitrary: fc.constantFrom(
@@ -187,6 +206,14 @@ export interface DeliveryResponse {
   status: number;
   contentType: string;
   text: string;
+  /**
+   * Whether the request reached the delivery host: fetch resolves dot segments before sending,
+   * so `{assets}/../x` is a request for `/x`, answered by the app's unknown-route handler.
+   */
+  reachedDelivery: boolean;
+  /** The security headers every delivery response must carry. */
+  nosniff: string | null;
+  contentSecurityPolicy: string | null;
 }
 
 export async function sendDeliveryRequest(
@@ -199,16 +226,33 @@ export async function sendDeliveryRequest(
     signal: AbortSignal.timeout(60_000),
   });
   const contentType = response.headers.get("content-type") ?? "";
+  const security = {
+    reachedDelivery: new URL(response.url).pathname.startsWith(`${new URL(ctx.assetsUrl).pathname}/`),
+    nosniff: response.headers.get("x-content-type-options"),
+    contentSecurityPolicy: response.headers.get("content-security-policy"),
+  };
   // An error body is kept for the checks; a served file's bytes are read to finish the response.
-  if (response.status >= 400) return { status: response.status, contentType, text: await response.text() };
+  if (response.status >= 400) {
+    return { status: response.status, contentType, text: await response.text(), ...security };
+  }
   await response.arrayBuffer();
-  return { status: response.status, contentType, text: "" };
+  return { status: response.status, contentType, text: "", ...security };
 }
 
-/** Broken properties: no 5xx, and every error (but a HEAD's) is JSON in the generic envelope. */
+/**
+ * Broken properties: no 5xx; every response, error or not, carries nosniff and a sandboxing CSP
+ * (so no transform can serve an SVG's script on this origin); every error (but a HEAD's) is JSON
+ * in the generic envelope.
+ */
 export function checkDeliveryResponse(req: DeliveryRequest, res: DeliveryResponse): string[] {
   const problems: string[] = [];
   if (res.status >= 500) problems.push(`status ${res.status}`);
+  if (res.reachedDelivery && res.nosniff !== "nosniff") {
+    problems.push(`X-Content-Type-Options ${JSON.stringify(res.nosniff)}`);
+  }
+  if (res.reachedDelivery && !/\bsandbox\b/.test(res.contentSecurityPolicy ?? "")) {
+    problems.push(`Content-Security-Policy ${JSON.stringify(res.contentSecurityPolicy)}`);
+  }
   if (res.status < 400 || req.method === "HEAD") return problems;
   if (!/^application\/json\b/i.test(res.contentType)) {
     problems.push(`error content type ${JSON.stringify(res.contentType)}`);

@@ -32,6 +32,7 @@ import { rejectNulPlugin } from "./plugins/reject-nul.js";
 import { genRequestId, requestIdPlugin } from "./plugins/request-id.js";
 import { unreadBodyPlugin } from "./plugins/unread-body.js";
 import { deliveryRoutes, deliveryUrl } from "./routes/delivery.js";
+import { isDeliveryUrl, setDeliverySecurityHeaders } from "./routes/delivery-headers.js";
 import { variantDelivery } from "./routes/delivery-variants.js";
 import { fileRoutes } from "./routes/files.js";
 import { folderRoutes } from "./routes/folders.js";
@@ -108,6 +109,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         // Malformed URLs (bad percent-encoding) and the like: the group's 400, never a 5xx.
         const group = errorGroupOf(request.url);
         const body = buildErrorBody(group, 400, { message: error.message || "Malformed request URL" });
+        // Such a request never reaches a route, so the delivery plugin's hook does not see it.
+        if (isDeliveryUrl(request.url, config.assetsPrefix))
+          setDeliverySecurityHeaders(reply as FastifyReply);
         (reply as FastifyReply).status(400).send(body);
       },
     });

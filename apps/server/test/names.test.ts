@@ -43,7 +43,9 @@ describe("names that read as a transformation step", () => {
     const refused = await directUpload(t, { file_name: "w_100" }, { content: Buffer.from("x") });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().message).toMatch(STEP_MESSAGE);
-    const kept = uploaded(await directUpload(t, { file_name: "e_ticket.txt" }, { content: Buffer.from("x") }));
+    const kept = uploaded(
+      await directUpload(t, { file_name: "e_ticket.txt" }, { content: Buffer.from("x") }),
+    );
     expect(kept.name).toBe("e_ticket.txt");
   });
 
@@ -70,7 +72,9 @@ describe("names that read as a transformation step", () => {
   });
 
   it("file rename refuses a step", async () => {
-    const file = uploaded(await directUpload(t, { file_name: "rename-me.txt" }, { content: Buffer.from("x") }));
+    const file = uploaded(
+      await directUpload(t, { file_name: "rename-me.txt" }, { content: Buffer.from("x") }),
+    );
     const file_no = (await t.app.db.file.findUniqueOrThrow({ where: { id: file.id } })).fileNo;
     const res = await inject("PATCH", `/api/v1/files/${file_no}/rename`, { name: "r_0" });
     expect(res.statusCode).toBe(400);
@@ -80,10 +84,19 @@ describe("names that read as a transformation step", () => {
 
 describe("names with bidirectional controls", () => {
   it.each(BIDI_NAMES)("are refused as file name, folder and folder name: %j", async (name) => {
-    const asFile = await directUpload(t, { file_name: name }, { content: Buffer.from("x") }, { key: t.keys.public });
+    const asFile = await directUpload(
+      t,
+      { file_name: name },
+      { content: Buffer.from("x") },
+      { key: t.keys.public },
+    );
     expect(asFile.statusCode).toBe(400);
     expect(asFile.json().message).toMatch(BIDI_MESSAGE);
-    const asFolder = await directUpload(t, { file_name: "a.txt", folder: name }, { content: Buffer.from("x") });
+    const asFolder = await directUpload(
+      t,
+      { file_name: "a.txt", folder: name },
+      { content: Buffer.from("x") },
+    );
     expect(asFolder.statusCode).toBe(400);
     expect(asFolder.json().message).toMatch(BIDI_MESSAGE);
     const created = await inject("POST", "/api/v1/folders", { name });

@@ -10,7 +10,8 @@
  *   nothing, so every image keeps working.
  *
  * It is set from the delivery plugin's `onSend` hook, so no route, error path or future origin
- * (sources) can send a response without it.
+ * (sources) can send a response without it; the app's handler of malformed URLs, which runs
+ * before any route, sets it too (`isDeliveryUrl`).
  */
 import type { FastifyReply } from "fastify";
 
@@ -20,4 +21,10 @@ export const DELIVERY_CONTENT_SECURITY_POLICY =
 export function setDeliverySecurityHeaders(reply: FastifyReply): void {
   reply.header("x-content-type-options", "nosniff");
   reply.header("content-security-policy", DELIVERY_CONTENT_SECURITY_POLICY);
+}
+
+/** Whether a raw request URL is under the delivery host's path prefix (`/assets`). */
+export function isDeliveryUrl(url: string, assetsPrefix: string): boolean {
+  const prefix = assetsPrefix.replace(/\/+$/, "");
+  return url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`);
 }
