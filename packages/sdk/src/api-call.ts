@@ -1,10 +1,8 @@
-import { apiUrl } from "./api-url.js";
 import type { ClientContext } from "./client-context.js";
 import { InvalidResponseError } from "./errors.js";
 import type { HttpAnswer } from "./http-answer.js";
 import { sendAttempt } from "./send-attempt.js";
 import { withRetry } from "./with-retry.js";
-import { sendWithProgress } from "./xhr-transport.js";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 export type QueryValue = string | number | boolean | undefined;
@@ -19,8 +17,6 @@ export interface ApiCall {
   signal?: AbortSignal | undefined;
   /** Per attempt, in ms; defaults to the client's `timeout`. */
   timeout?: number | undefined;
-  /** Bytes of the request body sent so far; only reported through XMLHttpRequest. */
-  onUploadProgress?: ((loaded: number, total: number) => void) | undefined;
 }
 
 export interface ApiResponse {
@@ -30,7 +26,11 @@ export interface ApiResponse {
   requestId: string | undefined;
 }
 
-/** One API request with the client's retry policy. Every body the SDK sends is replayable. */
+/**
+ * One API request with the client's retry policy. Every body the SDK sends is replayable. It always
+ * goes through the transport (fetch), never XMLHttpRequest, even when a direct upload wants byte
+ * progress: XHR follows every redirect and keeps `x-api-key` on the way to another host.
+ */
 export function callApi(ctx: ClientContext, call: ApiCall): Promise<ApiResponse> {
   const request = { idempotent: call.method !== "POST", replayable: true };
   return withRetry(() => attempt(ctx, call), request, ctx.retry, call.signal);
@@ -41,23 +41,8 @@ function attempt(ctx: ClientContext, call: ApiCall): Promise<ApiResponse> {
     ctx,
     call.signal,
     call.timeout ?? ctx.timeout,
-    (signal) => send(ctx, call, signal),
+    (signal) => ctx.transport(call, signal),
     readSuccess,
-  );
-}
-
-function send(ctx: ClientContext, call: ApiCall, signal: AbortSignal): Promise<HttpAnswer> {
-  const { onUploadProgress, form } = call;
-  return sendWithProgress(
-    form && {
-      method: call.method,
-      url: apiUrl(ctx.baseUrl, call),
-      headers: ctx.headers,
-      body: form,
-      signal,
-      onUploadProgress,
-    },
-    () => ctx.transport(call, signal),
   );
 }
 

@@ -4,7 +4,8 @@ import type { ApiCall } from "./api-call.js";
  * Sends one attempt of an API call and returns whatever came back (any status). Retries,
  * timeouts and error mapping are the SDK's own, around it (api-call.ts), so both
  * implementations stay this thin: ky for createClient, plain fetch for the upload-only client,
- * where ky alone would be 5 kB of a 12 kB budget.
+ * where ky alone would be 5 kB of a 12 kB budget. Both send the API key, so both refuse redirects
+ * (redirect-refused.ts).
  */
 export type ApiTransport = (call: ApiCall, signal: AbortSignal) => Promise<Response>;
 

@@ -43,7 +43,7 @@ describe("private keys in browsers", () => {
     expect(() => createClient({ apiKey: "trove_sk_live_123", baseUrl: BASE_URL })).not.toThrow();
   });
 
-  it("a window without a document (Deno 1, some workers) is not a browser", () => {
+  it("a window without a document, in Node, is not a browser", () => {
     vi.stubGlobal("window", {});
     expect(() => createClient({ apiKey: "trove_sk_live_123", baseUrl: BASE_URL })).not.toThrow();
   });
@@ -51,5 +51,72 @@ describe("private keys in browsers", () => {
   it("checks the other options", () => {
     expect(() => createClient({ apiKey: "", baseUrl: BASE_URL })).toThrow(/apiKey/);
     expect(() => createClient({ apiKey: "trove_sk_x", baseUrl: "api.trove.test" })).toThrow(/baseUrl/);
+  });
+});
+
+/**
+ * Runs `create` with these globals in place of the real ones, restored before anything else runs:
+ * without `process`, vitest itself cannot run, so nothing may await in between.
+ */
+function inRuntime(globals: Record<string, unknown>, create: () => unknown): unknown {
+  for (const [name, value] of Object.entries(globals)) vi.stubGlobal(name, value);
+  try {
+    create();
+    return undefined;
+  } catch (error) {
+    return error;
+  } finally {
+    vi.unstubAllGlobals();
+  }
+}
+
+const workerScope = { self: globalThis, WorkerGlobalScope: class {}, importScripts: () => {} };
+
+describe("runtimes without a page", () => {
+  // Every case hides Node's `process`; `document` and `window` are absent in all of them.
+  const BROWSER_LIKE: Array<[string, Record<string, unknown>]> = [
+    ["a Web Worker", { ...workerScope, DedicatedWorkerGlobalScope: class {} }],
+    ["a Service Worker", { ...workerScope, ServiceWorkerGlobalScope: class {}, clients: {} }],
+    ["an edge runtime without Node compatibility", { EdgeRuntime: "edge-runtime" }],
+    [
+      "Deno 1 (a window, no document, no process)",
+      { window: globalThis, Deno: { version: { deno: "1.46.3" } } },
+    ],
+    ["a bundler's process polyfill", { process: { env: {}, versions: {}, browser: true } }],
+    ["a clobbered process (`<form id=process>`)", { process: { versions: { node: { tagName: "INPUT" } } } }],
+  ];
+
+  it.each(BROWSER_LIKE)("%s is browser-like: a private key is refused", (_, globals) => {
+    for (const create of [createClient, createUploadClient]) {
+      const error = inRuntime({ process: undefined, ...globals }, () =>
+        create({ apiKey: "trove_sk_live_123", baseUrl: BASE_URL }),
+      );
+      expect(error).toBeInstanceOf(TroveError);
+      expect(error).toMatchObject({ code: "PRIVATE_KEY_IN_BROWSER" });
+    }
+  });
+
+  it.each(BROWSER_LIKE)(
+    "%s takes a public key, and a private one with allowPrivateKeyInBrowser",
+    (_, globals) => {
+      const scope = { process: undefined, ...globals };
+      expect(
+        inRuntime(scope, () => createUploadClient({ apiKey: "trove_pk_live_123", baseUrl: BASE_URL })),
+      ).toBe(undefined);
+      const allowed = { apiKey: "trove_sk_live_123", baseUrl: BASE_URL, allowPrivateKeyInBrowser: true };
+      expect(inRuntime(scope, () => createClient(allowed))).toBe(undefined);
+    },
+  );
+
+  it.each([
+    ["Bun", { process: { versions: { node: "22.6.0", bun: "1.2.0" } } }],
+    [
+      "Deno 2",
+      { process: { versions: { node: "22.11.0", deno: "2.1.0" } }, Deno: { version: { deno: "2.1.0" } } },
+    ],
+  ])("%s says it is a server (process.versions.node): a private key is allowed", (_, globals) => {
+    expect(inRuntime(globals, () => createClient({ apiKey: "trove_sk_live_123", baseUrl: BASE_URL }))).toBe(
+      undefined,
+    );
   });
 });

@@ -2,17 +2,31 @@ import { TroveError } from "./errors.js";
 
 export const PRIVATE_KEY_PREFIX = "trove_sk_";
 
-export function isBrowser(): boolean {
-  return typeof window !== "undefined" && typeof document !== "undefined";
+interface RuntimeGlobals {
+  document?: unknown;
+  process?: { versions?: { node?: unknown } };
 }
 
 /**
- * A private key can delete every file and read source credentials; shipped to a browser it is
- * readable by anyone who opens the page. Browsers get public keys (`trove_pk_`), which may only
- * upload, unless the caller opts in knowingly.
+ * Where users may read the code: a page (anything with a `document`, even with Node's globals as
+ * in Electron or jsdom), and every runtime that does not say it is a server. Only a string in
+ * `process.versions.node` says so: Node, Bun and Deno 2 set it; Web and Service Workers, Deno 1
+ * and edge runtimes without Node compatibility do not, so they are browser-like. A string, not
+ * just a value: a page's `<form id="process">` can put elements on those names (DOM clobbering),
+ * never a string.
+ */
+export function isBrowserLike(): boolean {
+  const { document, process } = globalThis as RuntimeGlobals;
+  return document !== undefined || typeof process?.versions?.node !== "string";
+}
+
+/**
+ * A private key can delete every file and read source credentials; shipped to a browser or a
+ * worker it is readable by anyone who opens the page. Those get public keys (`trove_pk_`), which
+ * may only upload, unless the caller opts in knowingly.
  */
 export function assertKeyAllowed(apiKey: string, allowPrivateKeyInBrowser: boolean | undefined): void {
-  if (apiKey.startsWith(PRIVATE_KEY_PREFIX) && isBrowser() && !allowPrivateKeyInBrowser) {
+  if (apiKey.startsWith(PRIVATE_KEY_PREFIX) && isBrowserLike() && !allowPrivateKeyInBrowser) {
     throw new TroveError(
       "A private key (trove_sk_) in a browser is readable by anyone who loads the page: use a public key (trove_pk_), or allowPrivateKeyInBrowser: true for pages only trusted users open",
       { code: "PRIVATE_KEY_IN_BROWSER" },

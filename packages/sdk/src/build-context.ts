@@ -41,7 +41,6 @@ export function buildContext(options: ClientOptions, parts: ClientParts): Client
     ...parts,
     transport: parts.transport({ baseUrl, headers, fetch: fetchFn }),
     baseUrl,
-    headers,
     fetch: fetchFn,
     retry: {
       maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,

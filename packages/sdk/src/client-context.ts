@@ -9,12 +9,16 @@ export type InputResolver = (input: unknown) => Promise<UploadSource | undefined
 
 /** Everything a request or an upload needs from the client it was made with. */
 export interface ClientContext {
-  /** One attempt of an API request, with the key and the caller's headers. */
+  /**
+   * One attempt of an API request, with the key and the caller's headers. The only thing that
+   * holds them: nothing else can send the key, so nothing else has to refuse redirects.
+   */
   readonly transport: ApiTransport;
   readonly baseUrl: string;
-  /** The headers `transport` sends, for requests that go through XMLHttpRequest instead. */
-  readonly headers: Readonly<Record<string, string>>;
-  /** Plain fetch for part uploads to presigned URLs, which must carry no key. */
+  /**
+   * Plain fetch for part uploads to presigned URLs, which must carry no key. It follows redirects
+   * (storage may redirect, as S3 does to a bucket's region): the URL is all the target learns.
+   */
   readonly fetch: typeof fetch;
   readonly retry: RetryPolicy;
   readonly timeout: number;

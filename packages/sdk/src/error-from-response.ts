@@ -18,17 +18,25 @@ import { parseRetryAfter } from "./retry-after.js";
 
 type ErrorClass = new (message: string, init: TroveErrorInit) => TroveError;
 
+// Short because every byte counts in the upload bundle; the code and the README say the rest.
+const REDIRECT_REFUSED = "The API key is never sent after a redirect";
+
 /**
- * Turns any non-2xx response into the TroveError subclass for its status. Every envelope of the
- * spec's Errors section is read by the fields it may carry (`error`, `message`, `errorCode`, `code`,
- * `retryAfterSeconds`) rather than by matching one schema, so a body from a proxy (HTML), an empty
- * body or broken JSON still becomes a typed error instead of a crash.
+ * Turns any non-2xx response into the TroveError subclass for its status (a redirect into
+ * REDIRECT_REFUSED). Every envelope of the spec's Errors section is read by the fields it may
+ * carry (`error`, `message`, `errorCode`, `code`, `retryAfterSeconds`) rather than by matching one
+ * schema, so a body from a proxy (HTML), an empty body or broken JSON still becomes a typed error
+ * instead of a crash.
  */
 export async function errorFromResponse(response: HttpAnswer): Promise<TroveError> {
+  const status = response.status;
+  // Read first, a redirect's body too: an unread body keeps its keep-alive connection busy.
   const text = await response.text().catch(() => "");
+  // Not ok and below 400: a 3xx, or a browser's opaque redirect (status 0), which the transports
+  // do not follow (api-transport.ts). Not retried: the next attempt would be redirected too.
+  if (status < 400) return new TroveError(REDIRECT_REFUSED, { code: "REDIRECT_REFUSED", status });
   const body = parseJsonOrText(text);
   const envelope = isRecord(body) ? body : {};
-  const status = response.status;
   const [ErrorFor, code] =
     BY_STATUS[status] ?? (status > 500 ? [ServerError, "SERVER_ERROR"] : [TroveError, "HTTP_ERROR"]);
   return new ErrorFor(messageOf(envelope, response, text), {

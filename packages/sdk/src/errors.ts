@@ -20,6 +20,7 @@ export const SDK_ERROR_CODES = [
   "SESSION_EXPIRED",
   "INVALID_ARGUMENT",
   "PRIVATE_KEY_IN_BROWSER",
+  "REDIRECT_REFUSED",
 ] as const;
 export type SdkErrorCode = (typeof SDK_ERROR_CODES)[number];
 

@@ -9,6 +9,8 @@ export function fetchTransport({ baseUrl, headers, fetch }: TransportTarget): Ap
       headers: json ? { ...headers, "content-type": "application/json" } : headers,
       body: json ? JSON.stringify(call.json) : call.form,
       signal,
+      // The key must not follow a redirect to another host: redirect-refused.ts.
+      redirect: "manual",
     });
   };
 }

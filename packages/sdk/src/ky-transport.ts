@@ -9,6 +9,8 @@ export function kyTransport({ baseUrl, headers, fetch }: TransportTarget): ApiTr
     timeout: false,
     throwHttpErrors: false,
     fetch,
+    // The key must not follow a redirect to another host: redirect-refused.ts.
+    redirect: "manual",
   });
   return (call, signal) =>
     http(call.path.replace(/^\//, ""), {

@@ -9,7 +9,6 @@ import type { HttpAnswer } from "./http-answer.js";
 export interface XhrRequest {
   method: string;
   url: string;
-  headers: Readonly<Record<string, string>>;
   body: XMLHttpRequestBodyInit;
   signal: AbortSignal;
   onUploadProgress: ((loaded: number, total: number) => void) | undefined;
@@ -29,7 +28,7 @@ function xhrSend(request: XhrRequest): Promise<HttpAnswer> {
     const onAbort = () => xhr.abort();
     const settle = () => request.signal.removeEventListener("abort", onAbort);
     xhr.open(request.method, request.url);
-    for (const [name, value] of Object.entries(request.headers)) xhr.setRequestHeader(name, value);
+    xhr.setRequestHeader("content-type", "application/octet-stream");
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable) request.onUploadProgress?.(event.loaded, event.total);
     };

@@ -16,7 +16,9 @@ export interface DirectUploadJob {
 /**
  * POST /api/v1/uploads as multipart/form-data. The file goes last so that a streaming parser has
  * every text field before the bytes arrive. The POST is not idempotent, so a pause never
- * interrupts it (it would store the file twice if it had already arrived).
+ * interrupts it (it would store the file twice if it had already arrived). Progress is reported
+ * once, when it is answered: the POST carries the API key, so it goes through fetch, which can
+ * refuse a redirect, never XMLHttpRequest, which cannot (api-call.ts).
  */
 export async function directUpload(
   ctx: ClientContext,
@@ -26,7 +28,6 @@ export async function directUpload(
   const form = new FormData();
   for (const [name, value] of Object.entries(job.fields)) form.append(name, value);
   form.append("file", job.file, job.fileName);
-  const size = job.file.size;
 
   await control.wait();
   const response = await callApi(ctx, {
@@ -35,12 +36,8 @@ export async function directUpload(
     form,
     signal: control.signal,
     timeout: ctx.uploadTimeout,
-    // The form's total includes its boundaries and fields; scale to the file's own bytes.
-    onUploadProgress: job.progress.listened
-      ? (loaded, total) => job.progress.sent(0, Math.floor((size * loaded) / Math.max(total, 1)))
-      : undefined,
   });
   const result = uploadResultFrom(parseResponse(ctx.schemas.upload, response, "upload"));
-  job.progress.confirm(0, size);
+  job.progress.confirm(0, job.file.size);
   return result;
 }

@@ -7,8 +7,8 @@ import type { UploadProgress } from "./upload-options.js";
  */
 export interface ProgressTracker {
   /**
-   * Someone listens: then requests report bytes while in flight (through XHR where it exists),
-   * not only when answered.
+   * Someone listens: then part requests report bytes while in flight (through XHR where it
+   * exists), not only when answered.
    */
   readonly listened: boolean;
   /** `bytes` of request `key` (a part index; 0 for a direct upload) have been sent so far. */

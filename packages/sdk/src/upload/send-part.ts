@@ -13,8 +13,10 @@ export interface SendPartOptions {
 
 /**
  * PUTs one part to its presigned URL, retried on its own (PUT is idempotent). It goes through
- * plain fetch, not the API client: storage must not see the API key or the caller's API
- * headers, and ky would clone (tee) every part body to keep a copy for its own retries.
+ * plain fetch (or XMLHttpRequest for progress), not the API client: storage must not see the API
+ * key or the caller's API headers, and ky would clone (tee) every part body to keep a copy for
+ * its own retries. With nothing secret in its headers it may follow a redirect (S3 answers 307
+ * for a bucket in another region): the target learns only what the Location told it.
  */
 export function sendPart(
   ctx: ClientContext,
