@@ -80,8 +80,7 @@ export function storedFileName(
   // Keep whole code points when shortening.
   const room = MAX_STORED_NAME_LENGTH - tail.length;
   const chars = Array.from(stem);
-  if (chars.length > room)
-    stem = withoutTrailingDots(chars.slice(0, room).join("")) || "file";
+  if (chars.length > room) stem = withoutTrailingDots(chars.slice(0, room).join("")) || "file";
   return `${stem}${tail}`;
 }
 
