@@ -17,7 +17,10 @@ describe("startsWithSvgRoot", () => {
     ["declaration in upper case, no whitespace", "<?XML version='1.0'?><svg>"],
     ["comments", "<!-- a --><!--b-->\n<!---->  <svg>"],
     ["a comment holding markup", "<!-- <svg> is below --><svg>"],
-    ["public doctype", '<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/1.1/DTD/svg11.dtd">\n<svg>'],
+    [
+      "public doctype",
+      '<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/1.1/DTD/svg11.dtd">\n<svg>',
+    ],
     ["lower-case doctype", "<!doctype svg><svg>"],
     ["internal subset", '<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]><svg>&x;</svg>'],
     ["internal subset then whitespace before >", "<!DOCTYPE svg [ <!ENTITY a 'b'> ]\n >\n<svg>"],
@@ -56,7 +59,11 @@ describe("startsWithSvgRoot", () => {
       ["doctype openings with brackets", "<!DOCTYPE [".repeat(MANY), false],
       ["nested brackets", `<!DOCTYPE svg ${"[".repeat(MANY)}${"]".repeat(MANY)}><svg>`, true],
       ["brackets never followed by >", `<!DOCTYPE svg [${"] ".repeat(MANY)}<svg>`, false],
-      ["whitespace runs between brackets", `<!DOCTYPE svg [${`]${" ".repeat(50)}`.repeat(MANY / 10)}x`, false],
+      [
+        "whitespace runs between brackets",
+        `<!DOCTYPE svg [${`]${" ".repeat(50)}`.repeat(MANY / 10)}x`,
+        false,
+      ],
       ["a declaration without its end", `<?xml${" ?".repeat(MANY)}`, false],
       ["doctypes, then the root", `${"<!DOCTYPE svg [ ]>\n".repeat(MANY)}<svg>`, true],
     ])("%s", (_, text, expected) => {
@@ -65,7 +72,10 @@ describe("startsWithSvgRoot", () => {
 
     it("keeps a full sniff head of empty comments text/plain", async () => {
       const head = new TextEncoder().encode(`${"<!---->".repeat(SNIFF_HEAD_BYTES)}x`);
-      expect(await sniffContent(head, "notes.txt")).toMatchObject({ mimeType: "text/plain", extension: "txt" });
+      expect(await sniffContent(head, "notes.txt")).toMatchObject({
+        mimeType: "text/plain",
+        extension: "txt",
+      });
     });
   });
 });
