@@ -56,7 +56,8 @@ describe("regex denial of service (ReDoS) through a text upload", () => {
     if (!server) return;
     // A server stuck in a regex never runs its SIGTERM handler: after a failure, SIGKILL it.
     const stopped = server.stop();
-    if (await Promise.race([stopped.then(() => false), sleep(15_000, true, { ref: false })])) await server.kill();
+    const stuck = await Promise.race([stopped.then(() => false), sleep(15_000, true, { ref: false })]);
+    if (stuck) await server.kill();
     await stopped;
   });
 
