@@ -7,7 +7,7 @@ const jsonReport = process.env.TROVE_VITEST_JSON;
 
 export default defineConfig({
   test: {
-    projects: ["packages/*", "apps/*", "e2e"],
+    projects: ["packages/*", "apps/*", "tools/*", "e2e"],
     reporters: jsonReport ? ["default", ["json", { outputFile: jsonReport }]] : ["default"],
   },
 });

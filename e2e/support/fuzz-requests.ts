@@ -3,7 +3,8 @@
  * (plus Trove's part gateway at a real signed URL), with a valid-ish body built from the
  * endpoint's schema fields and then mutated (wrong types, missing and extra fields, huge strings,
  * unicode, NUL bytes, path traversal, extreme numbers, malformed JSON and multipart, wrong content
- * types, bad path params), sent with each kind of key.
+ * types, bad path params, inputs that make backtracking regexes super-linear), sent with each kind
+ * of key.
  *
  * Network safety: every string that parses as a URL with a host other than loopback is replaced
  * by a loopback URL before sending, so a generated `remote_url`, `webhook_url` or `base_url` can
@@ -82,6 +83,25 @@ export interface FuzzResponse {
 // Values
 
 const HUGE = "A".repeat(100 * 1024);
+// ReDoS probes: what makes a backtracking regex super-linear. Runs of comments and doctypes for
+// the text upload sniffer (as file contents), long runs of separators, dots and blanks for the
+// parsers of names, folders and transformations. A regression here shows as a request that
+// times out while the server's event loop is stuck.
+const REDOS_TEXTS = [
+  `${"<!---->".repeat(3000)}x`,
+  "<!DOCTYPE[".repeat(3000),
+  `<!--${"--><!DOCTYPE[O".repeat(1500)}`,
+];
+const REDOS_STRINGS = [
+  ",".repeat(10_000),
+  "_".repeat(10_000),
+  `w-1${",".repeat(5000)}h-1`,
+  `tr:${"w-1,".repeat(2500)}x`,
+  `${"tr:w-1/".repeat(1500)}x`,
+  `a${"/".repeat(10_000)}b`,
+  `a${". \t".repeat(3000)}b`,
+  ...REDOS_TEXTS,
+];
 const NASTY_STRINGS = [
   "",
   " ",
@@ -111,6 +131,7 @@ const NASTY_STRINGS = [
   "w-99999999,h-99999999",
   "tr:w-0",
   HUGE,
+  ...REDOS_STRINGS,
 ];
 const NASTY_NUMBERS = [
   -1,
@@ -435,12 +456,20 @@ function multipartBodyArb(ep: EndpointDefinition, ctx: FuzzContext): fc.Arbitrar
     fc.constant(undefined),
     fc.record({
       name: fc.oneof(
-        fc.constantFrom("a.txt", "../../etc/passwd", "x\u0000.png", "💥.jpg", "", "a".repeat(300)),
+        fc.constantFrom(
+          "a.txt",
+          "../../etc/passwd",
+          "x\u0000.png",
+          "💥.jpg",
+          "",
+          "a".repeat(300),
+          `a${".".repeat(5000)}b.txt`,
+        ),
         stringValue.map((s) => s.replace(/["\r\n]/g, "_")),
       ),
       type: fc.constantFrom("text/plain", "image/png", "application/octet-stream", "", "x/y;;"),
       bytes: fc.oneof(
-        fc.constantFrom("", "hello", "\u0089PNG\r\n\u001a\n\u0000\u0000", HUGE),
+        fc.constantFrom("", "hello", "\u0089PNG\r\n\u001a\n\u0000\u0000", HUGE, ...REDOS_TEXTS),
         fc.string({ maxLength: 100 }),
       ),
     }),

@@ -214,6 +214,8 @@ describe("field schemas", () => {
   it("folderPathSchema trims outer slashes and refuses empty or dot segments", () => {
     expect(folderPathSchema.parse("/a/b/")).toBe("a/b");
     expect(folderPathSchema.parse("")).toBe("");
+    expect(folderPathSchema.parse("///a/b///")).toBe("a/b");
+    expect(folderPathSchema.parse("////")).toBe("");
     for (const path of ["a//b", "a/../b", "a/./b", "a\\b"]) {
       expect(folderPathSchema.safeParse(path).success, path).toBe(false);
     }

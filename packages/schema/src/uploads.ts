@@ -18,7 +18,9 @@ export const fileNameSchema = z
 export const folderPathSchema = z
   .string()
   .max(1024)
-  .transform((path) => path.replace(/^\/+|\/+$/g, ""))
+  // The lookbehind keeps trimming linear: `\/+$` alone retries every position of a long inner
+  // run of slashes (`a//////…/b`), which is quadratic in the path's length.
+  .transform((path) => path.replace(/^\/+|(?<!\/)\/+$/g, ""))
   .refine((path) => !/[\\\0]/.test(path), "folder must not contain backslashes or NUL")
   .refine(
     (path) => path === "" || path.split("/").every((s) => s.trim() !== "" && s !== "." && s !== ".."),

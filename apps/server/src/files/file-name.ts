@@ -15,6 +15,7 @@
  */
 import { badRequest } from "../errors/index.js";
 import { cleanName } from "./clean-name.js";
+import { withoutTrailingDots } from "./without-trailing-dots.js";
 
 /** Extensions that name the same type: a rename may use either spelling. */
 const ALIASES: ReadonlyArray<readonly string[]> = [
@@ -40,7 +41,7 @@ export function renamedFileName(requested: string, extension: string): string {
       }
     }
   }
-  stem = stem.replace(/[.\s]+$/, "");
+  stem = withoutTrailingDots(stem);
   if (stem === "") throw badRequest("name must contain more than an extension");
   return extension === "" ? stem : `${stem}.${extension}`;
 }

@@ -1,3 +1,5 @@
+import { startsWithSvgRoot } from "./svg-root.js";
+
 /** What the head of a file that file-type did not recognise looks like. */
 export type TextKind = "svg" | "text";
 
@@ -5,12 +7,6 @@ export type TextKind = "svg" | "text";
 // binary. In UTF-8 these bytes never occur inside a multi-byte character, so bytes suffice.
 const TEXT_CONTROLS = new Set([0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1b]);
 const isBinaryByte = (byte: number): boolean => (byte < 0x20 && !TEXT_CONTROLS.has(byte)) || byte === 0x7f;
-
-// Optional XML declaration, comments and a doctype (with or without an internal subset), then
-// the root element. A doctype's internal subset is how XXE payloads start: such a file is still
-// labelled SVG here, and never parsed by anything on the server.
-const SVG_ROOT =
-  /^\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*|<!DOCTYPE[^>[]*(?:\[[\s\S]*?\])?\s*>\s*)*<svg[\s>/]/i;
 
 /**
  * Classifies a head buffer as SVG, plain text, or neither (null: binary). Only UTF-8 (with or
@@ -21,7 +17,7 @@ export function sniffText(head: Uint8Array, truncated: boolean): TextKind | null
   if (head.length === 0 || head.some(isBinaryByte)) return null;
   const text = decodeUtf8(head, truncated);
   if (text === null) return null;
-  return SVG_ROOT.test(text.replace(/^\uFEFF/, "")) ? "svg" : "text";
+  return startsWithSvgRoot(text) ? "svg" : "text";
 }
 
 function decodeUtf8(head: Uint8Array, truncated: boolean): string | null {

@@ -33,6 +33,7 @@ export const DEFAULT_MULTIPART_CONFIG: MultipartConfig = {
 };
 
 export function resolveMultipartConfig(input: Partial<MultipartConfig> = {}): MultipartConfig {
-  const gatewayUrl = input.gatewayUrl?.replace(/\/+$/, "");
+  // The lookbehind keeps trimming linear: `/\/+$/` alone is quadratic on a long inner run of `/`.
+  const gatewayUrl = input.gatewayUrl?.replace(/(?<!\/)\/+$/, "");
   return { ...DEFAULT_MULTIPART_CONFIG, ...input, gatewayUrl: gatewayUrl || undefined };
 }

@@ -17,6 +17,7 @@
 import { supportedExtensions } from "file-type";
 import { badRequest } from "../errors/index.js";
 import { cleanName } from "../files/clean-name.js";
+import { withoutTrailingDots } from "../files/without-trailing-dots.js";
 
 /** Longest stored name in characters, suffixes and extension included. */
 export const MAX_STORED_NAME_LENGTH = 255;
@@ -67,24 +68,19 @@ export function storedFileName(
   extension: string,
   options: StoredNameOptions = {},
 ): string {
-  const name = cleanName(requested, "file_name").replace(/[.\s]+$/, "");
+  const name = withoutTrailingDots(cleanName(requested, "file_name"));
   const split = splitName(name);
   let stem =
     split.extension !== undefined && (split.extension === extension || TYPE_EXTENSIONS.has(split.extension))
       ? split.stem
       : name;
-  stem = stem.replace(/[.\s]+$/, "");
+  stem = withoutTrailingDots(stem);
   if (stem === "") throw badRequest("file_name must contain more than an extension");
   const tail = `${options.suffix ? `-${options.suffix}` : ""}${extension ? `.${extension}` : ""}`;
   // Keep whole code points when shortening.
   const room = MAX_STORED_NAME_LENGTH - tail.length;
   const chars = Array.from(stem);
-  if (chars.length > room)
-    stem =
-      chars
-        .slice(0, room)
-        .join("")
-        .replace(/[.\s]+$/, "") || "file";
+  if (chars.length > room) stem = withoutTrailingDots(chars.slice(0, room).join("")) || "file";
   return `${stem}${tail}`;
 }
 
