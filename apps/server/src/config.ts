@@ -109,7 +109,7 @@ export interface ServerConfig {
   outbound?: { lookup?: LookupAll; connect?: Connector } | undefined;
 }
 
-const trimSlash = (value: string) => value.replace(/\/+$/, "");
+const trimSlash = (value: string) => value.replace(/(?<!\/)\/+$/, "");
 const optionalString = z
   .string()
   .optional()

@@ -33,7 +33,7 @@ export function buildContext(options: ClientOptions, parts: ClientParts): Client
   }
   assertKeyAllowed(options.apiKey, options.allowPrivateKeyInBrowser);
 
-  const baseUrl = options.baseUrl.replace(/\/+$/, "");
+  const baseUrl = options.baseUrl.replace(/(?<!\/)\/+$/, "");
   const headers = { ...options.headers, "x-api-key": options.apiKey };
   // Looked up per call, not captured: test tools and polyfills replace globalThis.fetch later.
   const fetchFn: typeof fetch = (input, init) => (options.fetch ?? globalThis.fetch)(input, init);

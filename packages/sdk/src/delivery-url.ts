@@ -33,7 +33,7 @@ export function deliveryUrl(
   assetsUrl?: string,
 ): string {
   const segment = transformSegment(transform);
-  const { base, path } = locate(target, assetsUrl?.replace(/\/+$/, ""));
+  const { base, path } = locate(target, assetsUrl?.replace(/(?<!\/)\/+$/, ""));
   return segment ? `${base}/${segment}/${path}` : `${base}/${path}`;
 }
 
@@ -82,7 +82,9 @@ function splitUrl(url: string, knownPath: string | undefined, assetsUrl: string 
     }
   }
   const prefix =
-    assetsUrl && url.startsWith(`${assetsUrl}/`) ? new URL(assetsUrl).pathname.replace(/\/+$/, "") : "";
+    assetsUrl && url.startsWith(`${assetsUrl}/`)
+      ? new URL(assetsUrl).pathname.replace(/(?<!\/)\/+$/, "")
+      : "";
   const [workspaceNo, ...rest] = pathname.slice(prefix.length + 1).split("/");
   if (!workspaceNo || rest.length === 0)
     throw invalidArgument(`${url} is not a delivery URL ({assets}/{workspace}/{path})`);

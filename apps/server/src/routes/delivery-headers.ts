@@ -25,6 +25,6 @@ export function setDeliverySecurityHeaders(reply: FastifyReply): void {
 
 /** Whether a raw request URL is under the delivery host's path prefix (`/assets`). */
 export function isDeliveryUrl(url: string, assetsPrefix: string): boolean {
-  const prefix = assetsPrefix.replace(/\/+$/, "");
+  const prefix = assetsPrefix.replace(/(?<!\/)\/+$/, "");
   return url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`);
 }

@@ -39,7 +39,7 @@ export function encodePath(path: string): string {
 
 /** The delivery URL of a file: `${assetsUrl}/${workspace_no}/${path}`. */
 export function deliveryUrl(assetsUrl: string, workspaceNo: string, path: string): string {
-  return `${assetsUrl.replace(/\/+$/, "")}/${encodeURIComponent(workspaceNo)}/${encodePath(path.replace(/^\/+/, ""))}`;
+  return `${assetsUrl.replace(/(?<!\/)\/+$/, "")}/${encodeURIComponent(workspaceNo)}/${encodePath(path.replace(/^\/+/, ""))}`;
 }
 
 export const CACHE_CONTROL = "public, max-age=31536000, immutable";
@@ -56,7 +56,9 @@ export type RangeResult =
  */
 export function parseRange(header: string | undefined, size: number): RangeResult {
   if (!header) return { kind: "none" };
-  const match = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header);
+  // Each optional group owns its trailing blanks, so no two quantifiers compete for the same
+  // characters (the shape `\s*(\d*)\s*` backtracks cubically on a header of blanks).
+  const match = /^\s*bytes\s*=\s*(?:(\d+)\s*)?-\s*(?:(\d+)\s*)?$/i.exec(header);
   if (!match) return { kind: "none" };
   const [, startText = "", endText = ""] = match;
   if (startText === "" && endText === "") return { kind: "none" };
@@ -156,7 +158,7 @@ export const deliveryRoutes: FastifyPluginAsync<{
   assetsPrefix: string;
   fallback?: DeliveryFallback;
 }> = async (app, options) => {
-  const prefix = options.assetsPrefix.replace(/\/+$/, "");
+  const prefix = options.assetsPrefix.replace(/(?<!\/)\/+$/, "");
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const rawPath = (request.url.split("?", 1)[0] ?? "").slice(prefix.length);
