@@ -77,8 +77,11 @@ describe("rate limiting", () => {
     // A bucket per key would have answered all 1,000 with 401.
     expect(statuses).toEqual({ 401: 50, 429: 950 });
     expectRateLimited(firstLimited as LightMyRequestResponse, 30);
-    // A missing key is counted the same way.
+    // A missing key is counted the same way, and so is a path spelled with percent-encoding
+    // (routed like /api/, so limited like it).
     expectRateLimited(await app.app.inject({ method: "GET", url: PROBE.files, remoteAddress: A }), 30);
+    const encoded = PROBE.files.replace("/api/", "/%61pi/");
+    expectRateLimited(await app.app.inject({ method: "GET", url: encoded, remoteAddress: A }), 30);
     // The flood cost nobody else: a valid key from another address has its whole budget.
     for (let i = 0; i < 2; i++) {
       const ok = await app.app.inject({
