@@ -25,9 +25,10 @@ const DURATION_MS = FULL ? 60_000 : 15_000;
 /** The list load stays under the private key's share of the limit: lists should mostly be answered. */
 const LIST_INTERVAL_MS = 250;
 /**
- * Per key and window: half the workers may start an upload in each 5 s window, so the limit is
- * hit from the first second whatever the machine's speed, and an upload that loses the race
- * for a window wins one of the next few (the SDK retries up to 20 times).
+ * Per key and window (and, for the workers' public key, per visitor: all of them are one address):
+ * half the workers may start an upload in each 5 s window, so the limit is hit from the first
+ * second whatever the machine's speed, and an upload that loses the race for a window wins one of
+ * the next few (the SDK retries up to 20 times).
  */
 const RATE_LIMIT = { max: WORKERS / 2, windowMs: 5_000 };
 const KIB = 1024;
@@ -64,6 +65,7 @@ describe(`load: ${WORKERS} upload workers and a list load for ${DURATION_MS / 10
     server = await startServerProcess({
       ...(database ? { DATABASE_URL: database.url } : {}),
       TROVE_RATE_LIMIT_MAX: String(RATE_LIMIT.max),
+      TROVE_RATE_LIMIT_PUBLIC_KEY_ADDRESS_MAX: String(RATE_LIMIT.max),
       TROVE_RATE_LIMIT_WINDOW_MS: String(RATE_LIMIT.windowMs),
     });
   });

@@ -2,6 +2,10 @@
  * Starts the real `trove-server` in a child process on 127.0.0.1 (an ephemeral port), from
  * source, with fixed development keys, a fresh data directory and the given extra environment.
  * Tests talk to it over real HTTP, as users do.
+ *
+ * Every test sends all its traffic from 127.0.0.1, so the per-address rate limits (which would
+ * count a whole suite as one client) are raised here unless `env` sets them; per-key limits keep
+ * their defaults. e2e/security/rate-limits.test.ts sets small ones to test them.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -28,6 +32,13 @@ export interface ServerProcess {
   /** Starts the process again on the same port and data. */
   restart(): Promise<void>;
 }
+
+const PER_ADDRESS_LIMITS_RAISED = {
+  TROVE_RATE_LIMIT_ADDRESS_MAX: "1000000000",
+  TROVE_RATE_LIMIT_PUBLIC_KEY_ADDRESS_MAX: "1000000000",
+  TROVE_RATE_LIMIT_PART_ADDRESS_MAX: "1000000000",
+  TROVE_ASSETS_RATE_LIMIT_MAX: "1000000000",
+};
 
 function randomKey(tag: "pk" | "sk"): string {
   const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -100,6 +111,7 @@ export async function startServerProcess(
         TROVE_DEV_PRIVATE_KEY: keys.private,
         TROVE_DEV_PRIVATE_KEY_2: keys.private2,
         LOG_LEVEL: "warn",
+        ...PER_ADDRESS_LIMITS_RAISED,
         ...env,
       },
       cwd: E2E_DIR,

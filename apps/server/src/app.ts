@@ -5,7 +5,8 @@
  *   const app = await buildApp({ config: loadConfig() });        // opens the DB, migrates, seeds
  *   const app = await buildApp({ config, database, storage });   // tests inject their own
  *
- * Order: request ids -> errors -> cors -> db -> storage -> rate limit -> auth -> routes. Route plugins
+ * Order: request ids -> errors -> cors -> db -> storage -> rate limit (its per-key layer runs after
+ * auth, src/plugins/rate-limit.ts) -> auth -> routes. Route plugins
  * register with `app.register(plugin)`; they get `app.db`, `app.storage`, `app.config`,
  * `app.deliveryUrl()`, `request.auth` and the error envelopes for free (see src/fastify-types.ts,
  * src/plugins/auth.ts, src/errors/). Pass extra route plugins through `options.routes` or register
@@ -23,6 +24,7 @@ import { buildErrorBody, errorGroupOf } from "./errors/error-body.js";
 import { setupWorkers } from "./jobs/start-workers.js";
 import { type SeedResult, seedDevelopment } from "./keys/seed.js";
 import { loggerOptions } from "./logging.js";
+import { fastifyTrustProxy } from "./network/trust-proxy.js";
 import { authPlugin } from "./plugins/auth.js";
 import { corsPlugin } from "./plugins/cors.js";
 import { dbPlugin } from "./plugins/db.js";
@@ -99,7 +101,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       logger,
       genReqId: genRequestId,
       bodyLimit: config.bodyLimit,
-      trustProxy: false,
+      // Unset TROVE_TRUST_PROXY: false, so X-Forwarded-For cannot choose a client's rate-limit address.
+      trustProxy: fastifyTrustProxy(config.trustProxy),
       // On close: stop accepting, drop idle keep-alive sockets, let in-flight requests finish.
       forceCloseConnections: "idle",
       return503OnClosing: true,
@@ -134,8 +137,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(dbPlugin, { database, closeOnShutdown: ownsDatabase });
     app.decorate("storage", options.storage ?? storageFromConfig(app, config));
     await app.register(rateLimitPlugin, {
-      max: config.rateLimit.max,
-      windowMs: config.rateLimit.windowMs,
+      limits: config.rateLimit,
+      assetsPrefix: config.assetsPrefix,
       redisUrl: config.redisUrl,
     });
     await app.register(authPlugin);

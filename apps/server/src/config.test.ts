@@ -23,7 +23,16 @@ describe("loadConfig", () => {
     expect(config.publicUrl).toBe("http://127.0.0.1:3000");
     expect(config.assetsUrl).toBe("http://127.0.0.1:3000/assets");
     expect(config.assetsPrefix).toBe("/assets");
-    expect(config.rateLimit).toEqual({ max: 600, windowMs: 60_000 });
+    expect(config.rateLimit).toEqual({
+      max: 600,
+      windowMs: 60_000,
+      addressMax: 1_200,
+      publicKeyMax: 60_000,
+      publicKeyAddressMax: 120,
+      partAddressMax: 24_000,
+      assetsMax: 1_200,
+    });
+    expect(config.trustProxy).toBe(false);
     expect(config.seedDev).toBe(true);
     expect(config.logLevel).toBe("info");
     expect(config.secretKey).toHaveLength(32);
@@ -63,6 +72,12 @@ describe("loadConfig", () => {
       REDIS_URL: "redis://127.0.0.1:6379",
       TROVE_RATE_LIMIT_MAX: "5",
       TROVE_RATE_LIMIT_WINDOW_MS: "1000",
+      TROVE_RATE_LIMIT_ADDRESS_MAX: "6",
+      TROVE_RATE_LIMIT_PUBLIC_KEY_MAX: "7",
+      TROVE_RATE_LIMIT_PUBLIC_KEY_ADDRESS_MAX: "8",
+      TROVE_RATE_LIMIT_PART_ADDRESS_MAX: "9",
+      TROVE_ASSETS_RATE_LIMIT_MAX: "10",
+      TROVE_TRUST_PROXY: "10.0.0.0/8, 192.168.1.1",
       TROVE_DEV_PRIVATE_KEY: "trove_sk_fixedfixedfixedfixedfixedfixed",
       LOG_LEVEL: "debug",
     });
@@ -73,11 +88,35 @@ describe("loadConfig", () => {
     expect(config.assetsUrl).toBe("https://cdn.example.test");
     expect(config.secretKey.toString("hex")).toBe(key);
     expect(config.redisUrl).toBe("redis://127.0.0.1:6379");
-    expect(config.rateLimit).toEqual({ max: 5, windowMs: 1000 });
+    expect(config.rateLimit).toEqual({
+      max: 5,
+      windowMs: 1000,
+      addressMax: 6,
+      publicKeyMax: 7,
+      publicKeyAddressMax: 8,
+      partAddressMax: 9,
+      assetsMax: 10,
+    });
+    expect(config.trustProxy).toEqual(["10.0.0.0/8", "192.168.1.1/32"]);
     expect(config.devKeys.privateKey).toBe("trove_sk_fixedfixedfixedfixedfixedfixed");
     expect(config.seedDev).toBe(true);
     expect(config.logLevel).toBe("debug");
     expect(existsSync(join(dir, "secret.key"))).toBe(false);
+  });
+
+  it("reads TROVE_TRUST_PROXY as a hop count or proxy ranges, and refuses anything else", () => {
+    const trustProxy = (value: string) =>
+      loadConfig({ TROVE_DATA_DIR: dir, TROVE_TRUST_PROXY: value }).trustProxy;
+    expect(trustProxy("2")).toBe(2);
+    expect(trustProxy("0")).toBe(false);
+    expect(trustProxy("")).toBe(false);
+    expect(trustProxy("::1")).toEqual(["::1/128"]);
+    // `true` would let every client name its own address in X-Forwarded-For.
+    for (const bad of ["true", "10.0.0.0/33", "proxy.internal", "99"])
+      expect(() => trustProxy(bad), bad).toThrow(/TROVE_TRUST_PROXY/);
+    expect(() => loadConfig({ TROVE_DATA_DIR: dir, TROVE_RATE_LIMIT_ADDRESS_MAX: "0" })).toThrow(
+      /TROVE_RATE_LIMIT_ADDRESS_MAX/,
+    );
   });
 
   it("does not seed on PostgreSQL unless asked", () => {

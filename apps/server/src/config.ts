@@ -13,9 +13,8 @@
  *   TROVE_PUBLIC_URL (http://HOST:PORT), TROVE_ASSETS_URL (<public url>/assets),
  *   TROVE_ASSETS_PREFIX (/assets: path on this server that serves stored files),
  *   TROVE_SECRET_KEY (32 bytes as 64 hex chars or base64; unset: generated once into the data dir),
- *   REDIS_URL (unset: in-memory rate limits), TROVE_RATE_LIMIT_MAX (600), TROVE_RATE_LIMIT_WINDOW_MS (60000),
- *   TROVE_BODY_LIMIT (JSON body limit in bytes, 1 MiB), TROVE_DEV_PUBLIC_KEY, TROVE_DEV_PRIVATE_KEY,
- *   TROVE_DEV_PRIVATE_KEY_2, TROVE_SEED_DEV (seed a dev workspace when none exists; default on for the
+ *   REDIS_URL (unset: in-memory rate limits), TROVE_BODY_LIMIT (JSON body limit in bytes, 1 MiB),
+ *   TROVE_DEV_PUBLIC_KEY, TROVE_DEV_PRIVATE_KEY, TROVE_DEV_PRIVATE_KEY_2, TROVE_SEED_DEV (seed a dev workspace when none exists; default on for the
  *   embedded database, off with DATABASE_URL unless dev keys are given), LOG_LEVEL (info).
  * Uploads and background work:
  *   TROVE_MAX_UPLOAD_BYTES (largest direct or remote upload, 100 MiB), TROVE_TRUSTED_RANGES (private
@@ -29,6 +28,13 @@
  *   for a slot, 8 per core; beyond: 503), TROVE_RENDER_WAIT_MS (longest wait for a slot, 5000; then
  *   503 with Retry-After), TROVE_MAX_VARIANTS_PER_FILE (stored variants per file, least recently used
  *   evicted first, 100).
+ * Rate limits (src/rate-limit/rate-limit-config.ts says why these defaults), each per window:
+ *   TROVE_RATE_LIMIT_MAX (600 per private key), TROVE_RATE_LIMIT_WINDOW_MS (60000, every limit's window),
+ *   TROVE_RATE_LIMIT_ADDRESS_MAX (1200 /api/ requests per client address, before authentication),
+ *   TROVE_RATE_LIMIT_PUBLIC_KEY_MAX (60000 per public key), TROVE_RATE_LIMIT_PUBLIC_KEY_ADDRESS_MAX (120 per
+ *   public key and address), TROVE_RATE_LIMIT_PART_ADDRESS_MAX (24000 part PUTs per address),
+ *   TROVE_ASSETS_RATE_LIMIT_MAX (1200 delivery requests per address), TROVE_TRUST_PROXY (unset: the
+ *   socket peer is the client; a hop count or comma-separated proxy CIDRs, see src/network/trust-proxy.ts).
  * Storage and multipart uploads:
  *   TROVE_STORAGE (fs | s3; fs), for s3: TROVE_S3_ENDPOINT, TROVE_S3_BUCKET, TROVE_S3_ACCESS_KEY,
  *   TROVE_S3_SECRET_KEY (required), TROVE_S3_REGION (us-east-1), TROVE_S3_PUBLIC_ENDPOINT (URL clients
@@ -48,7 +54,13 @@ import { z } from "zod";
 import { DEFAULT_MEDIA_LIMITS, type MediaLimits, resolveMediaLimits } from "./media/media-limits.js";
 import { type MultipartConfig, resolveMultipartConfig } from "./multipart/multipart-config.js";
 import type { Connector, LookupAll } from "./network/guarded-connector.js";
+import { parseTrustProxy, type TrustProxy } from "./network/trust-proxy.js";
 import { parseTrustedRanges, type TrustedRanges } from "./network/trusted-ranges.js";
+import {
+  DEFAULT_RATE_LIMITS,
+  type RateLimitConfig,
+  resolveRateLimitConfig,
+} from "./rate-limit/rate-limit-config.js";
 import { type DeliveryLimits, resolveDeliveryLimits } from "./routes/delivery-limits.js";
 import { parseS3Endpoint, type S3StorageConfig } from "./storage/s3-driver.js";
 
@@ -84,7 +96,10 @@ export interface ServerConfig {
   /** 32-byte key: encrypts source secrets, signs part URLs. */
   secretKey: Buffer;
   redisUrl: string | undefined;
-  rateLimit: { max: number; windowMs: number };
+  /** Limits per key, per address, per visitor of a public key, per part session (rate-limit-config.ts). */
+  rateLimit: RateLimitConfig;
+  /** Fastify's `trustProxy`: which peers may name the client address (src/network/trust-proxy.ts). */
+  trustProxy: TrustProxy;
   /** Maximum JSON/urlencoded body in bytes (multipart uploads set their own limits). */
   bodyLimit: number;
   devKeys: { publicKey?: string; privateKey?: string; privateKey2?: string };
@@ -115,6 +130,7 @@ const optionalString = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim()));
 const url = z.url({ protocol: /^https?$/ });
+const limit = z.coerce.number().int().min(1);
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -142,6 +158,12 @@ const envSchema = z.object({
   ),
   TROVE_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(600),
   TROVE_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1).default(60_000),
+  TROVE_RATE_LIMIT_ADDRESS_MAX: limit.default(DEFAULT_RATE_LIMITS.addressMax),
+  TROVE_RATE_LIMIT_PUBLIC_KEY_MAX: limit.default(DEFAULT_RATE_LIMITS.publicKeyMax),
+  TROVE_RATE_LIMIT_PUBLIC_KEY_ADDRESS_MAX: limit.default(DEFAULT_RATE_LIMITS.publicKeyAddressMax),
+  TROVE_RATE_LIMIT_PART_ADDRESS_MAX: limit.default(DEFAULT_RATE_LIMITS.partAddressMax),
+  TROVE_ASSETS_RATE_LIMIT_MAX: limit.default(DEFAULT_RATE_LIMITS.assetsMax),
+  TROVE_TRUST_PROXY: optionalString,
   TROVE_BODY_LIMIT: z.coerce
     .number()
     .int()
@@ -281,6 +303,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   } catch (error) {
     throw new ConfigError(`Invalid environment: TROVE_TRUSTED_RANGES: ${(error as Error).message}`);
   }
+  let trustProxy: TrustProxy;
+  try {
+    trustProxy = parseTrustProxy(e.TROVE_TRUST_PROXY);
+  } catch (error) {
+    throw new ConfigError(`Invalid environment: TROVE_TRUST_PROXY: ${(error as Error).message}`);
+  }
   const s3 = e.TROVE_STORAGE === "s3" ? s3ConfigFrom(e) : undefined;
   if (e.TROVE_MULTIPART_MODE === "direct" && !s3) {
     throw new ConfigError("Invalid environment: TROVE_MULTIPART_MODE=direct needs TROVE_STORAGE=s3");
@@ -306,7 +334,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     assetsPrefix: e.TROVE_ASSETS_PREFIX,
     secretKey: e.TROVE_SECRET_KEY ? parseSecretKey(e.TROVE_SECRET_KEY) : loadOrCreateSecretKey(dataDir),
     redisUrl: e.REDIS_URL,
-    rateLimit: { max: e.TROVE_RATE_LIMIT_MAX, windowMs: e.TROVE_RATE_LIMIT_WINDOW_MS },
+    rateLimit: {
+      max: e.TROVE_RATE_LIMIT_MAX,
+      windowMs: e.TROVE_RATE_LIMIT_WINDOW_MS,
+      addressMax: e.TROVE_RATE_LIMIT_ADDRESS_MAX,
+      publicKeyMax: e.TROVE_RATE_LIMIT_PUBLIC_KEY_MAX,
+      publicKeyAddressMax: e.TROVE_RATE_LIMIT_PUBLIC_KEY_ADDRESS_MAX,
+      partAddressMax: e.TROVE_RATE_LIMIT_PART_ADDRESS_MAX,
+      assetsMax: e.TROVE_ASSETS_RATE_LIMIT_MAX,
+    },
+    trustProxy,
     bodyLimit: e.TROVE_BODY_LIMIT,
     devKeys,
     seedDev,
@@ -332,9 +369,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
 }
 
 export type ConfigInput = Partial<
-  Omit<ServerConfig, "secretKey" | "trustedRanges" | "mediaLimits" | "multipart" | "delivery">
+  Omit<ServerConfig, "secretKey" | "trustedRanges" | "mediaLimits" | "multipart" | "rateLimit" | "delivery">
 > & {
   delivery?: Partial<Record<keyof DeliveryLimits, number | undefined>>;
+  /** Unset fields keep their default (DEFAULT_RATE_LIMITS). */
+  rateLimit?: Partial<RateLimitConfig>;
   multipart?: Partial<MultipartConfig>;
   secretKey?: Buffer;
   /** Parsed ranges, or "127.0.0.0/8,::1/128" / an array of CIDRs. */
@@ -366,7 +405,8 @@ export function resolveConfig(input: ConfigInput): ServerConfig {
     assetsPrefix,
     secretKey: input.secretKey ?? randomBytes(32),
     redisUrl: input.redisUrl,
-    rateLimit: input.rateLimit ?? { max: 600, windowMs: 60_000 },
+    rateLimit: resolveRateLimitConfig(input.rateLimit),
+    trustProxy: input.trustProxy ?? false,
     bodyLimit: input.bodyLimit ?? 1024 * 1024,
     devKeys: input.devKeys ?? {},
     seedDev: input.seedDev ?? false,

@@ -1,11 +1,14 @@
 /**
- * Running the server: migrate, build the app, listen, print where it is and the development keys,
+ * Running the server: migrate, build the app, listen, print where it is and the development keys
+ * (generated ones in full, the only time they are shown; ones set in the environment by prefix,
+ * since the operator has them and the output often ends up in a log store),
  * and shut down cleanly on SIGTERM/SIGINT (stop accepting, finish in-flight requests, then Prisma
  * disconnect and PGlite close through the app's onClose hooks).
  */
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "./app.js";
 import type { ServerConfig } from "./config.js";
+import { apiKeyPrefix } from "./keys/api-keys.js";
 import type { SeedResult } from "./keys/seed.js";
 
 export interface StartedServer {
@@ -37,9 +40,13 @@ export function startupBanner(config: ServerConfig, address: string, seed: SeedR
       );
     if (seed.created.length > 0) {
       lines.push("  API keys created now; they are shown only this once, store them:");
+      const fromEnvironment = new Set(Object.values(config.devKeys));
       for (const key of seed.created) {
+        const shown = fromEnvironment.has(key.key)
+          ? `${apiKeyPrefix(key.key)}... (set in the environment)`
+          : key.key;
         lines.push(
-          `    ${key.type === "public" ? "public key " : "private key"}  ${key.key}   (workspace ${key.workspaceNo})`,
+          `    ${key.type === "public" ? "public key " : "private key"}  ${shown}   (workspace ${key.workspaceNo})`,
         );
       }
     } else {

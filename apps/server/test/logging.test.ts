@@ -1,5 +1,19 @@
+import type { FastifyPluginAsync } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
+import { putPart, start } from "./multipart-helpers.js";
 import { captureLogs, createTestApp, PROBE, probeRoutes, type TestApp } from "./support/index.js";
+
+const PRESIGNED_SIGNATURE = "5ec7e75ec7e75ec7e75ec7e75ec7e75ec7e75ec7e7";
+const PRESIGNED_CREDENTIAL = "AKIALEAKYLEAKYLEAKY";
+
+/** A handler that fails quoting its own URL and key, and carrying a presigned URL, as clients of S3 do. */
+const leakyRoutes: FastifyPluginAsync = async (app) => {
+  app.get("/api/v1/files/__leaky", { config: { auth: "any" } }, async (request) => {
+    throw Object.assign(new Error(`upstream refused ${request.url} for ${request.headers["x-api-key"]}`), {
+      url: `https://s3.test/b/k?X-Amz-Signature=${PRESIGNED_SIGNATURE}&X-Amz-Credential=${PRESIGNED_CREDENTIAL}`,
+    });
+  });
+};
 
 describe("logging", () => {
   let t: TestApp | undefined;
@@ -53,5 +67,50 @@ describe("logging", () => {
     for (const secret of ["AKIA1234", "s3cr3t", "AccountKey=zzz", "private_key"])
       expect(text).not.toContain(secret);
     expect(text).toContain('"bucket":"b"');
+  });
+
+  it("never logs a part URL's signature, a key in a query string or header, or a secret an error quotes", async () => {
+    const logs = captureLogs();
+    t = await createTestApp({ routes: [leakyRoutes], logger: { stream: logs.stream, level: "info" } });
+    const session = await start(t, { file_name: "a.bin", size: 3 });
+    const partUrl = new URL(session.parts[0] as string);
+    const signature = partUrl.searchParams.get("signature") as string;
+    expect(signature.length).toBeGreaterThan(10);
+    expect((await putPart(t, partUrl.toString(), Buffer.from("abc"))).statusCode).toBe(200);
+
+    // Keys in every place a client may put one, on a request whose handler fails quoting them.
+    const res = await t.app.inject({
+      method: "GET",
+      url: `/api/v1/files/__leaky?key=${t.keys.private}&signature=${signature}`,
+      headers: { "x-api-key": t.keys.public, referer: `https://site.test/page?token=${t.keys.private2}` },
+    });
+    expect(res.statusCode).toBe(500);
+    await t.app.inject({
+      method: "GET",
+      url: `/api/v1/files?api_key=${t.keys.private2}`,
+      headers: { authorization: `Bearer ${t.keys.private}` },
+    });
+
+    const text = logs.text();
+    for (const secret of [
+      signature,
+      t.keys.private,
+      t.keys.private2,
+      t.keys.public,
+      PRESIGNED_SIGNATURE,
+      PRESIGNED_CREDENTIAL,
+    ])
+      expect(text).not.toContain(secret);
+    // What is useful stays: the paths, the part URL's expiry, and that the error was logged.
+    expect(text).toContain(
+      `${partUrl.pathname}?expires=${partUrl.searchParams.get("expires")}&signature=[REDACTED]`,
+    );
+    expect(text).toContain("/api/v1/files/__leaky?key=[REDACTED]");
+    const failed = logs.lines().find((line) => line.msg === "request failed");
+    const err = failed?.err as { message: string; url: string } | undefined;
+    expect(err?.message).toBe(
+      "upstream refused /api/v1/files/__leaky?key=[REDACTED]&signature=[REDACTED] for [REDACTED]",
+    );
+    expect(err?.url).toContain("X-Amz-Signature=[REDACTED]");
   });
 });

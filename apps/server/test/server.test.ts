@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { resolveConfig } from "../src/config.js";
-import { startServer } from "../src/server.js";
+import type { Workspace } from "../src/generated/prisma/client.js";
+import { startServer, startupBanner } from "../src/server.js";
 
 it("starts on loopback, prints URLs and the new development keys once, and closes cleanly", async () => {
   const dir = await mkdtemp(join(tmpdir(), "trove-server-"));
@@ -44,3 +45,23 @@ it("starts on loopback, prints URLs and the new development keys once, and close
     await rm(dir, { recursive: true, force: true });
   }
 }, 120_000);
+
+it("prints keys set in the environment by prefix only: the operator has them, logs should not", () => {
+  const envKey = `trove_sk_${"Ab3".repeat(10)}xy`;
+  const generated = `trove_pk_${"Zz9".repeat(10)}qq`;
+  const config = resolveConfig({ devKeys: { privateKey: envKey } });
+  const workspace = { name: "Development", workspaceNo: "1001" } as Workspace;
+  const banner = startupBanner(config, "http://127.0.0.1:3000", {
+    workspace,
+    workspace2: undefined,
+    createdWorkspace: true,
+    created: [
+      { type: "private", key: envKey, workspaceNo: "1001" },
+      { type: "public", key: generated, workspaceNo: "1001" },
+    ],
+  });
+  expect(banner).not.toContain(envKey);
+  expect(banner).toContain("trove_sk_Ab3Ab3Ab... (set in the environment)");
+  // A generated key is shown in full: this is the only time it can be.
+  expect(banner).toContain(generated);
+});

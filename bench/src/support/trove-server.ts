@@ -67,7 +67,13 @@ export async function startTroveServer(options: TroveServerOptions = {}): Promis
       TROVE_DEV_PRIVATE_KEY: keys.private,
       TROVE_SEED_DEV: "true",
       LOG_LEVEL: "warn",
+      // Every limit raised: a bench measures the server, not 429s, and all its traffic is 127.0.0.1.
       TROVE_RATE_LIMIT_MAX: "1000000000",
+      TROVE_RATE_LIMIT_ADDRESS_MAX: "1000000000",
+      TROVE_RATE_LIMIT_PUBLIC_KEY_MAX: "1000000000",
+      TROVE_RATE_LIMIT_PUBLIC_KEY_ADDRESS_MAX: "1000000000",
+      TROVE_RATE_LIMIT_PART_ADDRESS_MAX: "1000000000",
+      TROVE_ASSETS_RATE_LIMIT_MAX: "1000000000",
       TROVE_MAX_UPLOAD_BYTES: String(3 * 1024 ** 3),
       TROVE_MAX_MULTIPART_BYTES: String(8 * 1024 ** 3),
       TROVE_JOB_POLL_INTERVAL_MS: "5000",

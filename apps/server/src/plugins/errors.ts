@@ -27,6 +27,7 @@ import {
   retryAfterSecondsOf,
 } from "../errors/error-body.js";
 import { HttpError } from "../errors/http-error.js";
+import { redactUrl } from "../log-redaction.js";
 
 interface Normalized {
   status: number;
@@ -117,7 +118,8 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: u
     request.log.error({ err: error, reqId: request.id }, "request failed");
   } else {
     request.log.info(
-      { status, code: (error as { code?: unknown })?.code, msg: input.message },
+      // A message may quote what the client sent (a URL with its signature, say): redacted.
+      { status, code: (error as { code?: unknown })?.code, msg: redactUrl(input.message) },
       "request rejected",
     );
   }

@@ -1,42 +1,99 @@
 /**
- * `rate-limit` plugin: @fastify/rate-limit on every /api/ route, keyed by the API key's SHA-256
- * (else the client IP). Counters live in memory, or in Redis when `redisUrl` is set so several
- * instances share one limit; when Redis is unreachable requests are let through (skipOnError)
- * rather than failed. Over the limit: 429 `{ error, message, retryAfterSeconds }` and
- * `Retry-After`, rendered by the errors plugin for every group.
+ * `rate-limit` plugin: @fastify/rate-limit in layers, so that neither a flood of made-up keys nor
+ * one visitor of a page can spend a budget that others need.
+ *
+ *   before authentication (onRequest)
+ *     /api/ part PUT  -> per client address (`partAddressMax`), then per session (12,000)
+ *     other /api/     -> per client address (`addressMax`): missing and wrong keys cost the sender
+ *     assets prefix   -> per client address (`assetsMax`)
+ *   after authentication (preParsing: after every onRequest hook, so after auth's, and before the
+ *   body is read), valid keys only
+ *     private key     -> per key (`max`)
+ *     public key      -> per (key, address) (`publicKeyAddressMax`), then per key (`publicKeyMax`)
+ *
+ * Layers run in that order and stop at the first one exceeded, so a refused request never counts
+ * against a wider budget: a visitor over their share does not drain their site's public key.
+ * Buckets exist only for addresses, sessions of real part URLs and valid keys, never one per key a
+ * client makes up. The client address is the socket's peer unless `trustProxy` names proxies
+ * (src/network/trust-proxy.ts); IPv6 clients are counted per /64, what one host usually holds.
+ *
+ * Counters live in memory, or in Redis when `redisUrl` is set so several instances share them;
+ * when Redis is unreachable requests are let through (skipOnError) rather than failed. Over a
+ * limit: 429 with `Retry-After` and `{ error, message, retryAfterSeconds }`, rendered by the errors
+ * plugin in every group (delivery included). Other answers carry `x-ratelimit-limit`,
+ * `-remaining` and `-reset` of the layer with the fewest requests left.
  */
-import rateLimit from "@fastify/rate-limit";
-import type { FastifyRequest } from "fastify";
+import rateLimit, { normalizeIP } from "@fastify/rate-limit";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { Redis } from "ioredis";
 import { HttpError } from "../errors/http-error.js";
-import { hashApiKey } from "../keys/api-keys.js";
-import { apiKeyFromRequest } from "./auth.js";
+import { PART_GATEWAY_PATH } from "../multipart/index.js";
+import type { RateLimitConfig } from "../rate-limit/rate-limit-config.js";
 
 export interface RateLimitPluginOptions {
-  max: number;
-  windowMs: number;
+  limits: RateLimitConfig;
+  /** Path prefix of the delivery host (`config.assetsPrefix`). */
+  assetsPrefix: string;
   redisUrl?: string | undefined;
-}
-
-const PART_GATEWAY = /^\/api\/v1\/multipart\/parts\/([^/?]{1,128})\//;
-
-/**
- * Part PUTs carry no key: they are counted per multipart session, not per IP, so one client's
- * large upload (thousands of parts) neither exhausts nor shares the API budget of its IP.
- */
-export function rateLimitKey(request: FastifyRequest): string {
-  const part = PART_GATEWAY.exec(request.url);
-  if (part) return `part:${part[1]}`;
-  const key = apiKeyFromRequest(request);
-  return key ? `key:${hashApiKey(key)}` : `ip:${request.ip}`;
 }
 
 /** A session has at most 10,000 parts; allow each to be sent once in a window, with retries. */
 export const PART_REQUESTS_PER_WINDOW = 12_000;
 
+const PART_ROUTE = `${PART_GATEWAY_PATH}/:sessionId/:partNumber`;
+
+/** One counter per window for each key `keyOf` gives; the store is shared, keys are prefixed. */
+type Limiter = (request: FastifyRequest) => Promise<LimiterResult>;
+type LimiterResult =
+  | { isAllowed: true }
+  | { isAllowed: false; max: number; remaining: number; ttl: number; isExceeded: boolean };
+
+/** The client's address as counted: IPv4 as is, IPv6 by its /64. */
+export function clientAddressOf(request: FastifyRequest): string {
+  return normalizeIP(request.ip);
+}
+
+/** The path a request is routed by (its route's pattern when one matched, so encodings don't matter). */
+function routedPathOf(request: FastifyRequest): string {
+  return request.routeOptions.url ?? request.url.split("?", 1)[0] ?? "";
+}
+
+function isUnder(path: string, prefix: string): boolean {
+  return path === prefix || path.startsWith(`${prefix}/`);
+}
+
+function rateLimitHeaders(max: number, remaining: number, resetSeconds: number): Record<string, string> {
+  return {
+    "x-ratelimit-limit": String(max),
+    "x-ratelimit-remaining": String(remaining),
+    "x-ratelimit-reset": String(resetSeconds),
+  };
+}
+
+/** Runs `limiters` in order; throws the 429 of the first one exceeded. */
+async function enforce(request: FastifyRequest, reply: FastifyReply, limiters: Limiter[]): Promise<void> {
+  for (const limiter of limiters) {
+    const result = await limiter(request);
+    if (result.isAllowed) continue;
+    const seconds = Math.max(1, Math.ceil(result.ttl / 1000));
+    if (result.isExceeded) {
+      throw new HttpError(429, `Rate limit exceeded, retry in ${seconds} seconds`, {
+        retryAfterSeconds: seconds,
+        headers: rateLimitHeaders(result.max, 0, seconds),
+      });
+    }
+    // Report the layer with the fewest requests left (a Redis error reports max remaining).
+    const shown = reply.getHeader("x-ratelimit-remaining");
+    if (shown === undefined || result.remaining < Number(shown)) {
+      reply.headers(rateLimitHeaders(result.max, result.remaining, seconds));
+    }
+  }
+}
+
 export const rateLimitPlugin = fp<RateLimitPluginOptions>(
   async (app, options) => {
+    const { limits } = options;
     let redis: Redis | undefined;
     if (options.redisUrl) {
       redis = new Redis(options.redisUrl, {
@@ -53,24 +110,56 @@ export const rateLimitPlugin = fp<RateLimitPluginOptions>(
       });
     }
     await app.register(rateLimit, {
-      // Not per route: one app-level onRequest hook (below), so it runs before authentication
-      // and also counts requests with missing or wrong keys.
+      // No hook of its own (its per-request guard lets one limiter run per request): the
+      // limiters below are called from this plugin's hooks.
       global: false,
-      max: (_request: FastifyRequest, key: string) =>
-        key.startsWith("part:") ? Math.max(options.max, PART_REQUESTS_PER_WINDOW) : options.max,
-      timeWindow: options.windowMs,
-      keyGenerator: rateLimitKey,
-      allowList: (request) => !request.url.startsWith("/api/"),
+      timeWindow: limits.windowMs,
       ...(redis ? { redis, nameSpace: "trove-rl:" } : {}),
       skipOnError: true,
-      errorResponseBuilder: (_request, context) => {
-        const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
-        return new HttpError(429, `Rate limit exceeded, retry in ${seconds} seconds`, {
-          retryAfterSeconds: seconds,
-        });
-      },
     });
-    app.addHook("onRequest", app.rateLimit());
+
+    const limiter = (layer: string, max: number, keyOf: (request: FastifyRequest) => string): Limiter =>
+      app.createRateLimit({
+        max,
+        timeWindow: limits.windowMs,
+        keyGenerator: (request) => `${layer}:${keyOf(request)}`,
+      });
+
+    const sessionOf = (request: FastifyRequest) => (request.params as { sessionId: string }).sessionId;
+    const keyIdOf = (request: FastifyRequest) => request.auth.keyId;
+    const partLayers = [
+      limiter("part-address", limits.partAddressMax, clientAddressOf),
+      limiter("part", Math.max(limits.max, PART_REQUESTS_PER_WINDOW), sessionOf),
+    ];
+    const addressLayers = [limiter("address", limits.addressMax, clientAddressOf)];
+    const assetLayers = [limiter("assets", limits.assetsMax, clientAddressOf)];
+    const privateKeyLayers = [limiter("key", limits.max, keyIdOf)];
+    const publicKeyLayers = [
+      limiter(
+        "visitor",
+        limits.publicKeyAddressMax,
+        (request) => `${keyIdOf(request)}:${clientAddressOf(request)}`,
+      ),
+      limiter("public-key", limits.publicKeyMax, keyIdOf),
+    ];
+    const assetsPrefix = options.assetsPrefix.replace(/\/+$/, "");
+
+    app.addHook("onRequest", async (request, reply) => {
+      const path = routedPathOf(request);
+      // Part PUTs carry no key and come by the thousand for one upload: each session has a part
+      // budget of its own, apart from its address's API budget; their address bound stops made-up
+      // session ids from getting a fresh budget each.
+      if (request.routeOptions.url === PART_ROUTE) return enforce(request, reply, partLayers);
+      if (path.startsWith("/api/")) return enforce(request, reply, addressLayers);
+      if (isUnder(path, assetsPrefix)) return enforce(request, reply, assetLayers);
+    });
+
+    app.addHook("preParsing", async (request, reply) => {
+      // Set by the auth plugin for valid keys only; keyless routes and refused keys never get here
+      // with one.
+      if (!request.auth) return;
+      await enforce(request, reply, request.auth.keyType === "public" ? publicKeyLayers : privateKeyLayers);
+    });
   },
   { name: "trove-rate-limit", fastify: "5.x" },
 );

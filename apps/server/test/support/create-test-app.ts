@@ -22,7 +22,8 @@
  * - storage: an fs driver in a fresh temp directory (`storageDir`), removed by `close()`;
  * - keys: `keys.public` / `keys.private` in `workspace`, `keys.private2` in `workspace2`
  *   (seeded through the TROVE_DEV_* mechanism);
- * - logging off unless `overrides.logger` is given; rate limit 10 000/min unless overridden.
+ * - logging off unless `overrides.logger` is given; rate limits high (10 000 a minute per key,
+ *   more per address) unless overridden, field by field.
  * Pass extra route plugins in `overrides.routes`, or register them on `t.app` before first use.
  */
 import { randomBytes } from "node:crypto";
@@ -60,6 +61,17 @@ export interface TestApp {
   dataDir: string;
   close(): Promise<void>;
 }
+
+/** Every limit high enough that only rate-limit tests, which lower some, ever meet one. */
+const TEST_RATE_LIMITS = {
+  max: 10_000,
+  windowMs: 60_000,
+  addressMax: 100_000,
+  publicKeyMax: 100_000,
+  publicKeyAddressMax: 10_000,
+  partAddressMax: 100_000,
+  assetsMax: 100_000,
+};
 
 /** Env var set by test/global-setup.ts: a dump of a migrated PGlite database. */
 export const PGLITE_TEMPLATE_ENV = "TROVE_TEST_PGLITE_TEMPLATE";
@@ -141,9 +153,10 @@ export async function createTestApp(overrides: TestAppOverrides = {}): Promise<T
       storageDir: join(dataDir, "storage"),
       database,
       secretKey: randomBytes(32),
-      rateLimit: { max: 10_000, windowMs: 60_000 },
       logLevel: "silent",
       ...overrides.config,
+      // Fields a test sets replace these; the others stay high (inject traffic is all 127.0.0.1).
+      rateLimit: { ...TEST_RATE_LIMITS, ...overrides.config?.rateLimit },
       devKeys: { publicKey: keys.public, privateKey: keys.private, privateKey2: keys.private2 },
       seedDev: true,
     });
