@@ -103,7 +103,7 @@ describe("delivery host under attack (public key only)", () => {
     expect(variant.headers.get("content-type")).toBe("image/png");
     // A PNG's width is the first field of its IHDR chunk, at byte 16.
     expect(Buffer.from(await variant.arrayBuffer()).readUInt32BE(16)).toBe(100);
-    reportFigures("security: transform-shaped folders", {
+    reportFigures("security-folders", {
       attempts: attacks.length,
       refused: attacks.length,
     });
@@ -131,7 +131,7 @@ describe("delivery host under attack (public key only)", () => {
     const missing = await fetch(`${assets}/nothing-here.svg`);
     expect(missing.status).toBe(404);
     expectSandboxed(missing, "404");
-    reportFigures("security: active content", { noOpTransformsTried: noOps.length, servedAsSvg: 0 });
+    reportFigures("security-active-content", { noOpTransformsTried: noOps.length, servedAsSvg: 0 });
   });
 
   it("admits renders through a bounded gate: 503 with Retry-After beyond it, never a 5xx otherwise", async () => {
@@ -156,7 +156,7 @@ describe("delivery host under attack (public key only)", () => {
       expect(JSON.parse(answer.body)).toMatchObject({ error: "Service Unavailable" });
     }
     expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
-    reportFigures("security: render gate", {
+    reportFigures("security-render-gate", {
       concurrentRenders: answers.length,
       rendered: answers.length - refused.length,
       refused503: refused.length,
@@ -176,6 +176,6 @@ describe("delivery host under attack (public key only)", () => {
     const after = await countFiles(variantsDir);
     // Three for cat.png at most (its thumbnail and w_100 from above were stored before).
     expect(after - before).toBeLessThanOrEqual(3);
-    reportFigures("security: stored variants", { distinctTransforms: rendered, storedAfter: after - before });
+    reportFigures("security-variants", { distinctTransforms: rendered, storedAfter: after - before });
   });
 });
