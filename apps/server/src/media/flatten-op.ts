@@ -1,10 +1,9 @@
 import type { Colour } from "sharp";
-import { type SharpOp, sameSize } from "./image-op.js";
+import { type ImageOp, sameSize } from "./image-op.js";
 
 /** `bg` in a step: whatever is transparent at the end of the step is laid on the colour. */
-export function flattenOp(background: Colour): SharpOp {
+export function flattenOp(background: Colour): ImageOp {
   return {
-    kind: "sharp",
     fusable: false,
     skip: (input) => input.channels === 3,
     outputSize: sameSize,
@@ -13,9 +12,8 @@ export function flattenOp(background: Colour): SharpOp {
 }
 
 /** Gives a frame an opaque alpha channel, for operations that make pixels transparent. */
-export function ensureAlphaOp(): SharpOp {
+export function ensureAlphaOp(): ImageOp {
   return {
-    kind: "sharp",
     fusable: false,
     skip: (input) => input.channels === 4,
     outputSize: sameSize,

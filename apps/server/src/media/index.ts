@@ -60,7 +60,7 @@
  *   Delivery must serve SVG (and any text) with `X-Content-Type-Options: nosniff` and
  *   `Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'; sandbox`. XML, HTML
  *   and scripts are labelled text/plain for the same reason. This module itself never loads
- *   SVG (rounded corners are drawn on the alpha channel), so the app can also block libvips'
+ *   SVG (rounded corners are a raw mask, not an SVG overlay), so the app can also block libvips'
  *   non-raster loaders at start-up as a second line of defence, e.g.
  *   `sharp.block({ operation: ["VipsForeignLoadSvg", "VipsForeignLoadPdf"] })`; that is
  *   process-wide, so it belongs in main.ts, not here.
@@ -69,6 +69,11 @@
  *   checked against `maxOutputPixels` (default 40 MP) before it is allocated, so a transform
  *   asking for too much is a 400, never an OOM. Frames are raw 8-bit sRGB(A): at most about
  *   2 × 4 B × maxOutputPixels per image in flight. `failOn: "error"` refuses corrupt data.
+ * - **No pixel work on the event loop.** Every operation is a libvips pipeline (ImageOp); there
+ *   is no kind of operation that loops over pixels in JavaScript, because delivery renders for
+ *   anyone and such a loop stalls every other request. Rounded corners build an antialiased mask
+ *   whose JavaScript cost is O(width + height) (only edge pixels are computed; runs are
+ *   Buffer.fill) and libvips multiplies the alpha by it (`dest-in`).
  * - **One decode, EXIF first.** Auto-orientation happens before everything; the first resize or
  *   crop runs inside the decoding pipeline (libvips shrink-on-load), later operations each get a
  *   pipeline over the previous raw frame, because sharp reorders operations within one pipeline.

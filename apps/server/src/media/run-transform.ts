@@ -42,10 +42,10 @@ export async function runTransform(
   for (const [index, step] of steps.entries()) {
     const label = `step ${index + 1} (${canonicalTransform([step])})`;
     for (const op of planStep(step, shape)) {
-      if (op.kind === "sharp" && op.skip?.(shape)) continue;
+      if (op.skip?.(shape)) continue;
       checkOutputSize(op.outputSize(shape), label, limits);
-      if (frame === undefined && op.kind === "sharp" && op.fusable) {
-        frame = await decode(op.apply(source(), shape), limits);
+      if (frame === undefined && op.fusable) {
+        frame = await decode(await op.apply(source(), shape), limits);
       } else {
         frame ??= await decode(source(), limits);
         frame = await runOp(op, frame, limits);
@@ -92,12 +92,8 @@ async function decode(image: Sharp, limits: MediaLimits): Promise<Frame> {
 
 /** Later stages work on frames we made; only a timeout is the request's fault there. */
 async function runOp(op: ImageOp, frame: Frame, limits: MediaLimits): Promise<Frame> {
-  if (op.kind === "pixels") {
-    op.run(frame);
-    return frame;
-  }
   try {
-    return await materialize(op.apply(frameImage(frame, limits), frame));
+    return await materialize(await op.apply(frameImage(frame, limits), frame));
   } catch (error) {
     throw timeoutError(error, limits) ?? error;
   }
