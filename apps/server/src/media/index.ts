@@ -59,11 +59,13 @@
  *   (external entities, `<image href="http://169.254.169.254/...">`), and SVG can carry script.
  *   Delivery must serve SVG (and any text) with `X-Content-Type-Options: nosniff` and
  *   `Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'; sandbox`. XML, HTML
- *   and scripts are labelled text/plain for the same reason. This module itself never loads
- *   SVG (rounded corners are a raw mask, not an SVG overlay), so the app can also block libvips'
- *   non-raster loaders at start-up as a second line of defence, e.g.
- *   `sharp.block({ operation: ["VipsForeignLoadSvg", "VipsForeignLoadPdf"] })`; that is
- *   process-wide, so it belongs in main.ts, not here.
+ *   and scripts are labelled text/plain for the same reason. As a second line, every libvips
+ *   loader and saver but the raster ones is blocked process-wide (`blockUnusedCodecs`, an
+ *   allowlist, so SVG, PDF, ImageMagick, FITS, the VIPS format and whatever else the libvips
+ *   build has are all out): content that got past the sniffing finds no loader, a 400. openImage
+ *   applies it before the first client image reaches libvips, so embedders and tests get it
+ *   too, and the server applies it at start. It is process-wide: an embedder's own sharp calls
+ *   are limited to the same codecs. Rounded corners are a raw mask, not an SVG overlay.
  * - **Limits, not file size, bound memory.** The header's declared pixels are checked before
  *   decoding (sharp `limitInputPixels`, default 100 MP); every image the pipeline makes is
  *   checked against `maxOutputPixels` (default 40 MP) before it is allocated, so a transform
