@@ -42,7 +42,8 @@
  *
  * Refusals throw `MediaError` with `status` and `code` from the shared ERROR_CODES:
  * IMAGE_TOO_LARGE (400: header over maxInputPixels, i.e. a decompression bomb; any intermediate
- * or final image over maxOutputPixels; a pipeline over timeoutSeconds), UNSUPPORTED_MEDIA_TYPE
+ * or final image over maxOutputPixels, or larger than the source and over maxUpscalePixels; a
+ * pipeline over timeoutSeconds), UNSUPPORTED_MEDIA_TYPE
  * (400: not a raster image, or corrupt/truncated), INVALID_TRANSFORM (400: grammar errors, the
  * parser's message naming the directive), FILE_TOO_LARGE (413: a delivery stream over
  * maxSourceBytes). Messages are safe to show. Anything else thrown is a bug: a 500.
@@ -71,6 +72,11 @@
  *   checked against `maxOutputPixels` (default 40 MP) before it is allocated, so a transform
  *   asking for too much is a 400, never an OOM. Frames are raw 8-bit sRGB(A): at most about
  *   2 × 4 B × maxOutputPixels per image in flight. `failOn: "error"` refuses corrupt data.
+ * - **Work is bound by what was uploaded.** An image with more pixels than its source (an
+ *   upscale, a pad, a rotated canvas; intermediate or final) may not exceed `maxUpscalePixels`
+ *   (default 4096 × 4096 = 16.8 MP): delivery renders public images for anyone, and a 10×10
+ *   image asked for w_6000,h_6000 would otherwise be 36 MP of work for free. Images no larger
+ *   than the source are bound by maxOutputPixels only, so downscaling is never affected.
  * - **No pixel work on the event loop.** Every operation is a libvips pipeline (ImageOp); there
  *   is no kind of operation that loops over pixels in JavaScript, because delivery renders for
  *   anyone and such a loop stalls every other request. Rounded corners build an antialiased mask
