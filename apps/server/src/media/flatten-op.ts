@@ -10,13 +10,3 @@ export function flattenOp(background: Colour): ImageOp {
     apply: (image) => image.flatten({ background }),
   };
 }
-
-/** Gives a frame an opaque alpha channel, for operations that make pixels transparent. */
-export function ensureAlphaOp(): ImageOp {
-  return {
-    fusable: false,
-    skip: (input) => input.channels === 4,
-    outputSize: sameSize,
-    apply: (image) => image.ensureAlpha(1),
-  };
-}

@@ -9,7 +9,7 @@ import { roundCornersMask } from "./round-corners-mask.js";
  * off the event loop; building the mask costs JavaScript O(width + height) (round-corners-mask.ts).
  * No SVG is drawn, so the process needs no SVG loader at all (see block-unused-codecs.ts). While
  * the op runs the mask takes 3 bytes per pixel: the one-band mask and the grey-and-alpha image
- * made of it. Needs a 4-channel frame: run ensureAlphaOp first.
+ * made of it. A frame without alpha gets one from the composite itself, with no pass of its own.
  */
 export function roundCornersOp(radius: number | "max"): ImageOp {
   return {
