@@ -119,6 +119,15 @@ describe("loadConfig", () => {
     );
   });
 
+  it("reads the upscale pixel limit (default 4096²) and refuses one under a pixel", () => {
+    expect(loadConfig({ TROVE_DATA_DIR: dir }).mediaLimits.maxUpscalePixels).toBe(4096 * 4096);
+    const config = loadConfig({ TROVE_DATA_DIR: dir, TROVE_MAX_UPSCALE_PIXELS: "1000000" });
+    expect(config.mediaLimits.maxUpscalePixels).toBe(1_000_000);
+    expect(() => loadConfig({ TROVE_DATA_DIR: dir, TROVE_MAX_UPSCALE_PIXELS: "0" })).toThrow(
+      /TROVE_MAX_UPSCALE_PIXELS/,
+    );
+  });
+
   it("does not seed on PostgreSQL unless asked", () => {
     const config = loadConfig({
       TROVE_DATA_DIR: dir,

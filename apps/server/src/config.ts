@@ -23,6 +23,8 @@
  *   TROVE_MAX_OUTPUT_PIXELS (40000000), TROVE_MEDIA_TIMEOUT_SECONDS (30), TROVE_WEBHOOK_MAX_ATTEMPTS (10),
  *   TROVE_WEBHOOK_TIMEOUT_MS (10000), TROVE_WORKERS (run the job runner in this process; default true),
  *   TROVE_JOB_POLL_INTERVAL_MS (1000).
+ *   TROVE_MAX_UPSCALE_PIXELS (largest image the media pipeline makes that has more pixels than its
+ *   source: upscales, pads, rotated canvases; 16777216 = 4096²).
  * Delivery host (src/routes/delivery-limits.ts):
  *   TROVE_RENDER_CONCURRENCY (renders at once; one per CPU core), TROVE_RENDER_QUEUE (renders waiting
  *   for a slot, 8 per core; beyond: 503), TROVE_RENDER_WAIT_MS (longest wait for a slot, 5000; then
@@ -183,6 +185,7 @@ const envSchema = z.object({
   TROVE_REMOTE_FETCH_TIMEOUT_MS: z.coerce.number().int().min(1).default(60_000),
   TROVE_MAX_INPUT_PIXELS: z.coerce.number().int().min(1).default(DEFAULT_MEDIA_LIMITS.maxInputPixels),
   TROVE_MAX_OUTPUT_PIXELS: z.coerce.number().int().min(1).default(DEFAULT_MEDIA_LIMITS.maxOutputPixels),
+  TROVE_MAX_UPSCALE_PIXELS: z.coerce.number().int().min(1).default(DEFAULT_MEDIA_LIMITS.maxUpscalePixels),
   TROVE_MEDIA_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(DEFAULT_MEDIA_LIMITS.timeoutSeconds),
   TROVE_WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(10),
   TROVE_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
@@ -354,6 +357,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     mediaLimits: resolveMediaLimits({
       maxInputPixels: e.TROVE_MAX_INPUT_PIXELS,
       maxOutputPixels: e.TROVE_MAX_OUTPUT_PIXELS,
+      maxUpscalePixels: e.TROVE_MAX_UPSCALE_PIXELS,
       timeoutSeconds: e.TROVE_MEDIA_TIMEOUT_SECONDS,
     }),
     webhooks: { maxAttempts: e.TROVE_WEBHOOK_MAX_ATTEMPTS, timeoutMs: e.TROVE_WEBHOOK_TIMEOUT_MS },

@@ -1,15 +1,16 @@
 /**
- * Running the server: migrate, build the app, listen, print where it is and the development keys
- * (generated ones in full, the only time they are shown; ones set in the environment by prefix,
- * since the operator has them and the output often ends up in a log store),
- * and shut down cleanly on SIGTERM/SIGINT (stop accepting, finish in-flight requests, then Prisma
- * disconnect and PGlite close through the app's onClose hooks).
+ * Running the server: block the libvips codecs Trove never uses, migrate, build the app, listen,
+ * print where it is and the development keys (generated ones in full, the only time they are
+ * shown; ones set in the environment by prefix, since the operator has them and the output often
+ * ends up in a log store), and shut down cleanly on SIGTERM/SIGINT (stop accepting, finish
+ * in-flight requests, then Prisma disconnect and PGlite close through the app's onClose hooks).
  */
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "./app.js";
 import type { ServerConfig } from "./config.js";
 import { apiKeyPrefix } from "./keys/api-keys.js";
 import type { SeedResult } from "./keys/seed.js";
+import { blockUnusedCodecs } from "./media/block-unused-codecs.js";
 
 export interface StartedServer {
   app: FastifyInstance;
@@ -65,6 +66,9 @@ export async function startServer(
   options: { print?: (text: string) => void; handleSignals?: boolean } = {},
 ): Promise<StartedServer> {
   const print = options.print ?? ((text: string) => process.stdout.write(`${text}\n`));
+  // Process-wide: only the raster codecs stay usable, before anything can reach libvips. The
+  // media pipeline applies it too (for embedders and tests); here it is in force from the start.
+  blockUnusedCodecs();
   const app = await buildApp({ config });
   let address: string;
   try {

@@ -1,16 +1,15 @@
 import { type Effect, splitEffect } from "@trove/schema";
 import type { FrameShape } from "./frame.js";
-import { type SharpOp, sameSize } from "./image-op.js";
+import { type ImageOp, sameSize } from "./image-op.js";
 
 /**
  * `e`: the grammar's amounts mapped onto sharp's parameters. Amounts of -100..100 are a
  * percentage change (brightness:-100 is black, saturation:-100 is grey); blur and sharpen
  * amounts 1..100 scale the Gaussian sigma. None of them touches the alpha channel.
  */
-export function effectOp(effect: Effect): SharpOp {
+export function effectOp(effect: Effect): ImageOp {
   const { name, amount } = splitEffect(effect);
-  const op = (apply: SharpOp["apply"]): SharpOp => ({
-    kind: "sharp",
+  const op = (apply: ImageOp["apply"]): ImageOp => ({
     fusable: false,
     outputSize: sameSize,
     apply,
@@ -40,7 +39,7 @@ export function effectOp(effect: Effect): SharpOp {
 }
 
 /** A linear stretch around mid-grey; per channel, so alpha is left as it is. */
-function contrast(image: Parameters<SharpOp["apply"]>[0], input: FrameShape, slope: number) {
+function contrast(image: Parameters<ImageOp["apply"]>[0], input: FrameShape, slope: number) {
   const offset = 128 * (1 - slope);
   const a = [slope, slope, slope];
   const b = [offset, offset, offset];

@@ -1,24 +1,12 @@
 import type { Colour } from "sharp";
-import { type SharpOp, sameSize } from "./image-op.js";
+import { type ImageOp, sameSize } from "./image-op.js";
 
 /** `bg` in a step: whatever is transparent at the end of the step is laid on the colour. */
-export function flattenOp(background: Colour): SharpOp {
+export function flattenOp(background: Colour): ImageOp {
   return {
-    kind: "sharp",
     fusable: false,
     skip: (input) => input.channels === 3,
     outputSize: sameSize,
     apply: (image) => image.flatten({ background }),
-  };
-}
-
-/** Gives a frame an opaque alpha channel, for operations that make pixels transparent. */
-export function ensureAlphaOp(): SharpOp {
-  return {
-    kind: "sharp",
-    fusable: false,
-    skip: (input) => input.channels === 4,
-    outputSize: sameSize,
-    apply: (image) => image.ensureAlpha(1),
   };
 }

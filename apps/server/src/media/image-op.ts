@@ -1,18 +1,18 @@
 import type { Sharp } from "sharp";
-import type { Frame, FrameShape, Size } from "./frame.js";
+import type { FrameShape, Size } from "./frame.js";
 
-interface ImageOpBase {
+/**
+ * One operation of a step, done by libvips: one per pipeline, because sharp orders the operations
+ * of a pipeline itself. There is deliberately no kind of operation that works on the pixels in
+ * JavaScript: the delivery host renders for anyone, and a per-pixel loop on the event loop lets
+ * a few requests stall every other one (rounded corners used to be such a loop).
+ */
+export interface ImageOp {
   /**
    * The size of the result for an input of `input`'s size, exact or an upper bound. The runner
-   * checks it against maxOutputPixels before running the op, so nothing over the cap is ever
-   * allocated.
+   * checks it against the limits before running the op, so nothing over them is ever allocated.
    */
   outputSize(input: Size): Size;
-}
-
-/** An operation libvips does: one per pipeline, because sharp orders operations itself. */
-export interface SharpOp extends ImageOpBase {
-  kind: "sharp";
   /**
    * May run in the decoding pipeline itself (right after auto-orientation). Only resize and
    * extract are: libvips then shrinks or crops while decoding, so a large source is never
@@ -21,15 +21,11 @@ export interface SharpOp extends ImageOpBase {
   fusable: boolean;
   /** True when the op would change nothing for this input, to save a pass. */
   skip?(input: FrameShape): boolean;
-  apply(image: Sharp, input: FrameShape): Sharp;
+  /**
+   * Adds the operation to `image`, a pipeline over a frame of `input`'s shape (or the source).
+   * Asynchronous when it first has libvips make an input of its own (rounded corners' mask).
+   */
+  apply(image: Sharp, input: FrameShape): Sharp | Promise<Sharp>;
 }
-
-/** An operation done in JavaScript on the raw pixels, in place. */
-export interface PixelOp extends ImageOpBase {
-  kind: "pixels";
-  run(frame: Frame): void;
-}
-
-export type ImageOp = SharpOp | PixelOp;
 
 export const sameSize = (input: Size): Size => ({ width: input.width, height: input.height });

@@ -42,7 +42,8 @@
  *
  * Refusals throw `MediaError` with `status` and `code` from the shared ERROR_CODES:
  * IMAGE_TOO_LARGE (400: header over maxInputPixels, i.e. a decompression bomb; any intermediate
- * or final image over maxOutputPixels; a pipeline over timeoutSeconds), UNSUPPORTED_MEDIA_TYPE
+ * or final image over maxOutputPixels, or larger than the source and over maxUpscalePixels; a
+ * pipeline over timeoutSeconds), UNSUPPORTED_MEDIA_TYPE
  * (400: not a raster image, or corrupt/truncated), INVALID_TRANSFORM (400: grammar errors, the
  * parser's message naming the directive), FILE_TOO_LARGE (413: a delivery stream over
  * maxSourceBytes). Messages are safe to show. Anything else thrown is a bug: a 500.
@@ -59,16 +60,28 @@
  *   (external entities, `<image href="http://169.254.169.254/...">`), and SVG can carry script.
  *   Delivery must serve SVG (and any text) with `X-Content-Type-Options: nosniff` and
  *   `Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'; sandbox`. XML, HTML
- *   and scripts are labelled text/plain for the same reason. This module itself never loads
- *   SVG (rounded corners are drawn on the alpha channel), so the app can also block libvips'
- *   non-raster loaders at start-up as a second line of defence, e.g.
- *   `sharp.block({ operation: ["VipsForeignLoadSvg", "VipsForeignLoadPdf"] })`; that is
- *   process-wide, so it belongs in main.ts, not here.
+ *   and scripts are labelled text/plain for the same reason. As a second line, every libvips
+ *   loader and saver but the raster ones is blocked process-wide (`blockUnusedCodecs`, an
+ *   allowlist, so SVG, PDF, ImageMagick, FITS, the VIPS format and whatever else the libvips
+ *   build has are all out): content that got past the sniffing finds no loader, a 400. openImage
+ *   applies it before the first client image reaches libvips, so embedders and tests get it
+ *   too, and the server applies it at start. It is process-wide: an embedder's own sharp calls
+ *   are limited to the same codecs. Rounded corners are a raw mask, not an SVG overlay.
  * - **Limits, not file size, bound memory.** The header's declared pixels are checked before
  *   decoding (sharp `limitInputPixels`, default 100 MP); every image the pipeline makes is
  *   checked against `maxOutputPixels` (default 40 MP) before it is allocated, so a transform
  *   asking for too much is a 400, never an OOM. Frames are raw 8-bit sRGB(A): at most about
  *   2 × 4 B × maxOutputPixels per image in flight. `failOn: "error"` refuses corrupt data.
+ * - **Work is bound by what was uploaded.** An image with more pixels than its source (an
+ *   upscale, a pad, a rotated canvas; intermediate or final) may not exceed `maxUpscalePixels`
+ *   (default 4096 × 4096 = 16.8 MP): delivery renders public images for anyone, and a 10×10
+ *   image asked for w_6000,h_6000 would otherwise be 36 MP of work for free. Images no larger
+ *   than the source are bound by maxOutputPixels only, so downscaling is never affected.
+ * - **No pixel work on the event loop.** Every operation is a libvips pipeline (ImageOp); there
+ *   is no kind of operation that loops over pixels in JavaScript, because delivery renders for
+ *   anyone and such a loop stalls every other request. Rounded corners build an antialiased mask
+ *   whose JavaScript cost is O(width + height) (only edge pixels are computed; runs are
+ *   Buffer.fill) and libvips multiplies the alpha by it (`dest-in`).
  * - **One decode, EXIF first.** Auto-orientation happens before everything; the first resize or
  *   crop runs inside the decoding pipeline (libvips shrink-on-load), later operations each get a
  *   pipeline over the previous raw frame, because sharp reorders operations within one pipeline.

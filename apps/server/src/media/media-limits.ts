@@ -10,6 +10,13 @@ export interface MediaLimits {
    * intermediate is held as raw RGBA, so memory per image is at most about 2 × 4 × this.
    */
   maxOutputPixels: number;
+  /**
+   * Largest image the pipeline makes that has more pixels than its source (an upscale, a pad,
+   * a rotation's larger canvas), intermediate or final. Images no larger than the source are
+   * bound by maxOutputPixels only. Delivery renders public images for anyone: without this a
+   * 10×10 image asked for w_6000,h_6000 costs 36 MP of work for free.
+   */
+  maxUpscalePixels: number;
   /** CPU time one sharp pipeline may take, in seconds; beyond it the request is refused. */
   timeoutSeconds: number;
   /** Largest source read from a stream (delivery), in bytes. */
@@ -19,6 +26,9 @@ export interface MediaLimits {
 export const DEFAULT_MEDIA_LIMITS: Readonly<MediaLimits> = Object.freeze({
   maxInputPixels: 100_000_000,
   maxOutputPixels: 40_000_000,
+  // 4096 × 4096: room for a retina rendition of anything a 5K screen shows (5120 × 2880 is
+  // 14.7 MP; a 1200×800 photo at w_2400 is 3.8 MP), while 6000 × 6000 (36 MP) is refused.
+  maxUpscalePixels: 16_777_216,
   timeoutSeconds: 30,
   maxSourceBytes: 256 * 1024 * 1024,
 });

@@ -1,4 +1,5 @@
 import sharp, { type Sharp } from "sharp";
+import { blockUnusedCodecs } from "./block-unused-codecs.js";
 import type { ImageInput } from "./image-input.js";
 import type { MediaLimits } from "./media-limits.js";
 
@@ -7,9 +8,12 @@ import type { MediaLimits } from "./media-limits.js";
  * here). `limitInputPixels` makes libvips refuse a header that declares too many pixels before
  * allocating anything; `failOn: "error"` refuses corrupt and truncated data instead of decoding
  * grey garbage; `autoOrient` applies the EXIF orientation before every other operation, so
- * transforms address the image as people see it.
+ * transforms address the image as people see it. libvips' loaders other than the raster ones
+ * are blocked first (block-unused-codecs.ts), so whatever calls the pipeline, no client image
+ * can reach the SVG or PDF loader.
  */
 export function openImage(input: ImageInput, limits: MediaLimits): Sharp {
+  blockUnusedCodecs();
   return sharp(input, {
     limitInputPixels: limits.maxInputPixels,
     failOn: "error",

@@ -1,7 +1,7 @@
 import type { TransformStep } from "@trove/schema";
 import { backgroundColour, TRANSPARENT } from "./background-colour.js";
 import { effectOp } from "./effect-op.js";
-import { ensureAlphaOp, flattenOp } from "./flatten-op.js";
+import { flattenOp } from "./flatten-op.js";
 import type { Size } from "./frame.js";
 import type { ImageOp } from "./image-op.js";
 import { planResize } from "./resize-ops.js";
@@ -18,7 +18,7 @@ import { roundCornersOp } from "./round-corners-op.js";
 export function planStep(step: TransformStep, input: Size): ImageOp[] {
   const ops: (ImageOp | undefined)[] = [...planResize(step, input)];
   if (step.e !== undefined) ops.push(effectOp(step.e));
-  if (step.br !== undefined && step.br !== 0) ops.push(ensureAlphaOp(), roundCornersOp(step.br));
+  if (step.br !== undefined && step.br !== 0) ops.push(roundCornersOp(step.br));
   if (step.flip !== undefined) ops.push(flipOp(step.flip));
   if (step.r !== undefined) ops.push(rotateOp(step.r, backgroundColour(step.bg, TRANSPARENT)));
   if (step.bg !== undefined && step.bg !== "transparent")

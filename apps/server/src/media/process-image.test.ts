@@ -402,6 +402,42 @@ describe("processImage refusals", () => {
     ).rejects.toMatchObject({ code: "IMAGE_TOO_LARGE" });
   });
 
+  it("refuses an image larger than its source over the upscale limit, naming it", async () => {
+    const tiny = await solid(10, 10, red);
+    const error = await processImage({ input: tiny, transform: "w_6000,h_6000,c_fill" }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ code: "IMAGE_TOO_LARGE", status: 400 });
+    expect((error as Error).message).toBe(
+      "step 1 (w_6000,h_6000,c_fill) would produce 6000×6000 = 36000000 pixels from a 10×10 image, more than the 16777216-pixel limit for images larger than their source",
+    );
+    // A retina rendition of a photo stays well inside the default.
+    const photo = await solid(1200, 800, red, "jpeg");
+    expect((await processImage({ input: photo, transform: "w_2400" })).info).toMatchObject({
+      width: 2400,
+      height: 1600,
+    });
+  });
+
+  it("bounds every kind of growth by the upscale limit, and nothing that stays within the source", async () => {
+    const limits = { maxUpscalePixels: 10_000 };
+    const square = await solid(100, 100, red); // 10,000 pixels
+    const refused = { code: "IMAGE_TOO_LARGE", message: expect.stringContaining("10000-pixel limit") };
+    const run = (input: Buffer, transform: string) => processImage({ input, transform, limits });
+    // Up to the limit, or down from any size, is fine.
+    expect((await run(await solid(10, 10, red), "w_100")).info.width).toBe(100);
+    await expect(run(await solid(10, 10, red), "w_101")).rejects.toMatchObject(refused);
+    expect((await run(await solid(400, 400, red), "w_300")).info.width).toBe(300);
+    // An intermediate counts, compared with the source, not with the step before it.
+    await expect(run(square, "w_10/w_200")).rejects.toMatchObject(refused);
+    expect((await run(square, "w_10/w_100")).info.width).toBe(100);
+    // So do a padded canvas and a rotated one: r_45 turns a 1000×10 strip into 717×717.
+    await expect(run(square, "w_200,h_200,c_pad")).rejects.toMatchObject(refused);
+    const strip = await solid(1000, 10, red);
+    await expect(run(strip, "r_45")).rejects.toMatchObject(refused);
+    expect((await run(strip, "r_90")).info).toMatchObject({ width: 10, height: 1000 });
+  });
+
   it("lets a large source through when the transform reduces it first", async () => {
     const input = await solid(3000, 2000, red, "jpeg");
     const result = await processImage({ input, transform: "w_300", limits: { maxOutputPixels: 1_000_000 } });

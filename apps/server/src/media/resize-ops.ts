@@ -2,7 +2,7 @@ import type { CropMode, Gravity, TransformStep } from "@trove/schema";
 import type { Colour } from "sharp";
 import { backgroundColour, TRANSPARENT } from "./background-colour.js";
 import type { Size } from "./frame.js";
-import type { ImageOp, SharpOp } from "./image-op.js";
+import type { ImageOp } from "./image-op.js";
 
 type Strategy = "entropy" | "attention";
 const isStrategy = (p: Gravity | undefined): p is Strategy => p === "entropy" || p === "attention";
@@ -68,9 +68,8 @@ function resize(
   width: number,
   height: number,
   options: { fit: "cover" | "fill" | "contain"; position?: string; background?: Colour },
-): SharpOp {
+): ImageOp {
   return {
-    kind: "sharp",
     fusable: true,
     outputSize: () => ({ width, height }),
     apply: (image) => image.resize({ width, height, ...options }),
@@ -81,9 +80,8 @@ function proportional(
   width: number | undefined,
   height: number | undefined,
   withoutEnlargement: boolean,
-): SharpOp {
+): ImageOp {
   return {
-    kind: "sharp",
     fusable: true,
     outputSize: (input) => {
       const scale = width !== undefined ? width / input.width : (height as number) / input.height;
@@ -97,9 +95,8 @@ function proportional(
   };
 }
 
-function inside(width: number, height: number, withoutEnlargement: boolean): SharpOp {
+function inside(width: number, height: number, withoutEnlargement: boolean): ImageOp {
   return {
-    kind: "sharp",
     fusable: true,
     outputSize: (input) => {
       const scale = Math.min(width / input.width, height / input.height);
@@ -125,7 +122,6 @@ function planCrop(width: number, height: number, p: Gravity | undefined, input: 
   const top = offset(input.height - crop.height, gravity, ["t", "tl", "tr"], ["b", "bl", "br"]);
   return [
     {
-      kind: "sharp",
       fusable: true,
       skip: (shape) => shape.width === crop.width && shape.height === crop.height,
       outputSize: () => crop,
@@ -145,9 +141,8 @@ function offset(slack: number, gravity: Gravity, start: Gravity[], end: Gravity[
  * resize. A cover resize to w×H, then to w×h, has a scale of exactly 1 each time, so each is a
  * pure smart crop along one axis: a window found by the strategy, without any scaling.
  */
-function smartCrop(crop: Size, strategy: Strategy): SharpOp[] {
-  const pass = (width: (input: Size) => number, height: (input: Size) => number): SharpOp => ({
-    kind: "sharp",
+function smartCrop(crop: Size, strategy: Strategy): ImageOp[] {
+  const pass = (width: (input: Size) => number, height: (input: Size) => number): ImageOp => ({
     fusable: true,
     skip: (shape) => shape.width === width(shape) && shape.height === height(shape),
     outputSize: (input) => ({ width: width(input), height: height(input) }),

@@ -1,25 +1,23 @@
 import type { Flip } from "@trove/schema";
 import type { Colour } from "sharp";
 import type { Size } from "./frame.js";
-import { type SharpOp, sameSize } from "./image-op.js";
+import { type ImageOp, sameSize } from "./image-op.js";
 
 /**
  * `r`: right angles are lossless transposes; any other angle rotates onto `background`
  * (transparent unless `bg` says otherwise; libvips adds the alpha channel it needs).
  */
-export function rotateOp(degrees: number, background: Colour): SharpOp | undefined {
+export function rotateOp(degrees: number, background: Colour): ImageOp | undefined {
   const angle = ((degrees % 360) + 360) % 360;
   if (angle === 0) return undefined;
   if (angle % 90 === 0) {
     return {
-      kind: "sharp",
       fusable: false,
       outputSize: (input) => (angle === 180 ? sameSize(input) : { width: input.height, height: input.width }),
       apply: (image) => image.rotate(angle),
     };
   }
   return {
-    kind: "sharp",
     fusable: false,
     outputSize: (input) => boundingBox(input, angle),
     apply: (image) => image.rotate(angle, { background }),
@@ -38,9 +36,8 @@ function boundingBox({ width, height }: Size, angle: number): Size {
 }
 
 /** `flip`: h mirrors left to right (sharp's flop), v top to bottom (sharp's flip). */
-export function flipOp(flip: Flip): SharpOp {
+export function flipOp(flip: Flip): ImageOp {
   return {
-    kind: "sharp",
     fusable: false,
     outputSize: sameSize,
     apply: (image) => {

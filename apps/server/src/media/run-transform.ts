@@ -29,7 +29,8 @@ export interface RenderedImage {
  * operations of one pipeline in its own fixed order, not in call order. The first operation, if
  * it is a resize or extract, runs inside the decoding pipeline (shrink-on-load), so the source
  * is decoded once and never held whole when it is reduced. Every frame, intermediate or final,
- * is checked against maxOutputPixels before it is made.
+ * is checked against maxOutputPixels, and if it has more pixels than the source against
+ * maxUpscalePixels, before it is made.
  */
 export async function runTransform(
   source: () => Sharp,
@@ -42,10 +43,10 @@ export async function runTransform(
   for (const [index, step] of steps.entries()) {
     const label = `step ${index + 1} (${canonicalTransform([step])})`;
     for (const op of planStep(step, shape)) {
-      if (op.kind === "sharp" && op.skip?.(shape)) continue;
-      checkOutputSize(op.outputSize(shape), label, limits);
-      if (frame === undefined && op.kind === "sharp" && op.fusable) {
-        frame = await decode(op.apply(source(), shape), limits);
+      if (op.skip?.(shape)) continue;
+      checkOutputSize(op.outputSize(shape), label, header, limits);
+      if (frame === undefined && op.fusable) {
+        frame = await decode(await op.apply(source(), shape), limits);
       } else {
         frame ??= await decode(source(), limits);
         frame = await runOp(op, frame, limits);
@@ -54,7 +55,7 @@ export async function runTransform(
     }
   }
   if (frame === undefined) {
-    checkOutputSize(header, "the image", limits);
+    checkOutputSize(header, "the image", header, limits);
     return { image: source, ...sizeOf(header), hasAlpha: header.hasAlpha, fromSource: true };
   }
   const final = frame;
@@ -71,12 +72,21 @@ export function mapRenderError(error: unknown, rendered: RenderedImage, limits: 
   return rendered.fromSource ? decodeError(error, limits) : (timeoutError(error, limits) ?? error);
 }
 
-function checkOutputSize({ width, height }: Size, what: string, limits: MediaLimits): void {
+function checkOutputSize({ width, height }: Size, what: string, source: Size, limits: MediaLimits): void {
   const pixels = width * height;
+  const produce = `${what} would produce ${width}×${height} = ${pixels} pixels`;
   if (pixels > limits.maxOutputPixels) {
     throw new MediaError(
       "IMAGE_TOO_LARGE",
-      `${what} would produce ${width}×${height} = ${pixels} pixels, more than the ${limits.maxOutputPixels}-pixel output limit`,
+      `${produce}, more than the ${limits.maxOutputPixels}-pixel output limit`,
+    );
+  }
+  // Compared with the source, not the previous frame: w_10/w_4000 of a 9 MP photo makes no
+  // more pixels than the photo has, while r_45 of an 8000×10 strip (32 MP) does.
+  if (pixels > source.width * source.height && pixels > limits.maxUpscalePixels) {
+    throw new MediaError(
+      "IMAGE_TOO_LARGE",
+      `${produce} from a ${source.width}×${source.height} image, more than the ${limits.maxUpscalePixels}-pixel limit for images larger than their source`,
     );
   }
 }
@@ -92,12 +102,8 @@ async function decode(image: Sharp, limits: MediaLimits): Promise<Frame> {
 
 /** Later stages work on frames we made; only a timeout is the request's fault there. */
 async function runOp(op: ImageOp, frame: Frame, limits: MediaLimits): Promise<Frame> {
-  if (op.kind === "pixels") {
-    op.run(frame);
-    return frame;
-  }
   try {
-    return await materialize(op.apply(frameImage(frame, limits), frame));
+    return await materialize(await op.apply(frameImage(frame, limits), frame));
   } catch (error) {
     throw timeoutError(error, limits) ?? error;
   }
