@@ -142,7 +142,7 @@ export const rateLimitPlugin = fp<RateLimitPluginOptions>(
       ),
       limiter("public-key", limits.publicKeyMax, keyIdOf),
     ];
-    const assetsPrefix = options.assetsPrefix.replace(/\/+$/, "");
+    const assetsPrefix = options.assetsPrefix.replace(/(?<!\/)\/+$/, "");
 
     app.addHook("onRequest", async (request, reply) => {
       const path = routedPathOf(request);
