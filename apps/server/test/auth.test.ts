@@ -160,6 +160,16 @@ describe("API key authentication", () => {
     expect(record.lastUsedAt).toBeInstanceOf(Date);
   });
 
+  it("a route without config.auth needs a private key however its path is spelled", async () => {
+    // `%61` is `a`: the router matches the /api/ route, but the raw URL does not start with /api/.
+    for (const url of [PROBE.defaultAuth, PROBE.defaultAuth.replace("/api/", "/%61pi/")]) {
+      const res = await t.app.inject({ method: "GET", url });
+      expect(res.statusCode, url).toBe(401);
+      const publicKey = await t.app.inject({ method: "GET", url, headers: { "x-api-key": t.keys.public } });
+      expect(publicKey.statusCode, url).toBe(403);
+    }
+  });
+
   it("routes outside /api/ need no key", async () => {
     const res = await t.app.inject({ method: "GET", url: "/healthz" });
     expect(res.statusCode).toBe(200);

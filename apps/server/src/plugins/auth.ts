@@ -45,11 +45,15 @@ export function apiKeyFromRequest(request: Pick<FastifyRequest, "headers">): str
   return undefined;
 }
 
-/** The auth mode that applies to a request (route config, else the /api/ default). */
+/**
+ * The auth mode that applies to a request (route config, else the /api/ default). The default is
+ * read from the route's pattern, not the raw URL: `/%61pi/v1/...` is routed to an /api/ route but
+ * does not start with "/api/".
+ */
 export function authModeOf(request: FastifyRequest): AuthMode {
   const configured = request.routeOptions.config?.auth;
   if (configured) return configured;
-  return request.url.startsWith("/api/") ? "private" : "none";
+  return (request.routeOptions.url ?? request.url).startsWith("/api/") ? "private" : "none";
 }
 
 export const authPlugin = fp(
