@@ -33,6 +33,7 @@ import { rateLimitPlugin } from "./plugins/rate-limit.js";
 import { rejectNulPlugin } from "./plugins/reject-nul.js";
 import { genRequestId, requestIdPlugin } from "./plugins/request-id.js";
 import { unreadBodyPlugin } from "./plugins/unread-body.js";
+import { RenderGate } from "./render-gate.js";
 import { deliveryRoutes, deliveryUrl } from "./routes/delivery.js";
 import { isDeliveryUrl, setDeliverySecurityHeaders } from "./routes/delivery-headers.js";
 import { variantDelivery } from "./routes/delivery-variants.js";
@@ -119,6 +120,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       },
     });
     app.decorate("config", config);
+    app.decorate(
+      "renderGate",
+      new RenderGate({
+        concurrency: config.delivery.renderConcurrency,
+        queue: config.delivery.renderQueue,
+        waitMs: config.delivery.renderWaitMs,
+      }),
+    );
     app.decorate("seedResult", seedResult);
     app.decorate("deliveryUrl", (workspaceNo: string, path: string) =>
       deliveryUrl(config.assetsUrl, workspaceNo, path),

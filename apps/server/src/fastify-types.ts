@@ -4,6 +4,7 @@
  *   app.db        PrismaClient (src/plugins/db.ts)        app.dbKind   "pglite" | "postgres"
  *   app.database  Database (ping, migrate, close)          app.config   ServerConfig
  *   app.storage   StorageDriver (src/storage/driver.ts)
+ *   app.renderGate RenderGate (src/render-gate.ts): admits delivery renders and transform uploads
  *   request.auth  AuthContext, set by the auth hook on every route whose `config.auth` is "any" or
  *                 "private" (default "private" for /api/* routes, "none" elsewhere).
  *
@@ -20,6 +21,7 @@ import type { Database, DbKind } from "./db/database.js";
 import type { ErrorGroup, ErrorVariant } from "./errors/error-body.js";
 import type { PrismaClient } from "./generated/prisma/client.js";
 import type { AuthContext, AuthMode } from "./plugins/auth.js";
+import type { RenderGate } from "./render-gate.js";
 import type { StorageDriver } from "./storage/driver.js";
 
 declare module "fastify" {
@@ -29,6 +31,7 @@ declare module "fastify" {
     database: Database;
     config: ServerConfig;
     storage: StorageDriver;
+    renderGate: RenderGate;
   }
   interface FastifyRequest {
     /** Set on authenticated routes (see src/plugins/auth.ts); null on `auth: "none"` routes. */

@@ -73,6 +73,25 @@ describe("render gate", () => {
     expect((await get("w_11")).statusCode).toBe(200);
   });
 
+  it("admits transform uploads through the same gate: 503 in the upload envelope, nothing stored", async () => {
+    const { storage, get } = await appWith({ renderConcurrency: 1, renderQueue: 0, renderWaitMs: 1000 });
+    storage.holding = true;
+    const slow = get("w_10");
+    await vi.waitFor(() => expect(storage.waiting).toBe(1));
+    const app = t as TestApp;
+    const before = await app.app.db.file.count();
+    const png = await solid(40, 30, { r: 1, g: 2, b: 3 }, "png");
+    const busy = await directUpload(app, { file_name: "busy.png", transform: "w_20" }, { content: png });
+    expect(busy.statusCode).toBe(503);
+    expect(busy.headers["retry-after"]).toBe("1");
+    expect(busy.json()).toMatchObject({ success: false, errorCode: "SERVICE_UNAVAILABLE" });
+    expect(await app.app.db.file.count()).toBe(before);
+    // Without a transform an upload renders nothing and is not held back.
+    expect((await directUpload(app, { file_name: "plain.png" }, { content: png })).statusCode).toBe(200);
+    storage.release();
+    expect((await slow).statusCode).toBe(200);
+  });
+
   it("queues a render while a slot is taken and runs it when the slot frees", async () => {
     const { storage, get } = await appWith({ renderConcurrency: 1, renderQueue: 1, renderWaitMs: 60_000 });
     storage.holding = true;

@@ -1,6 +1,7 @@
 /**
  * What the delivery host may spend on requests anyone can send: renders at once, renders
- * waiting, how long one waits, and how many rendered variants each file keeps in storage.
+ * waiting, how long one waits (the app's RenderGate, which transform uploads pass too), and how
+ * many rendered variants each file keeps in storage.
  * Settings: TROVE_RENDER_CONCURRENCY, TROVE_RENDER_QUEUE, TROVE_RENDER_WAIT_MS,
  * TROVE_MAX_VARIANTS_PER_FILE (src/config.ts).
  */

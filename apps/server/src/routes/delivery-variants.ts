@@ -30,9 +30,9 @@
  *   `Cache-Control` as for files, `Vary: Accept` for every f_auto response (hit, miss or 304),
  *   and the delivery host's security headers. If-None-Match -> 304 without reading storage. No
  *   Range support on variants.
- * - Limits (src/routes/delivery-limits.ts): renders pass a RenderGate (at most N at once, a
- *   short queue, then 503 with Retry-After), and each file keeps at most N stored variants,
- *   least recently used evicted first (VariantStore).
+ * - Limits (src/routes/delivery-limits.ts): renders pass the app's RenderGate (at most N at
+ *   once, a short queue, then 503 with Retry-After; src/render-gate.ts), and each file keeps at
+ *   most N stored variants, least recently used evicted first (VariantStore).
  * - Variants of a deleted file are never served: delivery finds no row. Their bytes are removed
  *   with the file by `deleteFileObjects` (src/uploads/delete-file-objects.ts).
  */
@@ -59,7 +59,6 @@ import { variantOutputFormat } from "../media/variant-output-format.js";
 import { ObjectNotFoundError } from "../storage/driver.js";
 import { imageInputOf, putBuffer, readObjectHead } from "../uploads/object-keys.js";
 import { CACHE_CONTROL, type DeliveryFallback, type DeliveryFile } from "./delivery.js";
-import { RenderGate } from "./render-gate.js";
 import { VariantStore } from "./variant-store.js";
 
 const KNOWN_KEYS: ReadonlySet<string> = new Set(TRANSFORM_KEYS);
@@ -86,13 +85,7 @@ function digest(text: string): string {
 /** The delivery fallback that serves transformed variants. */
 export function variantDelivery(app: FastifyInstance): DeliveryFallback {
   const limits = resolveMediaLimits(app.config.mediaLimits);
-  const { delivery } = app.config;
-  const gate = new RenderGate({
-    concurrency: delivery.renderConcurrency,
-    queue: delivery.renderQueue,
-    waitMs: delivery.renderWaitMs,
-  });
-  const variants = new VariantStore(app.db, app.storage, delivery.maxVariantsPerFile, app.log);
+  const variants = new VariantStore(app.db, app.storage, app.config.delivery.maxVariantsPerFile, app.log);
   /** Renders in progress, by cache key: concurrent misses for one variant share one render. */
   const inFlight = new Map<string, Promise<{ body: Buffer; mimeType: string }>>();
 
@@ -100,7 +93,7 @@ export function variantDelivery(app: FastifyInstance): DeliveryFallback {
     let pending = inFlight.get(cacheKey);
     if (!pending) {
       // The slot is held until the variant is stored: its bytes are in memory until then.
-      pending = gate
+      pending = app.renderGate
         .run(async () => {
           const source = await imageInputOf(app.storage, file.storageKey, limits.maxSourceBytes);
           const variant = await renderVariant({

@@ -16,6 +16,7 @@ import { type MediaLimits, resolveMediaLimits } from "../media/media-limits.js";
 import { type ProcessedImage, processImage } from "../media/process-image.js";
 import { SNIFF_HEAD_BYTES, sniffContent } from "../media/sniff-content.js";
 import type { TrustedRangesInput } from "../network/trusted-ranges.js";
+import type { RenderGate } from "../render-gate.js";
 import { objectKey, type StorageDriver } from "../storage/driver.js";
 import { hashStream } from "../storage/multipart/block-hash.js";
 import { enqueueWebhook, fileUploadedEvent } from "../webhooks/delivery.js";
@@ -33,6 +34,8 @@ export interface UploadDeps {
   storage: StorageDriver;
   deliveryUrl: FastifyInstance["deliveryUrl"];
   mediaLimits?: Partial<MediaLimits>;
+  /** Admits transform uploads with delivery renders (unset: no bound, for embedders and tests). */
+  renderGate?: Pick<RenderGate, "run">;
   /** For webhook URLs that are IP literals in a trusted range. */
   trustedRanges?: TrustedRangesInput;
   /** Attempts of a webhook delivery before it is marked failed (queue default 10). */
@@ -47,6 +50,7 @@ export function uploadDepsOf(app: FastifyInstance): UploadDeps {
     storage: app.storage,
     deliveryUrl: app.deliveryUrl,
     mediaLimits: app.config.mediaLimits,
+    renderGate: app.renderGate,
     trustedRanges: app.config.trustedRanges,
     webhookMaxAttempts: app.config.webhooks.maxAttempts,
     log: app.log,
@@ -237,12 +241,10 @@ async function describeAndProcess(
     const image = input.bytes
       ? input.bytes()
       : await imageInputOf(storage, input.storageKey, limits.maxSourceBytes);
-    processed = await processImage({
-      input: image,
-      limits,
-      size: input.size,
-      ...(transform ? { transform } : {}),
-    });
+    const render = () =>
+      processImage({ input: image, limits, size: input.size, ...(transform ? { transform } : {}) });
+    // Only a transform renders pixels; without one, processImage reads the header alone.
+    processed = transform && deps.renderGate ? await deps.renderGate.run(render) : await render();
   } catch (error) {
     // Undecodable (truncated, corrupt) but no transformation asked for: keep the bytes as a file.
     if (isMediaError(error) && error.code === "UNSUPPORTED_MEDIA_TYPE" && transform === undefined) {
