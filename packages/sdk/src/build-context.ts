@@ -29,7 +29,7 @@ export function buildContext(options: ClientOptions, parts: ClientParts): Client
     throw invalidArgument("apiKey is required");
   }
   if (!isAbsoluteUrl(options.baseUrl)) {
-    throw invalidArgument("baseUrl must be an absolute URL such as https://api.example.com");
+    throw invalidArgument("baseUrl must be an absolute URL: https://...");
   }
   assertKeyAllowed(options.apiKey, options.allowPrivateKeyInBrowser);
 

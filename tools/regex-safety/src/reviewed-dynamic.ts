@@ -18,6 +18,16 @@ const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 
 export const REVIEWED_DYNAMIC_REGEXES: readonly ReviewedDynamicRegex[] = [
   {
+    file: "apps/server/src/log-redaction.ts",
+    expression: '`([?&;](?:${SECRET_PARAMETERS.join("|")})=)[^&;#\\\\s"\'<>]*`',
+    reason: "an alternation of constant parameter names ending in `=`, then one negated class",
+    example: {
+      source:
+        "([?&;](?:signature|sig|x-amz-signature|x-amz-credential|x-amz-security-token|x-goog-signature|x-goog-credential|token|access_token|upload_token|key|api_key|apikey|api-key|x-api-key|secret|password)=)[^&;#\\s\"'<>]*",
+      flags: "gi",
+    },
+  },
+  {
     file: "apps/server/src/media/file-name-extension.ts",
     expression: "`^[a-z0-9]{1,${MAX_EXTENSION_LENGTH}}$`",
     reason: "a constant bound from the same module; one anchored character class",
