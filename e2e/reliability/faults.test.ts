@@ -222,7 +222,9 @@ describe(`SIGKILL during uploads (${PROFILE} profile, ${N} multipart + ${N} dire
       file_name: "abandoned.bin",
       size: 6 * MIB,
       format: "application/octet-stream",
-      ttl_seconds: 1,
+      // 2 s, not 1: expires_at is whole seconds, so a 1 s session can be over before its first
+      // part arrives (seen on a loaded CI machine: the part PUT got 400).
+      ttl_seconds: 2,
     });
     expect(start.status).toBe(200);
     const session = start.body as { session_id: string; part_size: number; parts: string[] };
