@@ -236,7 +236,7 @@ describe(`SIGKILL during uploads (${PROFILE} profile, ${N} multipart + ${N} dire
     expect(put.status).toBe(200);
     const held = (await readdir(multipartRoot)).filter((id) => !before.includes(id));
     expect(held).toHaveLength(1);
-    // The sweeper runs every second; give it a few runs past the 1 s lifetime.
+    // The sweeper runs every second; give it a few runs past the 2 s lifetime.
     const deadline = Date.now() + 15_000;
     let left = held;
     while (Date.now() < deadline) {
