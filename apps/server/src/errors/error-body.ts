@@ -19,6 +19,11 @@
  * | 429     | { error: "Too Many Requests", message: "Rate limit exceeded, retry in N seconds", retryAfterSeconds: N } everywhere |
  * | 5xx     | { error: "Internal Server Error", success: false, errorCode: "INTERNAL_ERROR", message } | { success: false, error } | { error, message } |
  * | 503     | as 5xx, with the title "Service Unavailable", errorCode "SERVICE_UNAVAILABLE" and the server's message (retry advice); Retry-After is set |
+ *
+ * Upload-policy refusals (src/uploads/upload-policy.ts) carry their own errorCode: in the upload
+ * group as above; in the multipart group every 4xx with one is `{ success: false, error: message,
+ * errorCode }` (401: `{ success: false, error: "Unauthorized", message, errorCode }`). A 401 with an
+ * errorCode (an expired upload token, TOKEN_EXPIRED) keeps its own message.
  */
 import { defaultErrorCode, defaultTitle } from "./http-error.js";
 
@@ -91,16 +96,13 @@ export function buildErrorBody(
   if (status === 401) {
     if (group === "sources")
       return { error: SOURCES_UNAUTHORIZED_ERROR, message: SOURCES_UNAUTHORIZED_MESSAGE };
+    const message = error.errorCode ? error.message : UNAUTHORIZED_MESSAGE;
     if (group === "upload") {
-      return {
-        success: false,
-        error: "Unauthorized",
-        errorCode: "UNAUTHORIZED",
-        message: UNAUTHORIZED_MESSAGE,
-      };
+      return { success: false, error: "Unauthorized", errorCode: error.errorCode ?? "UNAUTHORIZED", message };
     }
-    if (group === "other") return { error: "Unauthorized", message: UNAUTHORIZED_MESSAGE };
-    return { success: false, error: "Unauthorized", message: UNAUTHORIZED_MESSAGE };
+    if (group === "other") return { error: "Unauthorized", message };
+    const body = { success: false, error: "Unauthorized", message };
+    return group === "multipart" && error.errorCode ? { ...body, errorCode: error.errorCode } : body;
   }
 
   const internal = status >= 500;
@@ -117,6 +119,10 @@ export function buildErrorBody(
     };
   }
 
+  // A refusal with its own code (upload policies) tells the multipart client which rule it broke.
+  if (group === "multipart" && !internal && error.errorCode) {
+    return { success: false, error: message, errorCode: error.errorCode };
+  }
   if (status === 403) return { error: "Forbidden", message };
   if (internal)
     return group === "multipart"
