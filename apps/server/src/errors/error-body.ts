@@ -20,10 +20,11 @@
  * | 5xx     | { error: "Internal Server Error", success: false, errorCode: "INTERNAL_ERROR", message } | { success: false, error } | { error, message } |
  * | 503     | as 5xx, with the title "Service Unavailable", errorCode "SERVICE_UNAVAILABLE" and the server's message (retry advice); Retry-After is set |
  *
- * Upload-policy refusals (src/uploads/upload-policy.ts) carry their own errorCode: in the upload
- * group as above; in the multipart group every 4xx with one is `{ success: false, error: message,
- * errorCode }` (401: `{ success: false, error: "Unauthorized", message, errorCode }`). A 401 with an
- * errorCode (an expired upload token, TOKEN_EXPIRED) keeps its own message.
+ * Upload-policy refusals (src/uploads/upload-policy.ts, POLICY_ERROR_CODES) carry their own
+ * errorCode: in the upload group as above; in the multipart group as `{ success: false, error:
+ * message, errorCode }` whatever the status (401: `{ success: false, error: "Unauthorized",
+ * message, errorCode }`), so that a client learns which rule it broke. Other multipart errors keep
+ * the spec's shapes. A 401 with an errorCode (an expired upload token) keeps its own message.
  */
 import { defaultErrorCode, defaultTitle } from "./http-error.js";
 
@@ -45,6 +46,17 @@ export const SOURCES_UNAUTHORIZED_ERROR = "Invalid API key.";
 export const SOURCES_UNAUTHORIZED_MESSAGE = "The API key is invalid, inactive, or deleted.";
 export const FORBIDDEN_MESSAGE = "This endpoint requires a private API key";
 const INTERNAL_MESSAGE = "An unexpected error occurred";
+
+/** Codes of upload-policy refusals, the only ones the multipart envelope carries. */
+const POLICY_ERROR_CODES: ReadonlySet<string> = new Set([
+  "FILE_TOO_LARGE",
+  "TYPE_NOT_ALLOWED",
+  "FOLDER_NOT_ALLOWED",
+  "REMOTE_NOT_ALLOWED",
+  "MULTIPART_NOT_ALLOWED",
+  "TOKEN_EXPIRED",
+  "TOKEN_EXHAUSTED",
+]);
 
 /** The group of a request URL (path plus optional query). */
 export function errorGroupOf(url: string): ErrorGroup {
@@ -102,7 +114,9 @@ export function buildErrorBody(
     }
     if (group === "other") return { error: "Unauthorized", message };
     const body = { success: false, error: "Unauthorized", message };
-    return group === "multipart" && error.errorCode ? { ...body, errorCode: error.errorCode } : body;
+    return group === "multipart" && POLICY_ERROR_CODES.has(error.errorCode ?? "")
+      ? { ...body, errorCode: error.errorCode }
+      : body;
   }
 
   const internal = status >= 500;
@@ -120,7 +134,7 @@ export function buildErrorBody(
   }
 
   // A refusal with its own code (upload policies) tells the multipart client which rule it broke.
-  if (group === "multipart" && !internal && error.errorCode) {
+  if (group === "multipart" && !internal && POLICY_ERROR_CODES.has(error.errorCode ?? "")) {
     return { success: false, error: message, errorCode: error.errorCode };
   }
   if (status === 403) return { error: "Forbidden", message };
