@@ -154,13 +154,13 @@ describe("direct uploads with a token", () => {
         expectRefusal(res, 403, "FOLDER_NOT_ALLOWED");
       }
     }
-    const escape = await directUpload(
+    const dotDot = await directUpload(
       t,
       { file_name: "a.png", folder: "avatars/../x" },
       { content: png },
       { key: token },
     );
-    expectRefusal(escape, 400, "VALIDATION_FAILED");
+    expectRefusal(dotDot, 400, "VALIDATION_FAILED");
     const inside = uploaded(
       await directUpload(t, { file_name: "a.png", folder: "avatars/u1" }, { content: png }, { key: token }),
     );
@@ -317,5 +317,32 @@ describe("public keys with a policy", () => {
       await strict.close();
     }
     uploaded(await directUpload(t, { file_name: "free.pdf" }, { content: PDF }, { key: t.keys.public }));
+  });
+});
+
+describe("rate limits", () => {
+  it("count each token on its own, as a public credential", async () => {
+    const limited = await createTestApp({ config: { rateLimit: { publicKeyAddressMax: 2 } } });
+    try {
+      const mintOn = async () => {
+        const res = await limited.app.inject({
+          method: "POST",
+          url: "/api/v1/uploads/tokens",
+          headers: { "x-api-key": limited.keys.private },
+          payload: { max_files: 10 },
+        });
+        return uploadTokenResponseSchema.parse(res.json()).token;
+      };
+      const [first, second] = [await mintOn(), await mintOn()];
+      const send = (key: string) => directUpload(limited, { file_name: "a.png" }, { content: png }, { key });
+      expect((await send(first)).statusCode).toBe(200);
+      expect((await send(first)).statusCode).toBe(200);
+      expect((await send(first)).statusCode).toBe(429);
+      // Another token of the same key, and the public key, have budgets of their own.
+      expect((await send(second)).statusCode).toBe(200);
+      expect((await send(limited.keys.public)).statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
   });
 });
