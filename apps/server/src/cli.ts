@@ -5,6 +5,9 @@
  *   trove-server [start]                                   migrate, then listen (default command)
  *   trove-server migrate                                   apply pending migrations and exit
  *   trove-server keys create --workspace <no> --type public|private [--name <name>]
+ *     public keys may carry an upload policy (src/uploads/upload-policy.ts): --public (same as
+ *     --type public) [--max-size 20MB] [--types image/*,video/mp4] [--folder avatars/]
+ *     [--folder-match exact|prefix] [--no-remote] [--no-multipart]
  *   trove-server keys revoke <prefix-or-key>
  *   trove-server keys list --workspace <no>
  *
@@ -12,12 +15,15 @@
  */
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { type UploadPolicy, uploadPolicySchema } from "@trove/schema";
 import { Command, InvalidArgumentError, Option } from "commander";
+import { parseByteSize } from "./byte-size.js";
 import { ConfigError, loadConfig, type ServerConfig } from "./config.js";
 import { openDatabase } from "./db/database.js";
 import { ApiKeyLookupError, createApiKey, listApiKeys, revokeApiKey } from "./keys/api-keys.js";
 import { findWorkspaceByNo } from "./keys/workspaces.js";
 import { startServer } from "./server.js";
+import { normalizePolicy } from "./uploads/upload-policy.js";
 
 export interface CliIo {
   out(text: string): void;
@@ -51,6 +57,52 @@ async function withDatabase<T>(
 function parseType(value: string): "public" | "private" {
   if (value !== "public" && value !== "private") throw new InvalidArgumentError("must be public or private");
   return value;
+}
+
+interface KeyCreateOptions {
+  workspace: string;
+  type?: "public" | "private";
+  public?: boolean;
+  name?: string;
+  maxSize?: number;
+  types?: string;
+  folder?: string;
+  folderMatch?: "exact" | "prefix";
+  remote: boolean;
+  multipart: boolean;
+}
+
+function parseSizeArgument(value: string): number {
+  try {
+    return parseByteSize(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
+/** The policy the options describe, checked and cleaned as the API would; undefined when none. */
+function policyOfOptions(options: KeyCreateOptions): UploadPolicy | undefined {
+  const candidate = {
+    max_file_size: options.maxSize,
+    allowed_types: options.types?.split(",").map((type) => type.trim().toLowerCase()),
+    folder: options.folder,
+    folder_match: options.folderMatch,
+    allow_remote: options.remote ? undefined : false,
+    allow_multipart: options.multipart ? undefined : false,
+  };
+  const set = Object.fromEntries(Object.entries(candidate).filter(([, value]) => value !== undefined));
+  if (Object.keys(set).length === 0) return undefined;
+  const parsed = uploadPolicySchema.safeParse(set);
+  if (!parsed.success) {
+    throw new CliError(
+      `Invalid policy: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+    );
+  }
+  try {
+    return normalizePolicy(parsed.data);
+  } catch (error) {
+    throw new CliError(`Invalid policy: ${(error as Error).message}`);
+  }
 }
 
 export function createProgram(io: CliIo = defaultIo): Command {
@@ -94,16 +146,33 @@ export function createProgram(io: CliIo = defaultIo): Command {
     .command("create")
     .description("create an API key and print it (shown only once)")
     .requiredOption("-w, --workspace <workspace_no>", "workspace number")
-    .addOption(new Option("-t, --type <type>", "key type").argParser(parseType).makeOptionMandatory())
+    .addOption(new Option("-t, --type <type>", "key type").argParser(parseType).conflicts("public"))
+    .option("--public", "a public key (same as --type public)")
     .option("-n, --name <name>", "a label for the key")
-    .action(async (options: { workspace: string; type: "public" | "private"; name?: string }) => {
+    .option("--max-size <size>", "public keys: largest file (bytes, 20MB, 1GiB)", parseSizeArgument)
+    .option("--types <types>", "public keys: sniffed types allowed, comma-separated (image/*,video/mp4)")
+    .option("--folder <path>", "public keys: folder uploads must land in")
+    .addOption(
+      new Option("--folder-match <match>", "public keys: how --folder is matched").choices([
+        "exact",
+        "prefix",
+      ]),
+    )
+    .option("--no-remote", "public keys: refuse remote-URL uploads")
+    .option("--no-multipart", "public keys: refuse multipart uploads")
+    .action(async (options: KeyCreateOptions) => {
+      const type = options.type ?? (options.public ? "public" : undefined);
+      if (!type) throw new CliError("Give --type public|private (or --public)");
+      const policy = policyOfOptions(options);
+      if (policy && type !== "public") throw new CliError("Only public keys carry an upload policy");
       await withDatabase(loadConfig(io.env), async ({ prisma }) => {
         const workspace = await findWorkspaceByNo(prisma, options.workspace);
         if (!workspace) throw new CliError(`No workspace ${options.workspace}`);
         const { key, record } = await createApiKey(prisma, {
           workspaceId: workspace.id,
-          type: options.type,
+          type,
           ...(options.name ? { name: options.name } : {}),
+          ...(policy ? { policy } : {}),
         });
         io.out(key);
         io.err(

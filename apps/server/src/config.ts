@@ -48,10 +48,16 @@
  *   TROVE_MULTIPART_SWEEP_INTERVAL_MS (how often expired sessions are swept, 300000),
  *   TROVE_ORPHAN_GRACE_MS (age at which the sweeper removes stored objects and store uploads no row
  *   points at, 900000).
+ * Upload policy of public keys without one of their own (src/uploads/public-key-policy-config.ts;
+ * all unset: no restriction): TROVE_PUBLIC_KEY_MAX_FILE_SIZE (20MB, 1GiB, bytes),
+ *   TROVE_PUBLIC_KEY_ALLOWED_TYPES (image/*,video/mp4), TROVE_PUBLIC_KEY_FOLDER,
+ *   TROVE_PUBLIC_KEY_FOLDER_MATCH (exact | prefix), TROVE_PUBLIC_KEY_ALLOW_REMOTE,
+ *   TROVE_PUBLIC_KEY_ALLOW_MULTIPART (true | false).
  */
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import type { UploadPolicy } from "@trove/schema";
 import { z } from "zod";
 import { DEFAULT_MEDIA_LIMITS, type MediaLimits, resolveMediaLimits } from "./media/media-limits.js";
 import { type MultipartConfig, resolveMultipartConfig } from "./multipart/multipart-config.js";
@@ -65,6 +71,7 @@ import {
 } from "./rate-limit/rate-limit-config.js";
 import { type DeliveryLimits, resolveDeliveryLimits } from "./routes/delivery-limits.js";
 import { parseS3Endpoint, type S3StorageConfig } from "./storage/s3-driver.js";
+import { publicKeyPolicyEnvSchema, resolvePublicKeyPolicy } from "./uploads/public-key-policy-config.js";
 
 export type DatabaseConfig =
   /**
@@ -124,6 +131,8 @@ export interface ServerConfig {
   delivery: DeliveryLimits;
   /** Tests only (never from the environment): resolver and connector for outbound requests. */
   outbound?: { lookup?: LookupAll; connect?: Connector } | undefined;
+  /** Upload policy of public keys that carry none (TROVE_PUBLIC_KEY_*); undefined: no restriction. */
+  publicKeyPolicy?: UploadPolicy | undefined;
 }
 
 const trimSlash = (value: string) => value.replace(/(?<!\/)\/+$/, "");
@@ -171,6 +180,7 @@ const envSchema = z.object({
     .int()
     .min(1024)
     .default(1024 * 1024),
+  ...publicKeyPolicyEnvSchema,
   TROVE_DEV_PUBLIC_KEY: optionalString,
   TROVE_DEV_PRIVATE_KEY: optionalString,
   TROVE_DEV_PRIVATE_KEY_2: optionalString,
@@ -369,7 +379,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       renderWaitMs: e.TROVE_RENDER_WAIT_MS,
       maxVariantsPerFile: e.TROVE_MAX_VARIANTS_PER_FILE,
     },
+    publicKeyPolicy: publicKeyPolicyOf(e),
   });
+}
+
+function publicKeyPolicyOf(e: Parameters<typeof resolvePublicKeyPolicy>[0]): UploadPolicy | undefined {
+  try {
+    return resolvePublicKeyPolicy(e);
+  } catch (error) {
+    const detail = error instanceof z.ZodError ? formatIssues(error) : (error as Error).message;
+    throw new ConfigError(`Invalid environment: TROVE_PUBLIC_KEY_*: ${detail}`);
+  }
 }
 
 export type ConfigInput = Partial<
@@ -425,5 +445,6 @@ export function resolveConfig(input: ConfigInput): ServerConfig {
     jobPollIntervalMs: input.jobPollIntervalMs ?? 1000,
     delivery: resolveDeliveryLimits(input.delivery),
     ...(input.outbound ? { outbound: input.outbound } : {}),
+    ...(input.publicKeyPolicy ? { publicKeyPolicy: input.publicKeyPolicy } : {}),
   };
 }

@@ -15,6 +15,7 @@
  *   { config: { errorGroup: "files" } }           envelope group override (default: by path)
  *   { config: { errorVariant: "folder-create" } } 400 as { success: false, error }
  *   { config: { drainUnreadBodyUpTo: n } }        bytes of a refused body read to keep the connection (src/plugins/unread-body.ts)
+ *   { config: { acceptsSpentUploadToken: true } } an upload token that created all its files still authenticates (multipart complete)
  */
 import type { ServerConfig } from "./config.js";
 import type { Database, DbKind } from "./db/database.js";
@@ -42,5 +43,6 @@ declare module "fastify" {
     errorGroup?: ErrorGroup;
     errorVariant?: ErrorVariant;
     drainUnreadBodyUpTo?: number;
+    acceptsSpentUploadToken?: boolean;
   }
 }

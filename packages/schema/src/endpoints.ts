@@ -34,6 +34,7 @@ import {
   sourceResponseSchema,
   updateSourceBodySchema,
 } from "./sources.js";
+import { createUploadTokenBodySchema, uploadTokenResponseSchema } from "./upload-tokens.js";
 import { anyUploadResponseSchema, directUploadFieldsSchema, remoteUploadBodySchema } from "./uploads.js";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
@@ -311,6 +312,21 @@ export const ENDPOINTS = [
     params: sourceIdParamsSchema,
     successStatus: 204,
     errors: [403, 404],
+  },
+  {
+    // Trove's own, beyond the hosted service's 18: short-lived upload credentials for browsers.
+    number: 19,
+    operationId: "createUploadToken",
+    summary: "Mint an upload token bound to an upload policy",
+    method: "POST",
+    path: "/api/v1/uploads/tokens",
+    key: "private",
+    group: "upload",
+    body: createUploadTokenBodySchema,
+    bodyContentType: "application/json",
+    successStatus: 200,
+    response: uploadTokenResponseSchema,
+    errors: [400, 403],
   },
 ] as const satisfies readonly EndpointDefinition[];
 

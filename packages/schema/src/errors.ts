@@ -20,6 +20,13 @@ export const ERROR_CODES = [
   "RATE_LIMITED",
   "FILE_NOT_FOUND",
   "INTERNAL_ERROR",
+  // Upload policies (upload tokens and public keys that carry one).
+  "TYPE_NOT_ALLOWED",
+  "FOLDER_NOT_ALLOWED",
+  "REMOTE_NOT_ALLOWED",
+  "MULTIPART_NOT_ALLOWED",
+  "TOKEN_EXPIRED",
+  "TOKEN_EXHAUSTED",
 ] as const;
 export const errorCodeSchema = z.enum(ERROR_CODES);
 export type ErrorCode = z.infer<typeof errorCodeSchema>;

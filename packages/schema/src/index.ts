@@ -8,4 +8,5 @@ export * from "./multipart.js";
 export * from "./openapi/index.js";
 export * from "./sources.js";
 export * from "./transform/index.js";
+export * from "./upload-tokens.js";
 export * from "./uploads.js";

@@ -19,6 +19,12 @@
  * | 429     | { error: "Too Many Requests", message: "Rate limit exceeded, retry in N seconds", retryAfterSeconds: N } everywhere |
  * | 5xx     | { error: "Internal Server Error", success: false, errorCode: "INTERNAL_ERROR", message } | { success: false, error } | { error, message } |
  * | 503     | as 5xx, with the title "Service Unavailable", errorCode "SERVICE_UNAVAILABLE" and the server's message (retry advice); Retry-After is set |
+ *
+ * Upload-policy refusals (src/uploads/upload-policy.ts, POLICY_ERROR_CODES) carry their own
+ * errorCode: in the upload group as above; in the multipart group as `{ success: false, error:
+ * message, errorCode }` whatever the status (401: `{ success: false, error: "Unauthorized",
+ * message, errorCode }`), so that a client learns which rule it broke. Other multipart errors keep
+ * the spec's shapes. A 401 with an errorCode (an expired upload token) keeps its own message.
  */
 import { defaultErrorCode, defaultTitle } from "./http-error.js";
 
@@ -40,6 +46,17 @@ export const SOURCES_UNAUTHORIZED_ERROR = "Invalid API key.";
 export const SOURCES_UNAUTHORIZED_MESSAGE = "The API key is invalid, inactive, or deleted.";
 export const FORBIDDEN_MESSAGE = "This endpoint requires a private API key";
 const INTERNAL_MESSAGE = "An unexpected error occurred";
+
+/** Codes of upload-policy refusals, the only ones the multipart envelope carries. */
+const POLICY_ERROR_CODES: ReadonlySet<string> = new Set([
+  "FILE_TOO_LARGE",
+  "TYPE_NOT_ALLOWED",
+  "FOLDER_NOT_ALLOWED",
+  "REMOTE_NOT_ALLOWED",
+  "MULTIPART_NOT_ALLOWED",
+  "TOKEN_EXPIRED",
+  "TOKEN_EXHAUSTED",
+]);
 
 /** The group of a request URL (path plus optional query). */
 export function errorGroupOf(url: string): ErrorGroup {
@@ -91,16 +108,15 @@ export function buildErrorBody(
   if (status === 401) {
     if (group === "sources")
       return { error: SOURCES_UNAUTHORIZED_ERROR, message: SOURCES_UNAUTHORIZED_MESSAGE };
+    const message = error.errorCode ? error.message : UNAUTHORIZED_MESSAGE;
     if (group === "upload") {
-      return {
-        success: false,
-        error: "Unauthorized",
-        errorCode: "UNAUTHORIZED",
-        message: UNAUTHORIZED_MESSAGE,
-      };
+      return { success: false, error: "Unauthorized", errorCode: error.errorCode ?? "UNAUTHORIZED", message };
     }
-    if (group === "other") return { error: "Unauthorized", message: UNAUTHORIZED_MESSAGE };
-    return { success: false, error: "Unauthorized", message: UNAUTHORIZED_MESSAGE };
+    if (group === "other") return { error: "Unauthorized", message };
+    const body = { success: false, error: "Unauthorized", message };
+    return group === "multipart" && POLICY_ERROR_CODES.has(error.errorCode ?? "")
+      ? { ...body, errorCode: error.errorCode }
+      : body;
   }
 
   const internal = status >= 500;
@@ -117,6 +133,10 @@ export function buildErrorBody(
     };
   }
 
+  // A refusal with its own code (upload policies) tells the multipart client which rule it broke.
+  if (group === "multipart" && !internal && POLICY_ERROR_CODES.has(error.errorCode ?? "")) {
+    return { success: false, error: message, errorCode: error.errorCode };
+  }
   if (status === 403) return { error: "Forbidden", message };
   if (internal)
     return group === "multipart"

@@ -4,8 +4,9 @@
  * plaintext is returned once by `createApiKey` and never again.
  */
 import { createHash } from "node:crypto";
-import type { ApiKey, PrismaClient } from "../generated/prisma/client.js";
+import type { ApiKey, Prisma, PrismaClient } from "../generated/prisma/client.js";
 import { randomString } from "../ids.js";
+import { normalizePolicy, type UploadPolicy } from "../uploads/upload-policy.js";
 
 export type ApiKeyType = "public" | "private";
 
@@ -45,6 +46,8 @@ export interface CreateApiKeyInput {
   name?: string;
   /** Use this exact key (development keys from the environment); otherwise a new one is generated. */
   key?: string;
+  /** Upload policy of a public key (src/uploads/upload-policy.ts); refused on private keys. */
+  policy?: UploadPolicy;
 }
 
 export async function createApiKey(
@@ -54,8 +57,10 @@ export async function createApiKey(
   const key = input.key ?? generateApiKey(input.type);
   if (!isPlausibleApiKey(key))
     throw new Error("API keys must be 16 to 256 printable characters without spaces");
+  if (input.policy && input.type !== "public") throw new Error("Only public keys carry an upload policy");
   const record = await prisma.apiKey.create({
     data: {
+      ...(input.policy ? { policy: normalizePolicy(input.policy) as Prisma.InputJsonValue } : {}),
       workspaceId: input.workspaceId,
       type: input.type,
       name: input.name ?? null,
@@ -72,6 +77,8 @@ export interface ActiveApiKey {
   type: ApiKeyType;
   workspaceId: string;
   workspaceNo: string;
+  /** The key's upload policy as stored (JSON), or null. */
+  policy: unknown;
 }
 
 /**
@@ -85,7 +92,7 @@ export async function findActiveApiKey(
 ): Promise<ActiveApiKey | null> {
   if (!isPlausibleApiKey(key)) return null;
   const [record] = await prisma.$queryRaw<ActiveApiKey[]>`
-    SELECT k.id, k.type::text AS type, k.workspace_id AS "workspaceId", w.workspace_no AS "workspaceNo"
+    SELECT k.id, k.type::text AS type, k.workspace_id AS "workspaceId", w.workspace_no AS "workspaceNo", k.policy
     FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id
     WHERE k.hash = ${hashApiKey(key)} AND k.revoked_at IS NULL`;
   return record ?? null;

@@ -14,6 +14,9 @@
  *   `pending` (the client can upload what is missing and complete again); a registration the
  *   content itself fails (400: image too large, bad folder...) deletes the object and leaves the
  *   session `aborted`.
+ * - The file is held to the upload policy of the credential that started the session (sniffed
+ *   type, real size, folder, and an upload token's count, spent with the row): a refusal deletes
+ *   the object and aborts the session like any other refused content.
  * - Re-running the assembly after a crash is safe: when storage says the upload is gone but the
  *   object is there with the session's size, it was assembled already.
  */
@@ -31,6 +34,7 @@ import {
 } from "../storage/multipart/index.js";
 import { registerFile } from "../uploads/register-file.js";
 import type { MultipartDeps } from "./multipart-deps.js";
+import { policyOfSession } from "./session-policy.js";
 
 /** How often a complete in progress marks its session as still being worked on. */
 export const COMPLETING_HEARTBEAT_MS = 10_000;
@@ -188,6 +192,7 @@ async function finish(
   }
 
   try {
+    const policy = await policyOfSession(deps, session);
     const registered = await registerFile(deps.upload, {
       workspaceId: auth.workspaceId,
       workspaceNo: auth.workspaceNo,
@@ -203,6 +208,8 @@ async function finish(
       randomPrefix: session.randomPrefix,
       uploadSource: "multipart",
       createdBy: session.createdBy,
+      policy,
+      uploadTokenId: session.uploadTokenId,
       // The object is the only copy of the parts: decide below whether it goes.
       deleteSourceOnError: false,
       inTransaction: async (tx, file) => {

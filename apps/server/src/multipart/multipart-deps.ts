@@ -4,6 +4,7 @@ import type { PrismaClient } from "../generated/prisma/client.js";
 import type { StorageDriver } from "../storage/driver.js";
 import { type MultipartStore, multipartStoreFor } from "../storage/multipart/index.js";
 import { type UploadDeps, uploadDepsOf } from "../uploads/register-file.js";
+import type { UploadPolicy } from "../uploads/upload-policy.js";
 import type { MultipartConfig } from "./multipart-config.js";
 import { PartUrlSigner } from "./part-url.js";
 
@@ -16,6 +17,8 @@ export interface MultipartDeps {
   /** For registering the assembled file (src/uploads/register-file.ts). */
   upload: UploadDeps;
   log: Pick<FastifyBaseLogger, "warn" | "info">;
+  /** Policy of public keys without their own (src/multipart/session-policy.ts). */
+  publicKeyPolicy?: UploadPolicy | undefined;
 }
 
 const cache = new WeakMap<FastifyInstance, MultipartDeps>();
@@ -40,6 +43,7 @@ export function multipartDepsOf(app: FastifyInstance): MultipartDeps {
     config: config.multipart,
     upload: uploadDepsOf(app),
     log: app.log,
+    publicKeyPolicy: config.publicKeyPolicy,
   };
   cache.set(app, deps);
   return deps;

@@ -1,6 +1,8 @@
 /**
  * Endpoint 3 (POST /api/v1/multipart/start): plan the parts, begin the storage upload, record the
- * session, hand out one URL per part.
+ * session, hand out one URL per part. The credential's upload policy is checked first (multipart
+ * allowed, declared size, folder) and its fixed fields recorded; complete checks the rest with
+ * the real bytes (src/multipart/session-policy.ts). The session remembers the token that started it.
  */
 import type { MultipartSession, MultipartStartBody } from "@trove/schema";
 import { badRequest } from "../errors/index.js";
@@ -9,19 +11,40 @@ import type { Prisma } from "../generated/prisma/client.js";
 import type { AuthContext } from "../plugins/auth.js";
 import { objectKey } from "../storage/driver.js";
 import { choosePartSize, InvalidUploadPlanError } from "../storage/multipart/index.js";
+import {
+  applyFixedFields,
+  checkMultipartAllowed,
+  checkPolicySize,
+  resolvePolicyFolder,
+} from "../uploads/upload-policy.js";
 import { uuidV7 } from "../uploads/uuid-v7.js";
 import type { MultipartDeps } from "./multipart-deps.js";
 
 export async function startSession(
   deps: MultipartDeps,
-  auth: Pick<AuthContext, "workspaceId" | "keyId">,
-  body: MultipartStartBody,
+  auth: Pick<AuthContext, "workspaceId" | "keyId" | "policy" | "tokenId">,
+  requested: MultipartStartBody,
   now: number = Date.now(),
 ): Promise<MultipartSession> {
   const { store, config } = deps;
-  if (body.size > config.maxFileBytes) {
+  if (requested.size > config.maxFileBytes) {
     throw badRequest(`size exceeds the maximum multipart upload size of ${config.maxFileBytes} bytes`);
   }
+  const { policy } = auth;
+  checkMultipartAllowed(policy);
+  checkPolicySize(policy, requested.size);
+  const fixed = applyFixedFields(policy, {
+    tags: requested.tags,
+    metadata: requested.metadata,
+    customId: requested.custom_id,
+  });
+  const body: MultipartStartBody = {
+    ...requested,
+    ...(policy ? { folder: resolvePolicyFolder(policy, requested.folder) } : {}),
+    ...(fixed.tags === undefined ? {} : { tags: fixed.tags }),
+    ...(fixed.metadata === undefined ? {} : { metadata: fixed.metadata }),
+    ...(fixed.customId == null ? {} : { custom_id: fixed.customId }),
+  };
   // Refuse now what registration would refuse after the whole upload.
   const folder = splitFolderPath(body.folder ?? "").join("/");
   if (folder) {
@@ -63,6 +86,7 @@ export async function startSession(
         id,
         workspaceId: auth.workspaceId,
         createdBy: auth.keyId,
+        uploadTokenId: auth.tokenId ?? null,
         fileName: body.file_name,
         size: BigInt(body.size),
         format: body.format,

@@ -11,14 +11,30 @@
  * private route gets 403.
  *
  * The key comes from `x-api-key: <key>` or `Authorization: Bearer <key>` (x-api-key wins). On
- * success `request.auth` is `{ workspaceId, workspaceNo, keyId, keyType }`. Keys are looked up
- * by SHA-256 hash on every request (one indexed query), so revocation takes effect at once; no
- * cache, since another process (`trove-server keys revoke`, another instance) may revoke a key.
+ * success `request.auth` is `{ workspaceId, workspaceNo, keyId, keyType, policy?, tokenId? }`. Keys
+ * are looked up by SHA-256 hash on every request (one indexed query), so revocation takes effect
+ * at once; no cache, since another process (`trove-server keys revoke`, another instance) may
+ * revoke a key.
+ *
+ * Upload tokens (`trove_ut_...`, src/keys/upload-tokens.ts) authenticate like public keys:
+ * `keyType` "public", `keyId` the minting key (what `created_by` records), `tokenId` and the
+ * token's `policy` set. Unknown: 401 like a bad key; expired: 401 TOKEN_EXPIRED; on a private
+ * route: 403; used up: 403 TOKEN_EXHAUSTED before any body is read (except on routes with
+ * `config.acceptsSpentUploadToken`, multipart complete, which spends nothing new by itself).
+ * A public key carries its own policy, or the server-wide default (`config.publicKeyPolicy`).
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { HttpError } from "../errors/http-error.js";
 import { findActiveApiKey } from "../keys/api-keys.js";
+import {
+  findUploadToken,
+  isUploadTokenShaped,
+  storedPolicy,
+  tokenExhausted,
+  tokenExpired,
+} from "../keys/upload-tokens.js";
+import type { UploadPolicy } from "../uploads/upload-policy.js";
 
 export type AuthMode = "any" | "private" | "none";
 
@@ -27,6 +43,10 @@ export interface AuthContext {
   workspaceNo: string;
   keyId: string;
   keyType: "public" | "private";
+  /** What uploads with this credential may store; absent: no restriction (private keys). */
+  policy?: UploadPolicy;
+  /** Set when the credential is an upload token: its id (files are counted against it). */
+  tokenId?: string;
 }
 
 /** How long `lastUsedAt` may lag behind: at most one write per key per minute. */
@@ -79,6 +99,10 @@ export const authPlugin = fp(
       if (mode === "none") return;
       const key = apiKeyFromRequest(request);
       if (!key) throw new HttpError(401, "Invalid or missing API key");
+      if (isUploadTokenShaped(key)) {
+        request.auth = await authenticateToken(request, key, mode);
+        return;
+      }
       const record = await findActiveApiKey(app.db, key);
       if (!record) throw new HttpError(401, "Invalid or missing API key");
       if (mode === "private" && record.type !== "private") {
@@ -90,8 +114,28 @@ export const authPlugin = fp(
         keyId: record.id,
         keyType: record.type,
       };
+      if (record.type === "public") {
+        const policy = record.policy === null ? app.config.publicKeyPolicy : storedPolicy(record.policy);
+        if (policy) request.auth.policy = policy;
+      }
       touch(record.id);
     });
+
+    const authenticateToken = async (request: FastifyRequest, token: string, mode: AuthMode) => {
+      const found = await findUploadToken(app.db, token);
+      if (!found) throw new HttpError(401, "Invalid or missing API key");
+      if (mode === "private") throw new HttpError(403, "This endpoint requires a private API key");
+      if (found.expired) throw tokenExpired();
+      if (found.exhausted && !request.routeOptions.config?.acceptsSpentUploadToken) throw tokenExhausted();
+      return {
+        workspaceId: found.workspaceId,
+        workspaceNo: found.workspaceNo,
+        keyId: found.apiKeyId,
+        keyType: "public" as const,
+        policy: found.policy,
+        tokenId: found.id,
+      };
+    };
 
     app.addHook("onClose", async () => {
       await Promise.allSettled([...pending]);

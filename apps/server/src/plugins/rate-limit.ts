@@ -10,6 +10,7 @@
  *   body is read), valid keys only
  *     private key     -> per key (`max`)
  *     public key      -> per (key, address) (`publicKeyAddressMax`), then per key (`publicKeyMax`)
+ *     upload token    -> as a public key of its own (`token:<id>`), never its minting key's budget
  *
  * Layers run in that order and stop at the first one exceeded, so a refused request never counts
  * against a wider budget: a visitor over their share does not drain their site's public key.
@@ -126,7 +127,9 @@ export const rateLimitPlugin = fp<RateLimitPluginOptions>(
       });
 
     const sessionOf = (request: FastifyRequest) => (request.params as { sessionId: string }).sessionId;
-    const keyIdOf = (request: FastifyRequest) => request.auth.keyId;
+    // An upload token has budgets of its own, apart from its minting key's.
+    const keyIdOf = (request: FastifyRequest) =>
+      request.auth.tokenId ? `token:${request.auth.tokenId}` : request.auth.keyId;
     const partLayers = [
       limiter("part-address", limits.partAddressMax, clientAddressOf),
       limiter("part", Math.max(limits.max, PART_REQUESTS_PER_WINDOW), sessionOf),

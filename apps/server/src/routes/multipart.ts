@@ -30,12 +30,17 @@ export const multipartRoutes: FastifyPluginAsync = async (app) => {
     return startSession(deps, request.auth, body);
   });
 
-  app.post("/api/v1/multipart/complete", { config }, async (request): Promise<MultipartCompleteResponse> => {
-    const { session_id } = multipartCompleteBodySchema.parse(request.body);
-    const file = await completeSession(deps, request.auth, session_id);
-    return multipartCompleteResponseSchema.parse({
-      success: true,
-      data: toCompleteResult(app, request.auth.workspaceNo, file),
-    });
-  });
+  // A one-shot token whose complete succeeded may repeat it (complete is idempotent).
+  app.post(
+    "/api/v1/multipart/complete",
+    { config: { ...config, acceptsSpentUploadToken: true } },
+    async (request): Promise<MultipartCompleteResponse> => {
+      const { session_id } = multipartCompleteBodySchema.parse(request.body);
+      const file = await completeSession(deps, request.auth, session_id);
+      return multipartCompleteResponseSchema.parse({
+        success: true,
+        data: toCompleteResult(app, request.auth.workspaceNo, file),
+      });
+    },
+  );
 };

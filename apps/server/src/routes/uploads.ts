@@ -3,6 +3,14 @@
  *
  *   POST /api/v1/uploads          multipart/form-data: `file` + text fields (directUploadFieldsSchema)
  *   POST /api/v1/uploads/remote   JSON (remoteUploadBodySchema): the server fetches `remote_url`
+ *   POST /api/v1/uploads/tokens   JSON (createUploadTokenBodySchema), private key: mints an upload
+ *                                 token (src/keys/upload-tokens.ts), 200 uploadTokenResponseSchema
+ *
+ * The credential's upload policy (an upload token's, or a public key's) is enforced by
+ * src/uploads/upload-policy.ts: here what can be refused before the bytes arrive (remote and
+ * folder, and the size while streaming), in registerFile the rest (sniffed type, token count).
+ * Policy refusals: 403 FOLDER_NOT_ALLOWED / REMOTE_NOT_ALLOWED / TOKEN_EXHAUSTED, 413
+ * FILE_TOO_LARGE (direct), 415 TYPE_NOT_ALLOWED, 401 TOKEN_EXPIRED.
  *
  * Both answer 200 with the flat upload response (uploadResponseSchema) and register the file
  * through src/uploads/register-file.ts. The file part is streamed to storage (never buffered) and
@@ -19,13 +27,16 @@
  * `@fastify/multipart` is registered inside this plugin, so multipart parsing exists only here.
  */
 import fastifyMultipart from "@fastify/multipart";
+import { createUploadTokenBodySchema, type UploadTokenResponse } from "@trove/schema";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { HttpError } from "../errors/http-error.js";
+import { mintUploadToken } from "../keys/upload-tokens.js";
 import { fetchRemoteUpload, fileNameFromUrl } from "../uploads/fetch-remote-upload.js";
 import { HOLD_FOR_TRANSFORM_BYTES, receiveDirectUpload } from "../uploads/receive-direct-upload.js";
 import { registerFile, uploadDepsOf } from "../uploads/register-file.js";
 import { toUploadError } from "../uploads/upload-errors.js";
 import { checkEarlyDirectFields, parseDirectFields, parseRemoteBody } from "../uploads/upload-fields.js";
+import { checkRemoteAllowed, effectiveMaxBytes, resolvePolicyFolder } from "../uploads/upload-policy.js";
 
 function unsupportedContentType(expected: string): HttpError {
   return new HttpError(415, `Content-Type must be ${expected}`, { errorCode: "UNSUPPORTED_MEDIA_TYPE" });
@@ -54,8 +65,12 @@ export const uploadRoutes: FastifyPluginAsync = async (app) => {
     const received = await receiveDirectUpload(request, {
       storage: app.storage,
       workspaceId: auth.workspaceId,
-      maxBytes: config.maxUploadBytes,
-      beforeFile: (fields) => checkEarlyDirectFields(fields, config.trustedRanges),
+      maxBytes: effectiveMaxBytes(config.maxUploadBytes, auth.policy),
+      beforeFile: (fields) => {
+        checkEarlyDirectFields(fields, config.trustedRanges);
+        // A folder sent before the file is judged before any byte is stored.
+        if (auth.policy && fields.folder !== undefined) resolvePolicyFolder(auth.policy, fields.folder);
+      },
       holdForTransformUpTo: HOLD_FOR_TRANSFORM_BYTES,
     });
     const { file } = received;
@@ -88,6 +103,8 @@ export const uploadRoutes: FastifyPluginAsync = async (app) => {
       transform: fields.transform,
       uploadSource: "direct",
       createdBy: auth.keyId,
+      policy: auth.policy,
+      uploadTokenId: auth.tokenId,
       webhookUrl: fields.webhook_url,
     });
     return reply.status(200).send(result.response);
@@ -99,12 +116,14 @@ export const uploadRoutes: FastifyPluginAsync = async (app) => {
       throw unsupportedContentType("application/json");
     }
     const { auth } = request;
+    checkRemoteAllowed(auth.policy);
     const body = parseRemoteBody(request.body, config.trustedRanges);
+    if (auth.policy) resolvePolicyFolder(auth.policy, body.folder);
     const fileName = body.file_name ?? fileNameFromUrl(body.remote_url);
     const fetched = await fetchRemoteUpload(body.remote_url, fileName, {
       storage: app.storage,
       workspaceId: auth.workspaceId,
-      maxBytes: config.maxUploadBytes,
+      maxBytes: effectiveMaxBytes(config.maxUploadBytes, auth.policy),
       timeoutMs: config.remoteFetchTimeoutMs,
       trustedRanges: config.trustedRanges,
       signal: abortOnDisconnect(reply),
@@ -133,8 +152,20 @@ export const uploadRoutes: FastifyPluginAsync = async (app) => {
       uploadSource: "remote",
       originalUrl: body.remote_url,
       createdBy: auth.keyId,
+      policy: auth.policy,
+      uploadTokenId: auth.tokenId,
       webhookUrl: body.webhook_url,
     });
     return reply.status(200).send(result.response);
   });
+
+  app.post(
+    "/api/v1/uploads/tokens",
+    { config: { auth: "private" } },
+    async (request, reply): Promise<UploadTokenResponse> => {
+      const body = createUploadTokenBodySchema.parse(request.body ?? {});
+      const { workspaceId, keyId } = request.auth;
+      return reply.status(200).send(await mintUploadToken(app.db, { workspaceId, apiKeyId: keyId, body }));
+    },
+  );
 };

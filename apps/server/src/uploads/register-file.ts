@@ -4,13 +4,14 @@
  * for the contract and the decisions.
  */
 
-import type { UploadResponse } from "@trove/schema";
+import type { UploadPolicy, UploadResponse } from "@trove/schema";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import { badRequest, HttpError } from "../errors/index.js";
 import { ensureFolderPath } from "../folders/ensure-folder-path.js";
 import { assertPathFits, splitFolderPath } from "../folders/folder-path.js";
 import type { File, Folder, Prisma, PrismaClient } from "../generated/prisma/client.js";
 import { randomString } from "../ids.js";
+import { spendUploadToken } from "../keys/upload-tokens.js";
 import { isMediaError } from "../media/media-error.js";
 import { type MediaLimits, resolveMediaLimits } from "../media/media-limits.js";
 import { type ProcessedImage, processImage } from "../media/process-image.js";
@@ -24,6 +25,7 @@ import { insertFileRow, type NewFileRow } from "./insert-file-row.js";
 import { imageInputOf, putBuffer, readObjectHead, thumbnailKeyOf } from "./object-keys.js";
 import { collisionName, collisionPattern, collisionStem, storedFileName } from "./stored-name.js";
 import { toUploadError } from "./upload-errors.js";
+import { applyFixedFields, checkPolicySize, checkPolicyType, resolvePolicyFolder } from "./upload-policy.js";
 import { toUploadResponse } from "./upload-response.js";
 import { uuidV7 } from "./uuid-v7.js";
 
@@ -102,6 +104,13 @@ export interface RegisterFileInput {
   createdBy: string | null;
   /** Enqueue a signed `file.uploaded` webhook in the same transaction as the row. */
   webhookUrl?: string | undefined;
+  /**
+   * The credential's upload policy (src/uploads/upload-policy.ts), enforced here so that direct,
+   * remote and multipart uploads share it: folder, size, sniffed type, fixed fields.
+   */
+  policy?: UploadPolicy | undefined;
+  /** The upload token to count the file against, in the row's transaction (src/keys/upload-tokens.ts). */
+  uploadTokenId?: string | null | undefined;
   /** Delete the object at `storageKey` when registration fails (default true). */
   deleteSourceOnError?: boolean;
   /**
@@ -143,8 +152,9 @@ const MAX_NAME_ATTEMPTS = 8;
 /** Existing alternatives read to find the next free `-n`. */
 const MAX_COLLISION_SCAN = 10_000;
 
-export async function registerFile(deps: UploadDeps, input: RegisterFileInput): Promise<RegisteredFile> {
+export async function registerFile(deps: UploadDeps, request: RegisterFileInput): Promise<RegisteredFile> {
   const { storage } = deps;
+  let input = request;
   const fileId = input.fileId ?? uuidV7();
   /** Keys this call wrote: removed again if registration fails. */
   const written: string[] = [];
@@ -156,6 +166,11 @@ export async function registerFile(deps: UploadDeps, input: RegisterFileInput): 
   let registered: RegisteredFile;
   let inserting = false;
   try {
+    if (input.policy) {
+      const policy = input.policy;
+      checkPolicySize(policy, input.size);
+      input = { ...applyFixedFields(policy, input), folder: resolvePolicyFolder(policy, input.folder) };
+    }
     const described = await describeAndProcess(deps, input, fileId, written, () => {
       replacedSource = true;
     });
@@ -208,6 +223,7 @@ async function describeAndProcess(
     input.head ??
     (input.size === 0 ? Buffer.alloc(0) : await readObjectHead(storage, input.storageKey, SNIFF_HEAD_BYTES));
   const sniffed = await sniffContent(head, input.fileName);
+  checkPolicyType(input.policy, sniffed.mimeType);
   const transform = input.transform?.trim() ? input.transform.trim() : undefined;
 
   const described: Described = {
@@ -255,6 +271,8 @@ async function describeAndProcess(
   }
 
   const { info } = processed;
+  // The decoder's verdict on an image can be finer than the sniff's; the policy sees it too.
+  checkPolicyType(input.policy, info.mimeType);
   Object.assign(described, {
     mimeType: info.mimeType,
     format: info.format,
@@ -328,7 +346,7 @@ async function insertFile(
 
   // A file in the root, with no more work to commit with it, is one statement: no transaction.
   const inRoot = splitFolderPath(input.folder ?? "").length === 0;
-  if (inRoot && !input.inTransaction && !input.webhookUrl) {
+  if (inRoot && !input.inTransaction && !input.webhookUrl && !input.uploadTokenId) {
     const { file, isDuplicate } = await place(deps.db, null);
     const response = toUploadResponse(deps, input.workspaceNo, file, null, isDuplicate);
     return { file, folder: null, isDuplicate, response, webhook: null };
@@ -338,6 +356,8 @@ async function insertFile(
   return deps.db.$transaction(async (tx) => {
     const folder = await ensureFolderPath(tx, input.workspaceId, input.folder ?? "", input.createdBy);
     const { file, isDuplicate } = await place(tx, folder);
+    // Counted with the row: a refusal here rolls the row back, and the caller removes the objects.
+    if (input.uploadTokenId) await spendUploadToken(tx, input.uploadTokenId);
     if (input.inTransaction) await input.inTransaction(tx, file);
     const response = toUploadResponse(deps, input.workspaceNo, file, folder, isDuplicate);
     const webhook = input.webhookUrl

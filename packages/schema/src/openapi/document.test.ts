@@ -118,13 +118,14 @@ describe("OpenAPI document", () => {
     });
   });
 
-  it("covers exactly the 17 service endpoints and the part gateway", () => {
+  it("covers exactly the 17 service endpoints, the part gateway and upload tokens", () => {
     const documented = operationsOf(doc).map(([method, path]) => `${method} ${path}`);
     const expected = [
       ...SPEC_SERVICE_ENDPOINTS.map(([method, path]) => `${method} ${path}`),
       `put ${GATEWAY_PATH}`,
+      "post /api/v1/uploads/tokens",
     ];
-    expect(documented).toHaveLength(18);
+    expect(documented).toHaveLength(19);
     expect(documented.sort()).toEqual(expected.sort());
   });
 

@@ -1,0 +1,62 @@
+import * as z from "zod";
+import { metadataObjectSchema, tagSchema, timestampSchema } from "./common.js";
+import { folderPathSchema } from "./uploads.js";
+
+/**
+ * Upload policies: what an upload made with an upload token (or a public key that carries a
+ * policy) may store. Every field is optional; an absent field does not restrict.
+ *
+ * - `folder` with `folder_match` `exact` (default): uploads land exactly in that folder (an
+ *   upload naming no folder goes there); `prefix`: in that folder or anywhere below it, judged by
+ *   whole path segments (`avatars` admits `avatars/u1`, never `avatars2`).
+ * - `max_file_size`: bytes per file, judged by the bytes received, not the declared size alone.
+ * - `allowed_types`: MIME types of the sniffed content (the client's claim is never read):
+ *   exact (`video/mp4`) or a whole top-level type (`image/*`).
+ * - `tags`, `metadata`, `custom_id`: fixed on every file; a request's own values are replaced.
+ * - `allow_remote` (default false for tokens), `allow_multipart` (default true).
+ */
+export const FOLDER_MATCHES = ["exact", "prefix"] as const;
+
+/** `image/*` or `type/subtype`, lowercase. */
+export const mimePatternSchema = z
+  .string()
+  .max(255)
+  .regex(
+    /^[a-z0-9][a-z0-9.+-]{0,126}\/(?:\*|[a-z0-9][a-z0-9.+-]{0,126})$/,
+    "must look like image/* or video/mp4",
+  );
+
+export const uploadPolicySchema = z.object({
+  folder: folderPathSchema.optional(),
+  folder_match: z.enum(FOLDER_MATCHES).optional(),
+  max_file_size: z.number().int().min(1).optional(),
+  allowed_types: z.array(mimePatternSchema).min(1).max(50).optional(),
+  tags: z.array(tagSchema).max(100).optional(),
+  metadata: metadataObjectSchema.optional(),
+  custom_id: z.string().max(255).optional(),
+  allow_remote: z.boolean().optional(),
+  allow_multipart: z.boolean().optional(),
+});
+export type UploadPolicy = z.infer<typeof uploadPolicySchema>;
+
+/** Longest token lifetime, seconds (1 day); default 10 minutes. */
+export const MAX_UPLOAD_TOKEN_TTL_SECONDS = 86_400;
+export const DEFAULT_UPLOAD_TOKEN_TTL_SECONDS = 600;
+/** Most files one token may create; default 1 (one-shot). */
+export const MAX_UPLOAD_TOKEN_FILES = 1_000;
+
+/** Body of `POST /api/v1/uploads/tokens` (private key). */
+export const createUploadTokenBodySchema = uploadPolicySchema.extend({
+  expires_in: z.number().int().min(1).max(MAX_UPLOAD_TOKEN_TTL_SECONDS).optional(),
+  max_files: z.number().int().min(1).max(MAX_UPLOAD_TOKEN_FILES).optional(),
+});
+export type CreateUploadTokenBody = z.input<typeof createUploadTokenBodySchema>;
+
+/** The minted token: shown once, like a key. `policy` is the policy as stored, defaults written out. */
+export const uploadTokenResponseSchema = z.object({
+  token: z.string(),
+  expires_at: timestampSchema,
+  max_files: z.number().int(),
+  policy: uploadPolicySchema,
+});
+export type UploadTokenResponse = z.infer<typeof uploadTokenResponseSchema>;
