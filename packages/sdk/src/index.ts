@@ -12,7 +12,12 @@ export type {
 } from "./resources/files.js";
 export type { FoldersResource } from "./resources/folders.js";
 export type { ListSourcesQuery, SourcesResource } from "./resources/sources.js";
-export type { UploadTokensResource } from "./resources/upload-tokens.js";
+export type {
+  CreateUploadTokenBody,
+  UploadPolicy,
+  UploadTokenResponse,
+  UploadTokensResource,
+} from "./resources/upload-tokens.js";
 export { localStorageSessionStore } from "./upload/local-storage-session-store.js";
 export type { MultipartResource } from "./upload/multipart-resource.js";
 export type { SessionStore, StoredUploadSession } from "./upload/session-store.js";

@@ -3,6 +3,8 @@ import { callEndpoint } from "../call-endpoint.js";
 import type { ClientContext } from "../client-context.js";
 import type { RequestOptions } from "./files.js";
 
+export type { CreateUploadTokenBody, UploadPolicy, UploadTokenResponse } from "@trove/schema";
+
 export interface UploadTokensResource {
   /**
    * Mints an upload token (private key only) for a browser to upload with, within `policy`:
