@@ -1,5 +1,6 @@
 import { HttpResponse, http } from "msw";
 import { afterEach, describe, expect, expectTypeOf, it, vi } from "vitest";
+import type { UploadTokenSource } from "./client-options.js";
 import { createUploadClient } from "./create-upload-client.js";
 import {
   AuthenticationError,
@@ -24,7 +25,7 @@ function tokenGetter() {
   return getter;
 }
 
-function tokenClient(token: ReturnType<typeof tokenGetter> | string, extra = {}) {
+function tokenClient(token: UploadTokenSource, extra = {}) {
   const { apiKey: _, ...options } = testOptions(extra);
   return createUploadClient({ ...options, token });
 }
