@@ -1,10 +1,12 @@
-// examples/backend-and-browser against the real server: the page the backend serves carries the
-// public key and never the private one, and `/api/files` lists the workspace with the private key.
-// Driving the page in Chromium is example-backend-and-browser.chromium.test.ts.
-import { createClient } from "@trove/sdk/node";
+// examples/backend-and-browser against the real server: the page the backend serves carries no key
+// at all, `/api/upload-token` mints one-file upload tokens bound to the page's policy (images up to
+// 10 MB into uploads/), and `/api/files` lists the workspace with the private key. Driving the page
+// in Chromium is example-backend-and-browser.chromium.test.ts.
+import { createClient, createUploadClient, TroveError } from "@trove/sdk/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, configFromEnv } from "../examples/backend-and-browser/src/config.js";
 import type { ListedFile } from "../examples/backend-and-browser/src/list-files.js";
+import { MAX_UPLOAD_BYTES } from "../examples/backend-and-browser/src/upload-policy.js";
 import { type BackendExample, startBackendExample } from "./support/backend-example.js";
 import { gradientPng } from "./support/png.js";
 import { type ServerProcess, startServerProcess } from "./support/server-process.js";
@@ -23,20 +25,71 @@ describe("examples/backend-and-browser", () => {
     await server?.stop();
   });
 
-  it("serves a page and script with the public key and never the private key", async () => {
+  const mintToken = async () => {
+    const response = await fetch(`${backend.url}/api/upload-token`, { method: "POST" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    return response.text();
+  };
+
+  /** An upload client as the page makes it: a new token from the backend for every upload. */
+  const pageClient = () => createUploadClient({ token: mintToken, baseUrl: server.baseUrl });
+
+  it("serves a page and script with no key at all", async () => {
     const html = await (await fetch(`${backend.url}/`)).text();
-    expect(html).toContain(server.keys.public);
     expect(html).toContain(server.baseUrl);
     const script = await (await fetch(`${backend.url}/app.js`)).text();
     expect(script).toContain("x-api-key"); // the bundled SDK
+    expect(script).toContain("/api/upload-token");
     for (const [what, body] of [
       ["page", html],
       ["script", script],
     ] as const) {
-      expect(body.includes(server.keys.private), `${what} contains the private key`).toBe(false);
-      // The SDK's guard mentions the `trove_sk_` prefix; no whole private key may appear.
-      expect(/trove_sk_[A-Za-z0-9]{8,}/.test(body), `${what} contains a private key`).toBe(false);
+      for (const key of Object.values(server.keys)) {
+        expect(body.includes(key), `${what} contains a key`).toBe(false);
+      }
+      // The SDK's guard mentions the `trove_sk_` and `trove_pk_` prefixes; no whole key may appear.
+      expect(/trove_[sp]k_[A-Za-z0-9]{8,}/.test(body), `${what} contains a key`).toBe(false);
     }
+  });
+
+  it("mints a one-file upload token that uploads one image into uploads/ and no more", async () => {
+    const token = await mintToken();
+    expect(token).toMatch(/^trove_ut_[0-9A-Za-z]{32}$/);
+    const client = createUploadClient({ token, baseUrl: server.baseUrl });
+    // The upload names no folder: the policy's exact folder is where it lands.
+    const image = await client.upload(gradientPng(32, 32), { fileName: "token.png" });
+    expect(image.path).toMatch(/^uploads\/[^/]+\.png$/);
+    const again = await client.upload(gradientPng(16, 16), { fileName: "again.png" }).catch((error) => error);
+    expect(again).toBeInstanceOf(TroveError);
+    expect(again).toMatchObject({ code: "TOKEN_EXHAUSTED" });
+  });
+
+  it("each upload from the page's client gets its own token; the policy refuses what it does not allow", async () => {
+    const client = pageClient();
+    const first = await client.upload(gradientPng(20, 20), { fileName: "one.png" });
+    const second = await client.upload(gradientPng(24, 24), { fileName: "two.png" });
+    expect(second.file_no).not.toBe(first.file_no);
+
+    const text = await client
+      .upload(new TextEncoder().encode("not an image"), { fileName: "note.txt", contentType: "text/plain" })
+      .catch((error) => error);
+    expect(text).toMatchObject({ code: "TYPE_NOT_ALLOWED" });
+
+    const folder = await client
+      .upload(gradientPng(8, 8), { fileName: "elsewhere.png", folder: "private" })
+      .catch((error) => error);
+    expect(folder).toMatchObject({ code: "FOLDER_NOT_ALLOWED" });
+
+    // Refused by the policy before anything is fetched (the URL is loopback: nothing leaves the host).
+    const remote = await client.uploadFromUrl("http://127.0.0.1:1/a.png").catch((error) => error);
+    expect(remote).toMatchObject({ code: "REMOTE_NOT_ALLOWED" });
+
+    // Just over 10 MB starting like a PNG: sent in parts (over the 8 MiB threshold), refused by size.
+    const big = new Uint8Array(MAX_UPLOAD_BYTES + 1);
+    big.set(gradientPng(4, 4));
+    const tooBig = await client.upload(big, { fileName: "big.png" }).catch((error) => error);
+    expect(tooBig).toMatchObject({ code: "FILE_TOO_LARGE" });
   });
 
   it("lists uploaded files through the private key", async () => {
@@ -48,7 +101,8 @@ describe("examples/backend-and-browser", () => {
     expect(response.status).toBe(200);
     const { files, hasNext } = (await response.json()) as { files: ListedFile[]; hasNext: boolean };
     expect(hasNext).toBe(false);
-    expect(files.map((file) => file.file_no).sort()).toEqual([image.file_no, other.file_no].sort());
+    // Earlier tests uploaded through tokens too.
+    expect(files.map((file) => file.file_no)).toEqual(expect.arrayContaining([image.file_no, other.file_no]));
     const created = files.map((file) => Date.parse(file.created_at));
     expect(created).toEqual([...created].sort((a, b) => b - a)); // newest first
     const png = files.find((file) => file.file_no === image.file_no);
@@ -58,25 +112,25 @@ describe("examples/backend-and-browser", () => {
     expect(JSON.stringify(files)).not.toContain("trove_");
   });
 
-  it("refuses to start with a key of the wrong kind, so the private key cannot reach the page", () => {
-    const env = { TROVE_PUBLIC_KEY: server.keys.private, TROVE_PRIVATE_KEY: server.keys.private };
+  it("refuses to start without a private key", () => {
+    const env = { TROVE_PRIVATE_KEY: server.keys.public };
     expect(() => configFromEnv(env)).toThrow(ConfigError);
-    expect(() => configFromEnv(env)).toThrow(/TROVE_PUBLIC_KEY must be a public key/);
-    expect(() => configFromEnv({ TROVE_PUBLIC_KEY: server.keys.public })).toThrow(/TROVE_PRIVATE_KEY/);
+    expect(() => configFromEnv(env)).toThrow(/TROVE_PRIVATE_KEY must be a private key/);
+    expect(() => configFromEnv({})).toThrow(/TROVE_PRIVATE_KEY/);
   });
 
   it("answers 502 without details when Trove refuses the private key", async () => {
     const { createBackend } = await import("../examples/backend-and-browser/src/backend.js");
-    const config = configFromEnv({
-      TROVE_BASE_URL: server.baseUrl,
-      TROVE_PUBLIC_KEY: server.keys.public,
-      TROVE_PRIVATE_KEY: "trove_sk_revoked",
-    });
+    const config = configFromEnv({ TROVE_BASE_URL: server.baseUrl, TROVE_PRIVATE_KEY: "trove_sk_revoked" });
     const app = await createBackend(config);
     try {
-      const response = await app.inject({ method: "GET", url: "/api/files" });
-      expect(response.statusCode).toBe(502);
-      expect(response.json()).toEqual({ error: "Could not list files from Trove", status: 401 });
+      const files = await app.inject({ method: "GET", url: "/api/files" });
+      expect(files.statusCode).toBe(502);
+      expect(files.json()).toEqual({ error: "Could not list files from Trove", status: 401 });
+      const token = await app.inject({ method: "POST", url: "/api/upload-token" });
+      expect(token.statusCode).toBe(502);
+      expect(token.json()).toEqual({ error: "Could not get an upload token from Trove", status: 401 });
+      expect(token.body).not.toContain("trove_");
     } finally {
       await app.close();
     }

@@ -14,7 +14,6 @@ export async function startBackendExample(server: ServerProcess): Promise<Backen
   const config = configFromEnv({
     TROVE_BASE_URL: server.baseUrl,
     TROVE_ASSETS_URL: server.assetsUrl,
-    TROVE_PUBLIC_KEY: server.keys.public,
     TROVE_PRIVATE_KEY: server.keys.private,
     HOST: "127.0.0.1",
     PORT: "0",

@@ -1,21 +1,25 @@
 /**
- * The backend: serves the upload page (with the PUBLIC key in it) and `GET /api/files`, which asks
- * Trove for the workspace's files with the PRIVATE key. `createBackend()` returns the Fastify app
- * without listening (src/main.ts listens; tests use it directly).
+ * The backend: holds the PRIVATE key and never hands it out. It serves the upload page (which
+ * holds no key at all), mints a short-lived upload token for each upload the page makes, and
+ * lists the workspace's files. `createBackend()` returns the Fastify app without listening
+ * (src/main.ts listens; tests use it directly).
  *
- *   GET /            the page; its only configuration is { publicKey, baseUrl, assetsUrl }
- *   GET /app.js      the page's script, bundled at start (src/page/app.ts + @trove/sdk/upload)
- *   GET /api/files   newest files first: { files: [{ file_no, name, url, thumbnail, … }], hasNext }
+ *   GET  /                  the page; its only configuration is { baseUrl, assetsUrl }
+ *   GET  /app.js            the page's script, bundled at start (src/page/app.ts + @trove/sdk/upload)
+ *   POST /api/upload-token  a one-file upload token (text/plain), bound to PAGE_UPLOAD_POLICY
+ *   GET  /api/files         newest files first: { files: [{ file_no, name, url, thumbnail, … }], hasNext }
  *
- * In a real application `/api/files` sits behind your own user authentication; here it is open to
- * whoever can reach the backend, which listens on 127.0.0.1 by default.
+ * In a real application the `/api/` routes sit behind your own user authentication (and the
+ * token route decides per user what they may upload); here they are open to whoever can reach
+ * the backend, which listens on 127.0.0.1 by default.
  */
 import { createClient, TroveError } from "@trove/sdk";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { bundlePage } from "./bundle-page.js";
 import type { BackendConfig } from "./config.js";
 import { listFiles } from "./list-files.js";
 import { pageHtml } from "./page/page-html.js";
+import { PAGE_UPLOAD_POLICY } from "./upload-policy.js";
 
 export async function createBackend(
   config: BackendConfig,
@@ -27,26 +31,37 @@ export async function createBackend(
     baseUrl: config.baseUrl,
     assetsUrl: config.assetsUrl,
   });
-  const html = pageHtml({
-    publicKey: config.publicKey,
-    baseUrl: config.baseUrl,
-    assetsUrl: config.assetsUrl,
-  });
+  const html = pageHtml({ baseUrl: config.baseUrl, assetsUrl: config.assetsUrl });
   const script = await bundlePage();
 
   const app = Fastify({ logger: options.logger ?? false });
   app.get("/", (_request, reply) => reply.type("text/html; charset=utf-8").send(html));
   app.get("/app.js", (_request, reply) => reply.type("text/javascript; charset=utf-8").send(script));
+
+  // POST, not GET: a token is a credential, so no cache, prefetch or <img src> should fetch one.
+  app.post("/api/upload-token", async (request, reply) => {
+    try {
+      const { token } = await trove.uploadTokens.create(PAGE_UPLOAD_POLICY);
+      return reply.header("cache-control", "no-store").type("text/plain; charset=utf-8").send(token);
+    } catch (error) {
+      return troveFailed(request, reply, error, "Could not get an upload token from Trove");
+    }
+  });
+
   app.get<{ Querystring: { page?: string } }>("/api/files", async (request, reply) => {
     const page = Math.max(1, Number.parseInt(request.query.page ?? "1", 10) || 1);
     try {
       return await listFiles(trove, page);
     } catch (error) {
-      // Say what went wrong without echoing anything about the key.
-      request.log.error({ err: error }, "listing files from Trove failed");
-      const status = error instanceof TroveError ? error.status : undefined;
-      return reply.status(502).send({ error: "Could not list files from Trove", status: status ?? null });
+      return troveFailed(request, reply, error, "Could not list files from Trove");
     }
   });
   return app;
+}
+
+/** 502 that says what went wrong without echoing anything about the key. */
+function troveFailed(request: FastifyRequest, reply: FastifyReply, error: unknown, what: string) {
+  request.log.error({ err: error }, what);
+  const status = error instanceof TroveError ? error.status : undefined;
+  return reply.status(502).send({ error: what, status: status ?? null });
 }

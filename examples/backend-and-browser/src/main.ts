@@ -5,11 +5,9 @@ try {
   const config = configFromEnv();
   const app = await createBackend(config, { logger: true });
   const address = await app.listen({ host: config.host, port: config.port });
-  console.log(`\n  Open ${address} — uploads go to ${config.baseUrl} with the public key.\n`);
+  console.log(`\n  Open ${address} — uploads go to ${config.baseUrl} with one upload token each.\n`);
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
-  console.error(
-    `${error.message}\nSee README.md: TROVE_PUBLIC_KEY and TROVE_PRIVATE_KEY come from the banner of \`npm start\`.`,
-  );
+  console.error(`${error.message}\nSee README.md: TROVE_PRIVATE_KEY comes from the banner of \`npm start\`.`);
   process.exitCode = 1;
 }

@@ -1,5 +1,5 @@
 import type { ClientContext } from "./client-context.js";
-import { InvalidResponseError } from "./errors.js";
+import { InvalidResponseError, type TroveError } from "./errors.js";
 import type { HttpAnswer } from "./http-answer.js";
 import { sendAttempt } from "./send-attempt.js";
 import { withRetry } from "./with-retry.js";
@@ -30,18 +30,33 @@ export interface ApiResponse {
  * One API request with the client's retry policy. Every body the SDK sends is replayable. It always
  * goes through the transport (fetch), never XMLHttpRequest, even when a direct upload wants byte
  * progress: XHR follows every redirect and keeps `x-api-key` on the way to another host.
+ *
+ * With an upload token getter, a 401 (`TOKEN_EXPIRED`; the multipart group's 401 envelope has no
+ * code) gets one new token and the request is sent once more, with its own retries: the server
+ * refused it before doing anything, so even a POST cannot run twice. A second 401 is the caller's.
  */
-export function callApi(ctx: ClientContext, call: ApiCall): Promise<ApiResponse> {
-  const request = { idempotent: call.method !== "POST", replayable: true };
-  return withRetry(() => attempt(ctx, call), request, ctx.retry, call.signal);
+export async function callApi(ctx: ClientContext, call: ApiCall): Promise<ApiResponse> {
+  try {
+    return await send(ctx, call);
+  } catch (error) {
+    if (!ctx.renewKey || (error as TroveError | undefined)?.status !== 401) throw error;
+    ctx.renewKey();
+    return send(ctx, call);
+  }
 }
 
-function attempt(ctx: ClientContext, call: ApiCall): Promise<ApiResponse> {
+async function send(ctx: ClientContext, call: ApiCall): Promise<ApiResponse> {
+  const key = await ctx.key();
+  const request = { idempotent: call.method !== "POST", replayable: true };
+  return withRetry(() => attempt(ctx, call, key), request, ctx.retry, call.signal);
+}
+
+function attempt(ctx: ClientContext, call: ApiCall, key: string): Promise<ApiResponse> {
   return sendAttempt(
     ctx,
     call.signal,
     call.timeout ?? ctx.timeout,
-    (signal) => ctx.transport(call, signal),
+    (signal) => ctx.transport(call, signal, key),
     readSuccess,
   );
 }

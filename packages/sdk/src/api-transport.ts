@@ -7,10 +7,11 @@ import type { ApiCall } from "./api-call.js";
  * where ky alone would be 5 kB of a 12 kB budget. Both send the API key, so both refuse redirects
  * (redirect-refused.ts).
  */
-export type ApiTransport = (call: ApiCall, signal: AbortSignal) => Promise<Response>;
+export type ApiTransport = (call: ApiCall, signal: AbortSignal, key: string) => Promise<Response>;
 
 export interface TransportTarget {
   baseUrl: string;
+  /** The caller's headers; the key is added per call, as `x-api-key`. */
   headers: Record<string, string>;
   fetch: typeof fetch;
 }

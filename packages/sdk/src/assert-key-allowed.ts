@@ -22,13 +22,13 @@ export function isBrowserLike(): boolean {
 
 /**
  * A private key can delete every file and read source credentials; shipped to a browser or a
- * worker it is readable by anyone who opens the page. Those get public keys (`trove_pk_`), which
- * may only upload, unless the caller opts in knowingly.
+ * worker it is readable by anyone who opens the page. Those get upload tokens or public keys
+ * (`trove_pk_`), which may only upload, unless the caller opts in knowingly.
  */
 export function assertKeyAllowed(apiKey: string, allowPrivateKeyInBrowser: boolean | undefined): void {
   if (apiKey.startsWith(PRIVATE_KEY_PREFIX) && isBrowserLike() && !allowPrivateKeyInBrowser) {
     throw new TroveError(
-      "A private key (trove_sk_) in a browser is readable by anyone who loads the page: use a public key (trove_pk_), or allowPrivateKeyInBrowser: true for pages only trusted users open",
+      "A private key (trove_sk_) in a page is readable by anyone: use upload tokens or a public key, or allowPrivateKeyInBrowser: true for trusted users' pages",
       { code: "PRIVATE_KEY_IN_BROWSER" },
     );
   }

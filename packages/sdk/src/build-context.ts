@@ -3,16 +3,17 @@ import { assertKeyAllowed } from "./assert-key-allowed.js";
 import type { ClientContext, InputResolver } from "./client-context.js";
 import {
   BASE_RETRY_DELAY,
-  type ClientOptions,
   DEFAULT_CONCURRENCY,
   DEFAULT_MAX_RETRIES,
   DEFAULT_MAX_RETRY_DELAY,
   DEFAULT_MULTIPART_THRESHOLD,
   DEFAULT_TIMEOUT,
   DEFAULT_UPLOAD_TIMEOUT,
+  type UploadClientOptions,
 } from "./client-options.js";
 import { invalidArgument } from "./invalid-argument.js";
 import type { UploadSchemas } from "./response-schema.js";
+import { tokenGetterKey } from "./upload-token-key.js";
 
 /** What differs between createClient, createUploadClient and their @trove/sdk/node versions. */
 export interface ClientParts {
@@ -23,23 +24,28 @@ export interface ClientParts {
   requestNotSent?: ((error: unknown) => boolean) | undefined;
 }
 
-/** Checks the options once and fixes every default. */
-export function buildContext(options: ClientOptions, parts: ClientParts): ClientContext {
-  if (typeof options.apiKey !== "string" || options.apiKey === "") {
-    throw invalidArgument("apiKey is required");
+/**
+ * Checks the options once and fixes every default. A key or token string is sent as it is; the
+ * private-key guard reads it (an upload token never looks like a private key, so it passes). A
+ * token getter's tokens are not checked: they are minted for browsers.
+ */
+export function buildContext(options: UploadClientOptions, parts: ClientParts): ClientContext {
+  const key = options.apiKey ?? options.token;
+  if (typeof key === "string" ? key === "" : typeof key !== "function") {
+    throw invalidArgument("apiKey or token is required");
   }
   if (!isAbsoluteUrl(options.baseUrl)) {
     throw invalidArgument("baseUrl must be an absolute URL: https://...");
   }
-  assertKeyAllowed(options.apiKey, options.allowPrivateKeyInBrowser);
+  if (typeof key === "string") assertKeyAllowed(key, options.allowPrivateKeyInBrowser);
 
   const baseUrl = options.baseUrl.replace(/(?<!\/)\/+$/, "");
-  const headers = { ...options.headers, "x-api-key": options.apiKey };
   // Looked up per call, not captured: test tools and polyfills replace globalThis.fetch later.
   const fetchFn: typeof fetch = (input, init) => (options.fetch ?? globalThis.fetch)(input, init);
   return {
     ...parts,
-    transport: parts.transport({ baseUrl, headers, fetch: fetchFn }),
+    ...(typeof key === "string" ? { key: () => key } : tokenGetterKey(key)),
+    transport: parts.transport({ baseUrl, headers: { ...options.headers }, fetch: fetchFn }),
     baseUrl,
     fetch: fetchFn,
     retry: {

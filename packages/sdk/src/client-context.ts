@@ -10,10 +10,17 @@ export type InputResolver = (input: unknown) => Promise<UploadSource | undefined
 /** Everything a request or an upload needs from the client it was made with. */
 export interface ClientContext {
   /**
-   * One attempt of an API request, with the key and the caller's headers. The only thing that
-   * holds them: nothing else can send the key, so nothing else has to refuse redirects.
+   * One attempt of an API request, with the caller's headers and the key it is given. The only
+   * thing that sends the key: nothing else has to refuse redirects.
    */
   readonly transport: ApiTransport;
+  /**
+   * The `x-api-key` of the next request: the client's key, or an upload token from the caller's
+   * getter (upload-token-key.ts).
+   */
+  readonly key: () => string | Promise<string>;
+  /** Only with a token getter: forgets a token the server refused (401), so key() gets another. */
+  readonly renewKey?: (() => void) | undefined;
   readonly baseUrl: string;
   /**
    * Plain fetch for part uploads to presigned URLs, which must carry no key. It follows redirects

@@ -41,3 +41,17 @@ export const DEFAULT_CONCURRENCY = 4;
  * should cost one part, not the whole file, and the upload can pause and resume.
  */
 export const DEFAULT_MULTIPART_THRESHOLD = 8 * 1024 * 1024;
+
+/**
+ * An upload token (`trove_ut_…`), or a function that gets one from your backend, which mints it
+ * with its private key (`client.uploadTokens.create()`). The function is called once per upload
+ * (per `upload()` or `uploadFromUrl()`, per `multipart.start()` or `.complete()`): a token is
+ * one-shot by default, so one token per file is the only safe default. An upload keeps its token
+ * for all its requests; when the server refuses it as expired (401 `TOKEN_EXPIRED`: a paused
+ * upload, a slow network), the function is called once more and that request sent again.
+ */
+export type UploadTokenSource = string | (() => string | Promise<string>);
+
+/** createUploadClient's options: a key, or upload tokens instead of a long-lived key. */
+export type UploadClientOptions = Omit<ClientOptions, "apiKey"> &
+  ({ apiKey: string; token?: never } | { token: UploadTokenSource; apiKey?: never });

@@ -18,6 +18,7 @@ import { requestNotSent } from "./request-not-sent.js";
 import { type FilesResource, filesResource } from "./resources/files.js";
 import { type FoldersResource, foldersResource } from "./resources/folders.js";
 import { type SourcesResource, sourcesResource } from "./resources/sources.js";
+import { type UploadTokensResource, uploadTokensResource } from "./resources/upload-tokens.js";
 import type { UploadSchemas } from "./response-schema.js";
 import { withIssueText } from "./zod-issues.js";
 
@@ -25,6 +26,8 @@ export interface TroveClient<TInput = UploadInput> extends TroveUploadClient<TIn
   files: FilesResource;
   folders: FoldersResource;
   sources: SourcesResource;
+  /** Short-lived upload tokens for browsers (private key). */
+  uploadTokens: UploadTokensResource;
   /** The delivery URL of a file, optionally transformed: `{assetsUrl}/{workspace_no}/{transform}/{path}`. */
   url(file: DeliveryTarget, transform?: DeliveryTransform): string;
 }
@@ -42,12 +45,13 @@ export function clientOf<TInput>(ctx: ClientContext, assetsUrl: string | undefin
     files: filesResource(ctx),
     folders: foldersResource(ctx),
     sources: sourcesResource(ctx),
+    uploadTokens: uploadTokensResource(ctx),
     url: (file, transform) => deliveryUrl(file, transform, assetsUrl),
   };
 }
 
 /**
- * The whole API: uploads, files, folders, sources and delivery URLs. Web APIs only; used in Node,
+ * The whole API: uploads, files, folders, sources, upload tokens and delivery URLs. Web APIs only; used in Node,
  * Bun or Deno it also retries a POST whose connection was refused (browsers never report that).
  */
 export function createClient(options: ClientOptions): TroveClient {

@@ -1,6 +1,6 @@
 import { buildContext } from "./build-context.js";
 import type { ClientContext, InputResolver } from "./client-context.js";
-import type { ClientOptions } from "./client-options.js";
+import type { UploadClientOptions } from "./client-options.js";
 import { fetchTransport } from "./fetch-transport.js";
 import { type MultipartResource, multipartResource } from "./upload/multipart-resource.js";
 import { remoteUpload } from "./upload/remote-upload.js";
@@ -14,7 +14,7 @@ import type { UploadTask } from "./upload/upload-task.js";
 /** What `upload()` takes in every runtime. `@trove/sdk/node` adds file paths and Node Readables. */
 export type UploadInput = Blob | ArrayBuffer | ArrayBufferView | ReadableStream<Uint8Array>;
 
-/** The endpoints a public key may call: direct, remote-URL and multipart upload. */
+/** The endpoints a public key or an upload token may call: direct, remote-URL and multipart upload. */
 export interface TroveUploadClient<TInput = UploadInput> {
   /** Uploads `input`, directly or in parts by size. The task is awaitable and can pause/resume/abort. */
   upload(input: TInput, options?: UploadOptions): UploadTask;
@@ -34,13 +34,14 @@ export function uploadClientOf<TInput>(ctx: ClientContext): TroveUploadClient<TI
 }
 
 /**
- * An upload-only client for browsers, for public keys: no management endpoints, no ky (plain
+ * An upload-only client for browsers, for public keys or upload tokens (`token`, fetched from your
+ * backend: see UploadTokenSource): no management endpoints, no ky (plain
  * fetch), and responses checked structurally instead of with zod (upload-response-checks.ts),
  * so it stays a fraction of createClient's size. Retries, errors and uploads are the same code,
  * except that it does not look for refused connections (browsers never report them; a POST that
  * failed to connect is not sent again): @trove/sdk/node's createUploadClient does.
  */
-export function createUploadClient(options: ClientOptions): TroveUploadClient {
+export function createUploadClient(options: UploadClientOptions): TroveUploadClient {
   return uploadClientOf(
     buildContext(options, {
       transport: fetchTransport,

@@ -41,7 +41,9 @@ export async function errorFromResponse(response: HttpAnswer): Promise<TroveErro
     BY_STATUS[status] ?? (status > 500 ? [ServerError, "SERVER_ERROR"] : [TroveError, "HTTP_ERROR"]);
   return new ErrorFor(messageOf(envelope, response, text), {
     status,
-    code: stringField(envelope, "errorCode") ?? stringField(envelope, "code") ?? code,
+    // Trusted, not checked: the server sends only TroveErrorCode's codes, and a list to check
+    // them against would put every code in the upload bundle.
+    code: (stringField(envelope, "errorCode") ?? stringField(envelope, "code") ?? code) as TroveErrorCode,
     retryAfterSeconds: retryAfterOf(envelope) ?? parseRetryAfter(response.headers.get("retry-after")),
     requestId: response.headers.get("x-request-id") ?? undefined,
     body,

@@ -17,7 +17,7 @@ describe("the error family", () => {
   it.each(classes)("%s is named, an Error and a TroveError, and keeps its fields", (name, ErrorClass) => {
     const cause = new Error("root");
     const error = new ErrorClass("went wrong", {
-      code: "SOME_CODE",
+      code: "TOKEN_EXPIRED",
       status: 499,
       retryAfterSeconds: 3,
       requestId: "req_9",
@@ -30,7 +30,12 @@ describe("the error family", () => {
     expect(error).toBeInstanceOf(ErrorClass);
     expect(error.name).toBe(name);
     expect(String(error)).toBe(`${name}: went wrong`);
-    expect(error).toMatchObject({ code: "SOME_CODE", status: 499, retryAfterSeconds: 3, requestId: "req_9" });
+    expect(error).toMatchObject({
+      code: "TOKEN_EXPIRED",
+      status: 499,
+      retryAfterSeconds: 3,
+      requestId: "req_9",
+    });
     expect(error.body).toEqual({ a: 1 });
     expect(error.cause).toBe(cause);
   });

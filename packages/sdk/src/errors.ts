@@ -21,11 +21,18 @@ export const SDK_ERROR_CODES = [
   "INVALID_ARGUMENT",
   "PRIVATE_KEY_IN_BROWSER",
   "REDIRECT_REFUSED",
+  "TOKEN_UNAVAILABLE",
 ] as const;
 export type SdkErrorCode = (typeof SDK_ERROR_CODES)[number];
 
-/** A server code from `@trove/schema`, one the SDK derives, or any other code a server sent. */
-export type TroveErrorCode = ErrorCode | SdkErrorCode | (string & {});
+/** The server's default `errorCode` for a 503, which `ERROR_CODES` does not list. */
+type ServerStatusCode = "SERVICE_UNAVAILABLE";
+
+/**
+ * A server code (`@trove/schema`'s `ERROR_CODES`, or a status default) or one the SDK derives: a
+ * closed union, so a misspelt code in a `switch` or a comparison does not compile.
+ */
+export type TroveErrorCode = ErrorCode | ServerStatusCode | SdkErrorCode;
 
 export interface TroveErrorInit {
   code: TroveErrorCode;

@@ -1,4 +1,4 @@
-export type { ClientOptions } from "./client-options.js";
+export type { ClientOptions, UploadClientOptions, UploadTokenSource } from "./client-options.js";
 export { createClient, type TroveClient } from "./create-client.js";
 export { createUploadClient, type TroveUploadClient, type UploadInput } from "./create-upload-client.js";
 export { type DeliveryTarget, type DeliveryTransform, deliveryUrl } from "./delivery-url.js";
@@ -12,6 +12,12 @@ export type {
 } from "./resources/files.js";
 export type { FoldersResource } from "./resources/folders.js";
 export type { ListSourcesQuery, SourcesResource } from "./resources/sources.js";
+export type {
+  CreateUploadTokenBody,
+  UploadPolicy,
+  UploadTokenResponse,
+  UploadTokensResource,
+} from "./resources/upload-tokens.js";
 export { localStorageSessionStore } from "./upload/local-storage-session-store.js";
 export type { MultipartResource } from "./upload/multipart-resource.js";
 export type { SessionStore, StoredUploadSession } from "./upload/session-store.js";

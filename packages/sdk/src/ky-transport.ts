@@ -12,9 +12,10 @@ export function kyTransport({ baseUrl, headers, fetch }: TransportTarget): ApiTr
     // The key must not follow a redirect to another host: redirect-refused.ts.
     redirect: "manual",
   });
-  return (call, signal) =>
+  return (call, signal, key) =>
     http(call.path.replace(/^\//, ""), {
       method: call.method,
+      headers: { "x-api-key": key },
       searchParams: call.query,
       json: call.json,
       body: call.form,

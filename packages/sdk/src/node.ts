@@ -5,7 +5,7 @@
 import type { Readable } from "node:stream";
 import { buildContext } from "./build-context.js";
 import type { InputResolver } from "./client-context.js";
-import type { ClientOptions } from "./client-options.js";
+import type { ClientOptions, UploadClientOptions } from "./client-options.js";
 import { clientOf, type TroveClient, zodUploadSchemas } from "./create-client.js";
 import { type TroveUploadClient, type UploadInput, uploadClientOf } from "./create-upload-client.js";
 import { fetchTransport } from "./fetch-transport.js";
@@ -36,7 +36,7 @@ export function createClient(options: ClientOptions): TroveClient<NodeUploadInpu
   );
 }
 
-export function createUploadClient(options: ClientOptions): TroveUploadClient<NodeUploadInput> {
+export function createUploadClient(options: UploadClientOptions): TroveUploadClient<NodeUploadInput> {
   return uploadClientOf(
     buildContext(options, {
       transport: fetchTransport,

@@ -1,6 +1,6 @@
 // The upload-only browser entry: createUploadClient and what its callers touch, nothing that
 // pulls in zod or the management endpoints (bundle-size.test.ts keeps it under budget).
-export type { ClientOptions } from "./client-options.js";
+export type { ClientOptions, UploadClientOptions, UploadTokenSource } from "./client-options.js";
 export { createUploadClient, type TroveUploadClient, type UploadInput } from "./create-upload-client.js";
 export * from "./errors.js";
 export { localStorageSessionStore } from "./upload/local-storage-session-store.js";

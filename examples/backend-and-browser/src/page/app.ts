@@ -1,10 +1,19 @@
-// The browser side: uploads with the public key, then shows the backend's file list.
+// The browser side: holds no key. Before each upload it asks its own backend for a one-file
+// upload token, then uploads straight to Trove with it and shows the backend's file list.
 import { createUploadClient, TroveError } from "@trove/sdk/upload";
 import type { ListedFile } from "../list-files.js";
 import type { PageConfig } from "./page-html.js";
 
 const config = JSON.parse(document.querySelector("#trove-config")!.textContent!) as PageConfig;
-const trove = createUploadClient({ apiKey: config.publicKey, baseUrl: config.baseUrl });
+
+async function uploadToken(): Promise<string> {
+  const response = await fetch("/api/upload-token", { method: "POST" });
+  if (!response.ok) throw new Error(`POST /api/upload-token answered ${response.status}`);
+  return response.text();
+}
+
+// Called once per upload: each token is good for one file.
+const trove = createUploadClient({ token: uploadToken, baseUrl: config.baseUrl });
 
 const input = document.querySelector<HTMLInputElement>("#file-input")!;
 const status = document.querySelector<HTMLParagraphElement>("#status")!;
@@ -35,6 +44,19 @@ async function refreshList(): Promise<void> {
   );
 }
 
+/** The refusals this page's policy can cause, in words; anything else as the SDK says it. */
+function describeFailure(error: unknown): string {
+  if (!(error instanceof TroveError)) return String(error);
+  switch (error.code) {
+    case "TYPE_NOT_ALLOWED":
+      return "TYPE_NOT_ALLOWED: only images can be uploaded here";
+    case "FILE_TOO_LARGE":
+      return "FILE_TOO_LARGE: images up to 10 MB";
+    default:
+      return `${error.code}: ${error.message}`;
+  }
+}
+
 input.addEventListener("change", async () => {
   const files = [...(input.files ?? [])];
   input.value = "";
@@ -49,7 +71,7 @@ input.addEventListener("change", async () => {
       });
       status.textContent = `Uploaded ${file.name}`;
     } catch (error) {
-      status.textContent = error instanceof TroveError ? `${error.code}: ${error.message}` : String(error);
+      status.textContent = describeFailure(error);
     }
   }
   progress.hidden = true;

@@ -1,6 +1,5 @@
-/** What the page is allowed to know: public values only. */
+/** What the page is allowed to know: public values only, no key of any kind. */
 export interface PageConfig {
-  publicKey: string;
   baseUrl: string;
   assetsUrl: string;
 }
@@ -33,9 +32,11 @@ export function pageHtml(config: PageConfig): string {
   </head>
   <body>
     <h1>Upload, then list from the backend</h1>
-    <p>This page uploads straight to Trove with the <strong>public</strong> key. The list below comes from
-      <code>/api/files</code>: the backend asks Trove with the <strong>private</strong> key, which never reaches the browser.</p>
-    <input id="file-input" type="file" multiple />
+    <p>This page holds no key. For each image it asks its backend for a one-file <strong>upload token</strong>
+      (<code>POST /api/upload-token</code>), then uploads straight to Trove with it: images only, up to 10 MB, into
+      <code>uploads/</code>. The list below comes from <code>/api/files</code>: the backend asks Trove with the
+      <strong>private</strong> key, which never reaches the browser.</p>
+    <input id="file-input" type="file" accept="image/*" multiple />
     <p id="status" role="status"></p>
     <progress id="progress" max="100" value="0" hidden></progress>
     <h2>Files</h2>

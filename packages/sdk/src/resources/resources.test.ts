@@ -1,6 +1,13 @@
+import type { UploadTokenResponse } from "@trove/schema";
 import { HttpResponse, http } from "msw";
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { AuthenticationError, ConflictError, InvalidResponseError, NotFoundError } from "../errors.js";
+import {
+  AuthenticationError,
+  ConflictError,
+  InvalidResponseError,
+  NotFoundError,
+  PermissionDeniedError,
+} from "../errors.js";
 import { fileDetails, fileListRow, fileRecord, folderRecord, source } from "../test-support/fixtures.js";
 import { BASE_URL, testClient, useMswServer } from "../test-support/msw-server.js";
 import type { FileListItem } from "./files.js";
@@ -253,5 +260,81 @@ describe("sources", () => {
       status: 409,
       message: "Origin name already exists in this workspace",
     });
+  });
+});
+
+describe("upload tokens", () => {
+  const minted: UploadTokenResponse = {
+    token: "trove_ut_0123456789abcdefghijABCDEFGHIJ01",
+    expires_at: "2026-01-02T03:14:05.000Z",
+    max_files: 1,
+    policy: {
+      folder: "uploads",
+      folder_match: "exact",
+      max_file_size: 10_485_760,
+      allowed_types: ["image/*"],
+      allow_remote: false,
+      allow_multipart: true,
+    },
+  };
+
+  it("create sends the policy with the private key and returns the parsed token", async () => {
+    let seen: { body: unknown; key: string | null; type: string | null } | undefined;
+    server.use(
+      http.post(`${BASE_URL}/api/v1/uploads/tokens`, async ({ request }) => {
+        seen = {
+          body: await request.json(),
+          key: request.headers.get("x-api-key"),
+          type: request.headers.get("content-type"),
+        };
+        return HttpResponse.json(minted);
+      }),
+    );
+    const policy = {
+      folder: "uploads",
+      max_file_size: 10_485_760,
+      allowed_types: ["image/*"],
+      expires_in: 300,
+      tags: ["from-page"],
+    };
+    const response = await testClient().uploadTokens.create(policy);
+    expect(seen).toEqual({ body: policy, key: "trove_sk_test", type: "application/json" });
+    expect(response).toEqual(minted);
+    expectTypeOf(response).toEqualTypeOf<UploadTokenResponse>();
+  });
+
+  it("create with no policy sends {} (the server's defaults: one file, ten minutes)", async () => {
+    let body: unknown;
+    server.use(
+      http.post(`${BASE_URL}/api/v1/uploads/tokens`, async ({ request }) => {
+        body = await request.json();
+        return HttpResponse.json(minted);
+      }),
+    );
+    await testClient().uploadTokens.create();
+    expect(body).toEqual({});
+  });
+
+  it("a public key is refused with 403; a bad policy with 400; a response without a token is invalid", async () => {
+    const answers = [
+      HttpResponse.json(
+        { error: "Forbidden", success: false, errorCode: "FORBIDDEN", message: "needs a private key" },
+        { status: 403 },
+      ),
+      HttpResponse.json(
+        { error: "Validation failed", success: false, errorCode: "VALIDATION_FAILED", message: "max_files" },
+        { status: 400 },
+      ),
+      HttpResponse.json({ ...minted, token: undefined }),
+    ];
+    server.use(http.post(`${BASE_URL}/api/v1/uploads/tokens`, () => answers.shift()));
+    const client = testClient();
+    await expect(client.uploadTokens.create()).rejects.toBeInstanceOf(PermissionDeniedError);
+    await expect(client.uploadTokens.create({ max_files: 5000 })).rejects.toMatchObject({
+      name: "ValidationError",
+      code: "VALIDATION_FAILED",
+      status: 400,
+    });
+    await expect(client.uploadTokens.create()).rejects.toBeInstanceOf(InvalidResponseError);
   });
 });

@@ -1,5 +1,6 @@
 import type { ClientContext } from "../client-context.js";
 import { invalidArgument } from "../invalid-argument.js";
+import { perUpload } from "../upload-token-key.js";
 import { directUpload } from "./direct-upload.js";
 import { multipartUpload } from "./multipart-upload.js";
 import { progressTracker } from "./progress-tracker.js";
@@ -11,9 +12,9 @@ import type { UploadResult } from "./upload-result.js";
 import type { UploadSource } from "./upload-source.js";
 import { type UploadControl, type UploadTask, uploadTask } from "./upload-task.js";
 
-/** `client.upload()`: returns at once; the work runs inside the task. */
+/** `client.upload()`: returns at once; the work runs inside the task, with one token for all of it. */
 export function startUpload(ctx: ClientContext, input: unknown, options: UploadOptions = {}): UploadTask {
-  return uploadTask((control) => runUpload(ctx, input, options, control), options.signal);
+  return uploadTask((control) => runUpload(perUpload(ctx), input, options, control), options.signal);
 }
 
 /**
