@@ -20,6 +20,10 @@ export const ERROR_CODES = [
   "RATE_LIMITED",
   "FILE_NOT_FOUND",
   "INTERNAL_ERROR",
+  // The server's defaults for statuses no rule names (404, 409, 503).
+  "NOT_FOUND",
+  "CONFLICT",
+  "SERVICE_UNAVAILABLE",
   // Upload policies (upload tokens and public keys that carry one).
   "TYPE_NOT_ALLOWED",
   "FOLDER_NOT_ALLOWED",

@@ -25,14 +25,11 @@ export const SDK_ERROR_CODES = [
 ] as const;
 export type SdkErrorCode = (typeof SDK_ERROR_CODES)[number];
 
-/** The server's default `errorCode` for a 503, which `ERROR_CODES` does not list. */
-type ServerStatusCode = "SERVICE_UNAVAILABLE";
-
 /**
- * A server code (`@trove/schema`'s `ERROR_CODES`, or a status default) or one the SDK derives: a
- * closed union, so a misspelt code in a `switch` or a comparison does not compile.
+ * A server code (`@trove/schema`'s `ERROR_CODES`) or one the SDK derives: a closed union, so a
+ * misspelt code in a `switch` or a comparison does not compile.
  */
-export type TroveErrorCode = ErrorCode | ServerStatusCode | SdkErrorCode;
+export type TroveErrorCode = ErrorCode | SdkErrorCode;
 
 export interface TroveErrorInit {
   code: TroveErrorCode;
