@@ -128,6 +128,27 @@ describe("loadConfig", () => {
     );
   });
 
+  it("reads the default upload policy of public keys from TROVE_PUBLIC_KEY_*, none when unset", () => {
+    expect(loadConfig({ TROVE_DATA_DIR: dir }).publicKeyPolicy).toBeUndefined();
+    const config = loadConfig({
+      TROVE_DATA_DIR: dir,
+      TROVE_PUBLIC_KEY_MAX_FILE_SIZE: "1GiB",
+      TROVE_PUBLIC_KEY_ALLOWED_TYPES: "image/*, video/mp4",
+      TROVE_PUBLIC_KEY_ALLOW_REMOTE: "false",
+    });
+    expect(config.publicKeyPolicy).toMatchObject({
+      max_file_size: 1024 ** 3,
+      allowed_types: ["image/*", "video/mp4"],
+      allow_remote: false,
+    });
+    for (const [name, value] of [
+      ["TROVE_PUBLIC_KEY_MAX_FILE_SIZE", "big"],
+      ["TROVE_PUBLIC_KEY_ALLOWED_TYPES", "images"],
+    ] as const) {
+      expect(() => loadConfig({ TROVE_DATA_DIR: dir, [name]: value }), name).toThrow(/TROVE_PUBLIC_KEY/);
+    }
+  });
+
   it("does not seed on PostgreSQL unless asked", () => {
     const config = loadConfig({
       TROVE_DATA_DIR: dir,

@@ -61,6 +61,62 @@ describe("trove-server CLI", () => {
     expect(after.out.find((line) => line.startsWith(key.slice(0, 17)))).toContain("revoked");
   }, 60_000);
 
+  it("creates a public key that carries an upload policy", async () => {
+    const created = io();
+    const args = ["keys", "create", "--workspace", workspaceNo, "--type", "public", "--max-size", "20MB"];
+    args.push(
+      "--types",
+      "image/*,video/mp4",
+      "--folder",
+      "avatars/",
+      "--folder-match",
+      "prefix",
+      "--no-remote",
+    );
+    expect(await runCli(args, created.io)).toBe(0);
+    const key = created.out[0]!;
+    expect(key).toMatch(/^trove_pk_[0-9A-Za-z]{32}$/);
+    const config = loadConfig({ TROVE_DATA_DIR: dir });
+    const db = await openDatabase(config.database);
+    try {
+      const row = await db.prisma.apiKey.findFirstOrThrow({ where: { prefix: key.slice(0, 17) } });
+      expect(row.policy).toMatchObject({
+        max_file_size: 20_000_000,
+        allowed_types: ["image/*", "video/mp4"],
+        folder: "avatars",
+        folder_match: "prefix",
+        allow_remote: false,
+      });
+    } finally {
+      await db.close();
+    }
+    for (const bad of [
+      ["--max-size", "lots"],
+      ["--types", "images"],
+      ["--folder", "w_100"],
+    ]) {
+      const refused = io();
+      const code = await runCli(
+        ["keys", "create", "--workspace", workspaceNo, "--type", "public", ...bad],
+        refused.io,
+      );
+      expect(code, bad.join(" ")).not.toBe(0);
+      expect(refused.err.join("\n"), bad.join(" ")).not.toBe("");
+    }
+    const onPrivate = io();
+    const privateArgs = [
+      "keys",
+      "create",
+      "--workspace",
+      workspaceNo,
+      "--type",
+      "private",
+      "--max-size",
+      "1MB",
+    ];
+    expect(await runCli(privateArgs, onPrivate.io)).not.toBe(0);
+  }, 60_000);
+
   it("fails clearly on bad input", async () => {
     const badType = io();
     expect(await runCli(["keys", "create", "--workspace", workspaceNo, "--type", "admin"], badType.io)).toBe(
