@@ -79,7 +79,7 @@ export const ENDPOINTS = [
     bodyContentType: "multipart/form-data",
     successStatus: 200,
     response: anyUploadResponseSchema,
-    errors: [400, 413, 415],
+    errors: [400, 403, 413, 415],
   },
   {
     number: 2,
@@ -93,7 +93,7 @@ export const ENDPOINTS = [
     bodyContentType: "application/json",
     successStatus: 200,
     response: anyUploadResponseSchema,
-    errors: [400, 413],
+    errors: [400, 403, 413, 415],
   },
   {
     number: 3,
@@ -107,7 +107,7 @@ export const ENDPOINTS = [
     bodyContentType: "application/json",
     successStatus: 200,
     response: multipartSessionSchema,
-    errors: [400],
+    errors: [400, 403, 413],
   },
   {
     number: 4,
@@ -135,7 +135,7 @@ export const ENDPOINTS = [
     bodyContentType: "application/json",
     successStatus: 200,
     response: multipartCompleteResponseSchema,
-    errors: [400, 404],
+    errors: [400, 403, 404, 415],
   },
   {
     number: 6,
