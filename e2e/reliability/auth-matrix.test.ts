@@ -97,7 +97,17 @@ describe("auth matrix", () => {
           body: body === undefined ? undefined : JSON.stringify(body),
         });
       };
-      const expected401 = ep.group === "sources" ? SOURCES_UNAUTHORIZED : UNAUTHORIZED;
+      const expected401 =
+        ep.group === "sources"
+          ? SOURCES_UNAUTHORIZED
+          : ep.group === "upload"
+            ? UPLOAD_UNAUTHORIZED
+            : UNAUTHORIZED;
+      const expected403 = {
+        error: "Forbidden",
+        message: expect.stringMatching(/\S/),
+        ...(ep.group === "upload" ? { success: false, errorCode: "FORBIDDEN" } : {}),
+      };
 
       it.each([
         ["no key", undefined],
@@ -123,7 +133,7 @@ describe("auth matrix", () => {
           checks += 1;
           expect(response.status).toBe(403);
           const body = await response.json();
-          expect(body).toEqual({ error: "Forbidden", message: expect.stringMatching(/\S/) });
+          expect(body).toEqual(expected403);
           expect(errorShapeFor(ep.group, 403).safeParse(body).success).toBe(true);
         }
       });
