@@ -76,6 +76,16 @@ describe("@trove/sdk/upload in Chromium against trove-server", () => {
 
   it("a 12 MiB File goes up in parts with byte-level progress and comes back byte-exact", async () => {
     const size = 12 * MIB;
+    // On unthrottled loopback a 4 MiB part can leave in one progress tick, so the bytes-as-they-
+    // leave assertion below would depend on timing; at 16 MiB/s each part takes ~250 ms.
+    const cdp = await tab.page.context().newCDPSession(tab.page);
+    await cdp.send("Network.enable");
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: 16 * MIB,
+    });
     const report = await uploadOk({ size, fileName: "browser-multipart.bin" });
 
     expect(report.result).toMatchObject({ name: "browser-multipart.bin", size });
