@@ -6,6 +6,17 @@ import * as z from "zod";
  */
 
 /** Machine-readable `errorCode` values (upload group) and `code` (rename). Server and SDK share them. */
+/** Refusals of an upload policy (upload tokens, and public keys that carry one). */
+export const UPLOAD_POLICY_ERROR_CODES = [
+  "FILE_TOO_LARGE",
+  "TYPE_NOT_ALLOWED",
+  "FOLDER_NOT_ALLOWED",
+  "REMOTE_NOT_ALLOWED",
+  "MULTIPART_NOT_ALLOWED",
+  "TOKEN_EXPIRED",
+  "TOKEN_EXHAUSTED",
+] as const;
+
 export const ERROR_CODES = [
   "UNAUTHORIZED",
   "FORBIDDEN",
@@ -24,13 +35,8 @@ export const ERROR_CODES = [
   "NOT_FOUND",
   "CONFLICT",
   "SERVICE_UNAVAILABLE",
-  // Upload policies (upload tokens and public keys that carry one).
-  "TYPE_NOT_ALLOWED",
-  "FOLDER_NOT_ALLOWED",
-  "REMOTE_NOT_ALLOWED",
-  "MULTIPART_NOT_ALLOWED",
-  "TOKEN_EXPIRED",
-  "TOKEN_EXHAUSTED",
+  // FILE_TOO_LARGE is listed above.
+  ...UPLOAD_POLICY_ERROR_CODES.filter((code) => code !== "FILE_TOO_LARGE"),
 ] as const;
 export const errorCodeSchema = z.enum(ERROR_CODES);
 export type ErrorCode = z.infer<typeof errorCodeSchema>;

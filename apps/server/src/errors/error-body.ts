@@ -26,6 +26,7 @@
  * message, errorCode }`), so that a client learns which rule it broke. Other multipart errors keep
  * the spec's shapes. A 401 with an errorCode (an expired upload token) keeps its own message.
  */
+import { UPLOAD_POLICY_ERROR_CODES } from "@trove/schema";
 import { defaultErrorCode, defaultTitle } from "./http-error.js";
 
 export type ErrorGroup = "upload" | "multipart" | "files" | "folders" | "sources" | "other";
@@ -48,15 +49,7 @@ export const FORBIDDEN_MESSAGE = "This endpoint requires a private API key";
 const INTERNAL_MESSAGE = "An unexpected error occurred";
 
 /** Codes of upload-policy refusals, the only ones the multipart envelope carries. */
-const POLICY_ERROR_CODES: ReadonlySet<string> = new Set([
-  "FILE_TOO_LARGE",
-  "TYPE_NOT_ALLOWED",
-  "FOLDER_NOT_ALLOWED",
-  "REMOTE_NOT_ALLOWED",
-  "MULTIPART_NOT_ALLOWED",
-  "TOKEN_EXPIRED",
-  "TOKEN_EXHAUSTED",
-]);
+const POLICY_ERROR_CODES: ReadonlySet<string> = new Set(UPLOAD_POLICY_ERROR_CODES);
 
 /** The group of a request URL (path plus optional query). */
 export function errorGroupOf(url: string): ErrorGroup {

@@ -31,6 +31,7 @@ import { Redis } from "ioredis";
 import { HttpError } from "../errors/http-error.js";
 import { PART_GATEWAY_PATH } from "../multipart/index.js";
 import type { RateLimitConfig } from "../rate-limit/rate-limit-config.js";
+import { isDeliveryUrl } from "../routes/delivery-headers.js";
 
 export interface RateLimitPluginOptions {
   limits: RateLimitConfig;
@@ -58,10 +59,6 @@ export function clientAddressOf(request: FastifyRequest): string {
 /** The path a request is routed by (its route's pattern when one matched, so encodings don't matter). */
 function routedPathOf(request: FastifyRequest): string {
   return request.routeOptions.url ?? request.url.split("?", 1)[0] ?? "";
-}
-
-function isUnder(path: string, prefix: string): boolean {
-  return path === prefix || path.startsWith(`${prefix}/`);
 }
 
 function rateLimitHeaders(max: number, remaining: number, resetSeconds: number): Record<string, string> {
@@ -145,7 +142,6 @@ export const rateLimitPlugin = fp<RateLimitPluginOptions>(
       ),
       limiter("public-key", limits.publicKeyMax, keyIdOf),
     ];
-    const assetsPrefix = options.assetsPrefix.replace(/(?<!\/)\/+$/, "");
 
     app.addHook("onRequest", async (request, reply) => {
       const path = routedPathOf(request);
@@ -154,7 +150,7 @@ export const rateLimitPlugin = fp<RateLimitPluginOptions>(
       // session ids from getting a fresh budget each.
       if (request.routeOptions.url === PART_ROUTE) return enforce(request, reply, partLayers);
       if (path.startsWith("/api/")) return enforce(request, reply, addressLayers);
-      if (isUnder(path, assetsPrefix)) return enforce(request, reply, assetLayers);
+      if (isDeliveryUrl(path, options.assetsPrefix)) return enforce(request, reply, assetLayers);
     });
 
     app.addHook("preParsing", async (request, reply) => {
