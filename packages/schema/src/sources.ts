@@ -33,6 +33,24 @@ export const s3ConfigurationSchema = z.strictObject({
   secret_key: secretText.optional(),
   region: requiredText,
   bucket: requiredText,
+  /**
+   * An S3-compatible store instead of AWS (MinIO, DigitalOcean Spaces, R2): its base URL, scheme
+   * and host (and port), nothing else. Objects are then addressed path-style.
+   */
+  endpoint: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .refine((url) => {
+      const parsed = new URL(url);
+      return (
+        (parsed.pathname === "/" || parsed.pathname === "") &&
+        !parsed.search &&
+        !parsed.hash &&
+        !parsed.username &&
+        !parsed.password
+      );
+    }, "endpoint must be a scheme and host (and port) only")
+    .optional(),
 });
 export const azureConfigurationSchema = z.strictObject({
   connection_string: secretText,
