@@ -42,6 +42,7 @@ import { folderRoutes } from "./routes/folders.js";
 import { healthRoutes } from "./routes/health.js";
 import { multipartRoutes } from "./routes/multipart.js";
 import { openApiRoutes } from "./routes/openapi.js";
+import { originDelivery } from "./routes/origin-delivery.js";
 import { partGatewayRoutes } from "./routes/part-gateway.js";
 import { sourceRoutes } from "./routes/sources.js";
 import { uploadRoutes } from "./routes/uploads.js";
@@ -155,7 +156,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
     await app.register(healthRoutes);
     await app.register(openApiRoutes);
-    await app.register(deliveryRoutes, { assetsPrefix: config.assetsPrefix, fallback: variantDelivery(app) });
+    const variants = variantDelivery(app);
+    const origins = originDelivery(app, variants);
+    app.addHook("onClose", async () => origins.close());
+    await app.register(deliveryRoutes, {
+      assetsPrefix: config.assetsPrefix,
+      fallback: variants.fallback,
+      origins,
+    });
     await app.register(fileRoutes, { prefix: "/api/v1/files" });
     await app.register(folderRoutes, { prefix: "/api/v1/folders" });
     await app.register(sourceRoutes, { prefix: "/api/v1/sources" });

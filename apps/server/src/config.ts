@@ -30,6 +30,11 @@
  *   for a slot, 8 per core; beyond: 503), TROVE_RENDER_WAIT_MS (longest wait for a slot, 5000; then
  *   503 with Retry-After), TROVE_MAX_VARIANTS_PER_FILE (stored variants per file, least recently used
  *   evicted first, 100).
+ * Sources' origins (src/origins/origin-settings.ts):
+ *   TROVE_ORIGIN_CACHE_TTL_SECONDS (how long an original read from an origin is served before it is
+ *   revalidated, 3600), TROVE_ORIGIN_MAX_BYTES (largest object read from an origin, 100MiB),
+ *   TROVE_ORIGIN_TIMEOUT_MS (deadline of one origin read, body included, 15000), TROVE_GCS_API_ENDPOINT
+ *   (Google Cloud Storage JSON API base URL; unset: Google's).
  * Rate limits (src/rate-limit/rate-limit-config.ts says why these defaults), each per window:
  *   TROVE_RATE_LIMIT_MAX (600 per private key), TROVE_RATE_LIMIT_WINDOW_MS (60000, every limit's window),
  *   TROVE_RATE_LIMIT_ADDRESS_MAX (1200 /api/ requests per client address, before authentication),
@@ -59,11 +64,13 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { join, resolve } from "node:path";
 import type { UploadPolicy } from "@trove/schema";
 import { z } from "zod";
+import { parseByteSize } from "./byte-size.js";
 import { DEFAULT_MEDIA_LIMITS, type MediaLimits, resolveMediaLimits } from "./media/media-limits.js";
 import { type MultipartConfig, resolveMultipartConfig } from "./multipart/multipart-config.js";
 import type { Connector, LookupAll } from "./network/guarded-connector.js";
 import { parseTrustProxy, type TrustProxy } from "./network/trust-proxy.js";
 import { parseTrustedRanges, type TrustedRanges } from "./network/trusted-ranges.js";
+import { type OriginSettings, resolveOriginSettings } from "./origins/origin-settings.js";
 import {
   DEFAULT_RATE_LIMITS,
   type RateLimitConfig,
@@ -129,6 +136,8 @@ export interface ServerConfig {
   jobPollIntervalMs: number;
   /** Render admission and the per-file variant cap of the delivery host. */
   delivery: DeliveryLimits;
+  /** Reading from sources' origins: cache TTL, size limit, deadline, GCS endpoint. */
+  origins: OriginSettings;
   /** Tests only (never from the environment): resolver and connector for outbound requests. */
   outbound?: { lookup?: LookupAll; connect?: Connector } | undefined;
   /** Upload policy of public keys that carry none (TROVE_PUBLIC_KEY_*); undefined: no restriction. */
@@ -205,6 +214,18 @@ const envSchema = z.object({
   TROVE_RENDER_QUEUE: z.coerce.number().int().min(0).optional(),
   TROVE_RENDER_WAIT_MS: z.coerce.number().int().min(1).optional(),
   TROVE_MAX_VARIANTS_PER_FILE: z.coerce.number().int().min(1).optional(),
+  TROVE_ORIGIN_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).optional(),
+  TROVE_ORIGIN_MAX_BYTES: optionalString.transform((value, ctx) => {
+    if (value === undefined) return undefined;
+    try {
+      return parseByteSize(value);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: (error as Error).message });
+      return z.NEVER;
+    }
+  }),
+  TROVE_ORIGIN_TIMEOUT_MS: z.coerce.number().int().min(1).optional(),
+  TROVE_GCS_API_ENDPOINT: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
   TROVE_STORAGE: z.enum(["fs", "s3"]).default("fs"),
   TROVE_S3_ENDPOINT: optionalString,
   TROVE_S3_REGION: z.string().min(1).default("us-east-1"),
@@ -379,6 +400,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       renderWaitMs: e.TROVE_RENDER_WAIT_MS,
       maxVariantsPerFile: e.TROVE_MAX_VARIANTS_PER_FILE,
     },
+    origins: {
+      ttlMs:
+        e.TROVE_ORIGIN_CACHE_TTL_SECONDS === undefined ? undefined : e.TROVE_ORIGIN_CACHE_TTL_SECONDS * 1000,
+      maxBytes: e.TROVE_ORIGIN_MAX_BYTES,
+      timeoutMs: e.TROVE_ORIGIN_TIMEOUT_MS,
+      gcsApiEndpoint: e.TROVE_GCS_API_ENDPOINT,
+    },
     publicKeyPolicy: publicKeyPolicyOf(e),
   });
 }
@@ -393,8 +421,12 @@ function publicKeyPolicyOf(e: Parameters<typeof resolvePublicKeyPolicy>[0]): Upl
 }
 
 export type ConfigInput = Partial<
-  Omit<ServerConfig, "secretKey" | "trustedRanges" | "mediaLimits" | "multipart" | "rateLimit" | "delivery">
+  Omit<
+    ServerConfig,
+    "secretKey" | "trustedRanges" | "mediaLimits" | "multipart" | "rateLimit" | "delivery" | "origins"
+  >
 > & {
+  origins?: Partial<OriginSettings>;
   delivery?: Partial<Record<keyof DeliveryLimits, number | undefined>>;
   /** Unset fields keep their default (DEFAULT_RATE_LIMITS). */
   rateLimit?: Partial<RateLimitConfig>;
@@ -444,6 +476,7 @@ export function resolveConfig(input: ConfigInput): ServerConfig {
     workers: input.workers ?? false,
     jobPollIntervalMs: input.jobPollIntervalMs ?? 1000,
     delivery: resolveDeliveryLimits(input.delivery),
+    origins: resolveOriginSettings(input.origins),
     ...(input.outbound ? { outbound: input.outbound } : {}),
     ...(input.publicKeyPolicy ? { publicKeyPolicy: input.publicKeyPolicy } : {}),
   };

@@ -91,7 +91,7 @@ describe("source secrets", () => {
         (await api.patch(data.id, { configuration: { ...newSecrets, not_a_field: 1 } })).statusCode,
       ).toBe(400);
       expect((await api.patch(data.id, { configuration: newSecrets }, t.keys.private2)).statusCode).toBe(404);
-      const patched = await api.patch(data.id, { name: uniqueName("p"), configuration: newSecrets });
+      const patched = await api.patch(data.id, { configuration: newSecrets });
       expect(patched.statusCode).toBe(200);
       created[created.length - 1] = { id: data.id, type, configuration: newSecrets };
     }

@@ -7,6 +7,7 @@ import { MASKED_SECRET, type Source, type SourceType, sourceResponseSchema } fro
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isSealed } from "../src/crypto/secret-box.js";
 import { readSourceConfiguration } from "../src/sources/index.js";
+import { NAME_IS_FIXED_MESSAGE } from "../src/sources/source-service.js";
 import {
   DUPLICATE,
   NOT_FOUND,
@@ -144,7 +145,7 @@ describe("PATCH configuration merge", () => {
     for (const [type, patch] of cases) {
       const { source } = await create(type);
       const before = await stored(source.id);
-      const res = await api.patch(source.id, { name: uniqueName("ignored"), configuration: patch });
+      const res = await api.patch(source.id, { name: source.name, configuration: patch });
       expect(res.statusCode, `${type} ${JSON.stringify(patch)}`).toBe(400);
       expect(res.json()).toEqual(VALIDATION_CONFIGURATION);
       const after = await api.get(source.id);
@@ -188,13 +189,15 @@ describe("PATCH configuration merge", () => {
 });
 
 describe("PATCH name", () => {
-  it("renames; the old name is free again", async () => {
+  it("refuses a new name (it is the delivery origin), changing nothing", async () => {
     const { source } = await create("azure");
-    const name = uniqueName("renamed");
-    const updated = await patchOk(source.id, { name });
-    expect(updated.name).toBe(name);
-    expect(updated.configuration).toEqual(source.configuration);
-    await create("azure", validConfiguration("azure"), source.name);
+    const res = await api.patch(source.id, { name: uniqueName("renamed"), configuration: { container_name: "other" } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: "Validation failed", message: NAME_IS_FIXED_MESSAGE });
+    const after = (await api.get(source.id)).json().data;
+    expect(after.name).toBe(source.name);
+    expect(after.configuration.container_name).toBe(source.configuration.container_name);
+    expect(after.updated_at).toBeNull();
   });
 
   it("renaming to an existing name is 409; to its own name is fine", async () => {
@@ -215,15 +218,15 @@ describe("PATCH name", () => {
     expect((await plaintext(b.source.id)).region).toBe("eu-west-1");
   });
 
-  it("the name rules apply: 256 characters, spaces, unicode are 400; 255 is fine", async () => {
-    const { source } = await create("s3");
+  it("the name rules apply: 256 characters, spaces, unicode are 400; its own 255-character name is fine", async () => {
+    const long = `${"y".repeat(247)}${randomUUID().slice(0, 8)}`;
+    const { source } = await create("s3", validConfiguration("s3"), long);
     for (const name of ["x".repeat(256), "with space", "ünï", "", "a.b"]) {
       const res = await api.patch(source.id, { name });
       expect(res.statusCode, name).toBe(400);
       expect(res.json().error).toBe("Validation failed");
       expect(res.json().message).toMatch(/^name: /);
     }
-    const long = `${"y".repeat(247)}${randomUUID().slice(0, 8)}`;
     expect((await patchOk(source.id, { name: long })).name).toBe(long);
   });
 });
@@ -236,7 +239,7 @@ describe("PATCH updated_at and edge cases", () => {
     expect(first.updated_at).not.toBeNull();
     expect(Date.parse(first.updated_at as string)).toBeGreaterThan(Date.parse(source.created_at));
     expect(first.created_at).toBe(source.created_at);
-    const second = await patchOk(source.id, { name: uniqueName("again") });
+    const second = await patchOk(source.id, { configuration: { forward_header: true } });
     expect(Date.parse(second.updated_at as string)).toBeGreaterThan(Date.parse(first.updated_at as string));
     const same = await patchOk(source.id, { name: second.name });
     expect(Date.parse(same.updated_at as string)).toBeGreaterThan(Date.parse(second.updated_at as string));

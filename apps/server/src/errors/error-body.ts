@@ -17,7 +17,7 @@
  * | 409     | upload shape                             | { success: false, error } | sources { error }; folders { success: false, error }; others { error, message } |
  * | 413     | { error, success: false, errorCode: "FILE_TOO_LARGE", message } | { error, message } | { error, message } |
  * | 429     | { error: "Too Many Requests", message: "Rate limit exceeded, retry in N seconds", retryAfterSeconds: N } everywhere |
- * | 5xx     | { error: "Internal Server Error", success: false, errorCode: "INTERNAL_ERROR", message } | { success: false, error } | { error, message } |
+ * | 5xx     | { error: "Internal Server Error", success: false, errorCode: "INTERNAL_ERROR", message } | { success: false, error } | { error, message } (message generic unless the error is `expose`d: a gateway error naming the upstream) |
  * | 503     | as 5xx, with the title "Service Unavailable", errorCode "SERVICE_UNAVAILABLE" and the server's message (retry advice); Retry-After is set |
  *
  * Upload-policy refusals (src/uploads/upload-policy.ts, POLICY_ERROR_CODES) carry their own
@@ -40,6 +40,8 @@ export interface ErrorBodyInput {
   code?: string | undefined;
   errorCode?: string | undefined;
   retryAfterSeconds?: number | undefined;
+  /** A 5xx whose message may be sent (HttpError's `expose`). */
+  expose?: boolean | undefined;
 }
 
 export const UNAUTHORIZED_MESSAGE = "Invalid or missing API key";
@@ -113,8 +115,9 @@ export function buildErrorBody(
   }
 
   const internal = status >= 500;
-  // A 503's message is the server's own advice ("retry in N seconds"); other 5xx say nothing.
-  const opaque = internal && status !== 503;
+  // A 503's message is the server's own advice ("retry in N seconds"), a gateway error's names the
+  // upstream (`expose`); other 5xx say nothing.
+  const opaque = internal && status !== 503 && error.expose !== true;
   const message = opaque ? INTERNAL_MESSAGE : error.message;
 
   if (group === "upload") {

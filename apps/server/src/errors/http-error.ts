@@ -33,6 +33,11 @@ export interface HttpErrorOptions {
   retryAfterSeconds?: number;
   /** Extra response headers. */
   headers?: Record<string, string>;
+  /**
+   * The message is safe to send with a 5xx: a gateway error that names the upstream and what it
+   * did (a source's origin refusing credentials). Other 5xx bodies never carry their message.
+   */
+  expose?: boolean;
   cause?: unknown;
 }
 
@@ -47,6 +52,7 @@ export class HttpError extends Error {
   readonly details: unknown;
   readonly retryAfterSeconds: number | undefined;
   readonly headers: Record<string, string> | undefined;
+  readonly expose: boolean;
 
   constructor(status: number, message: string, options: HttpErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -58,6 +64,7 @@ export class HttpError extends Error {
     this.details = options.details;
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.headers = options.headers;
+    this.expose = options.expose ?? false;
   }
 }
 

@@ -53,6 +53,11 @@ export interface OriginReadRequest {
 
 export interface OriginReader {
   read(request: OriginReadRequest): Promise<OriginReadResult>;
+  /**
+   * For a reader whose answer depends on the request beyond the path (image_source's canonical
+   * host): the part of the cache key that request decides. Absent: "" for every request.
+   */
+  scope?(requestHeaders: IncomingHttpHeaders): string;
 }
 
 /** What every reader is built with besides its source's configuration. */

@@ -59,7 +59,8 @@ import { variantOutputFormat } from "../media/variant-output-format.js";
 import { ObjectNotFoundError } from "../storage/driver.js";
 import { imageInputOf, putBuffer, readObjectHead } from "../uploads/object-keys.js";
 import { CACHE_CONTROL, type DeliveryFallback, type DeliveryFile } from "./delivery.js";
-import { VariantStore } from "./variant-store.js";
+import { etagMatches } from "./send-stored-object.js";
+import { type VariantOwner, VariantStore } from "./variant-store.js";
 
 const KNOWN_KEYS: ReadonlySet<string> = new Set(TRANSFORM_KEYS);
 
@@ -72,24 +73,44 @@ export function looksLikeTransformStep(segment: string): boolean {
   });
 }
 
-function etagMatches(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === "*") return true;
-  return header.split(",").some((candidate) => candidate.trim().replace(/^W\//, "") === etag);
-}
-
 function digest(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
 
-/** The delivery fallback that serves transformed variants. */
-export function variantDelivery(app: FastifyInstance): DeliveryFallback {
+export interface VariantServeOptions {
+  /** Whose variants these are (VariantStore's cap and eviction). */
+  owner: VariantOwner;
+  /** Cache-Control of every response. */
+  cacheControl: string;
+}
+
+export interface VariantDelivery {
+  /** The delivery fallback that serves transformed variants of stored files. */
+  fallback: DeliveryFallback;
+  /** Serves `transform` of an object in storage (a stored file, or an origin object's copy). */
+  serve(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    file: DeliveryFile,
+    transform: string,
+    options: VariantServeOptions,
+  ): Promise<FastifyReply>;
+}
+
+/** Transformed variants: the delivery fallback for stored files, and `serve` for origin objects. */
+export function variantDelivery(app: FastifyInstance): VariantDelivery {
   const limits = resolveMediaLimits(app.config.mediaLimits);
   const variants = new VariantStore(app.db, app.storage, app.config.delivery.maxVariantsPerFile, app.log);
   /** Renders in progress, by cache key: concurrent misses for one variant share one render. */
   const inFlight = new Map<string, Promise<{ body: Buffer; mimeType: string }>>();
 
-  const render = (file: DeliveryFile, canonical: string, accept: string | undefined, cacheKey: string) => {
+  const render = (
+    file: DeliveryFile,
+    owner: VariantOwner,
+    canonical: string,
+    accept: string | undefined,
+    cacheKey: string,
+  ) => {
     let pending = inFlight.get(cacheKey);
     if (!pending) {
       // The slot is held until the variant is stored: its bytes are in memory until then.
@@ -104,7 +125,7 @@ export function variantDelivery(app: FastifyInstance): DeliveryFallback {
           });
           try {
             await putBuffer(app.storage, cacheKey, variant.body, variant.mimeType);
-            if (cacheKey !== file.thumbnailKey) await variants.stored(file.id, cacheKey);
+            if (cacheKey !== file.thumbnailKey) await variants.stored(owner, cacheKey);
           } catch (error) {
             app.log.warn({ err: error, cacheKey }, "rendered variant not cached");
           }
@@ -138,7 +159,9 @@ export function variantDelivery(app: FastifyInstance): DeliveryFallback {
     reply: FastifyReply,
     file: DeliveryFile,
     transform: string,
+    options: VariantServeOptions,
   ) => {
+    const { owner } = options;
     let canonical: string;
     try {
       canonical = canonicalizeTransform(transform);
@@ -156,7 +179,7 @@ export function variantDelivery(app: FastifyInstance): DeliveryFallback {
       );
     }
 
-    reply.header("cache-control", CACHE_CONTROL);
+    reply.header("cache-control", options.cacheControl);
     reply.header("last-modified", file.updatedAt.toUTCString());
 
     if (canonical === "") {
@@ -201,7 +224,7 @@ export function variantDelivery(app: FastifyInstance): DeliveryFallback {
           ? FORMAT_MIME_TYPES[format]
           : (await sniffContent(await readObjectHead(app.storage, cacheKey, SNIFF_HEAD_BYTES))).mimeType;
         reply.header("x-cache", "HIT");
-        if (cacheKey !== file.thumbnailKey) variants.used(file.id, cacheKey);
+        if (cacheKey !== file.thumbnailKey) variants.used(owner, cacheKey);
         return await sendObject(request, reply, cacheKey, cached.size, mimeType);
       } catch (error) {
         // Removed between stat and read: render it again.
@@ -211,7 +234,7 @@ export function variantDelivery(app: FastifyInstance): DeliveryFallback {
 
     let rendered: { body: Buffer; mimeType: string };
     try {
-      rendered = await render(file, canonical, accept, cacheKey);
+      rendered = await render(file, owner, canonical, accept, cacheKey);
     } catch (error) {
       if (error instanceof ObjectNotFoundError) throw notFound("files");
       if (isMediaError(error))
@@ -222,7 +245,7 @@ export function variantDelivery(app: FastifyInstance): DeliveryFallback {
     return sendBuffer(request, reply, rendered.body, rendered.mimeType);
   };
 
-  return {
+  const fallback: DeliveryFallback = {
     sourcePaths,
     claims: (path) => {
       const slash = path.indexOf("/");
@@ -233,12 +256,16 @@ export function variantDelivery(app: FastifyInstance): DeliveryFallback {
         const file = sources.get(path);
         if (!file) continue;
         if (!file.isActive || file.isDelete || file.isPrivate) return false;
-        await serve(request, reply, file, target.path.slice(0, -path.length - 1));
+        await serve(request, reply, file, target.path.slice(0, -path.length - 1), {
+          owner: { fileId: file.id },
+          cacheControl: CACHE_CONTROL,
+        });
         return true;
       }
       return false;
     },
   };
+  return { fallback, serve };
 }
 
 /**

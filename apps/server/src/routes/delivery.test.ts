@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type SeededFile, seedFile, type TestApp } from "../../test/support/index.js";
-import { deliveryUrl, parseDeliveryPath, parseRange } from "./delivery.js";
+import { deliveryUrl, parseDeliveryPath } from "./delivery.js";
+import { parseRange } from "./send-stored-object.js";
 
 describe("parseRange", () => {
   it("parses single byte ranges", () => {
@@ -37,7 +38,16 @@ describe("delivery paths and URLs", () => {
     expect(parseDeliveryPath("/ws1/../x")).toBeNull();
     expect(parseDeliveryPath("/ws1/a%2F..%2Fb")).toBeNull();
     expect(parseDeliveryPath("/ws1/%E0%A4%A")).toBeNull();
-    expect(parseDeliveryPath("/ws-1/a")).toBeNull();
+    expect(parseDeliveryPath("/ws-store/w_300/products/shoe.jpg")).toEqual({
+      workspaceNo: "ws",
+      origin: "store",
+      path: "w_300/products/shoe.jpg",
+    });
+    expect(parseDeliveryPath("/ws-my-store_2/a")).toEqual({ workspaceNo: "ws", origin: "my-store_2", path: "a" });
+    expect(parseDeliveryPath("/ws-/a")).toBeNull();
+    expect(parseDeliveryPath("/-store/a")).toBeNull();
+    expect(parseDeliveryPath("/ws-st%20ore/a")).toBeNull();
+    expect(parseDeliveryPath(`/ws-${"s".repeat(256)}/a`)).toBeNull();
   });
 });
 

@@ -1,5 +1,7 @@
 /**
- * Delivery host: `GET|HEAD {assetsPrefix}/{workspace_no}/{path...}` serves a stored file.
+ * Delivery host: `GET|HEAD {assetsPrefix}/{workspace_no}/{path...}` serves a stored file;
+ * `{assetsPrefix}/{workspace_no}-{source name}/{path...}` is a source's object, served by the
+ * `origins` option (src/routes/origin-delivery.ts).
  *
  * - Found by workspace_no + the file's `path` (`photos/2024/cat.jpg`); only active, non-deleted,
  *   non-private files. Anything else is 404 `{ error: "File not found" }`.
@@ -20,8 +22,9 @@
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { notFound } from "../errors/index.js";
-import { ObjectNotFoundError } from "../storage/driver.js";
 import { setDeliverySecurityHeaders } from "./delivery-headers.js";
+import type { OriginDelivery } from "./origin-delivery.js";
+import { sendStoredObject } from "./send-stored-object.js";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -44,48 +47,14 @@ export function deliveryUrl(assetsUrl: string, workspaceNo: string, path: string
 
 export const CACHE_CONTROL = "public, max-age=31536000, immutable";
 
-export type RangeResult =
-  | { kind: "none" }
-  | { kind: "range"; start: number; end: number }
-  | { kind: "unsatisfiable" };
-
 /**
- * Parses a `Range` header against an entity of `size` bytes. Malformed or multi-range headers are
- * ignored (`none`: serve everything); a syntactically valid single range that selects nothing is
- * `unsatisfiable`.
+ * Splits `/{workspace_no}/{path...}` (raw, percent-encoded) into decoded parts, or null. A first
+ * segment `{workspace_no}-{source name}` names a source (`origin`); workspace numbers hold no
+ * hyphen, so the first hyphen is the separator.
  */
-export function parseRange(header: string | undefined, size: number): RangeResult {
-  if (!header) return { kind: "none" };
-  // Each optional group owns its trailing blanks, so no two quantifiers compete for the same
-  // characters (the shape `\s*(\d*)\s*` backtracks cubically on a header of blanks).
-  const match = /^\s*bytes\s*=\s*(?:(\d+)\s*)?-\s*(?:(\d+)\s*)?$/i.exec(header);
-  if (!match) return { kind: "none" };
-  const [, startText = "", endText = ""] = match;
-  if (startText === "" && endText === "") return { kind: "none" };
-  if (startText === "") {
-    // Suffix range: the last N bytes.
-    const suffix = Number(endText);
-    if (!Number.isSafeInteger(suffix)) return { kind: "none" };
-    if (suffix === 0 || size === 0) return { kind: "unsatisfiable" };
-    return { kind: "range", start: Math.max(0, size - suffix), end: size - 1 };
-  }
-  const start = Number(startText);
-  const end = endText === "" ? size - 1 : Number(endText);
-  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) return { kind: "none" };
-  if (endText !== "" && end < start) return { kind: "none" };
-  if (start >= size) return { kind: "unsatisfiable" };
-  return { kind: "range", start, end: Math.min(end, size - 1) };
-}
-
-function etagMatches(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === "*") return true;
-  const bare = etag.replace(/^W\//, "");
-  return header.split(",").some((candidate) => candidate.trim().replace(/^W\//, "") === bare);
-}
-
-/** Splits `/{workspace_no}/{path...}` (raw, percent-encoded) into decoded parts, or null. */
-export function parseDeliveryPath(rawPath: string): { workspaceNo: string; path: string } | null {
+export function parseDeliveryPath(
+  rawPath: string,
+): { workspaceNo: string; origin?: string; path: string } | null {
   const segments = rawPath.replace(/^\/+/, "").split("/");
   if (segments.length < 2) return null;
   let decoded: string[];
@@ -96,9 +65,14 @@ export function parseDeliveryPath(rawPath: string): { workspaceNo: string; path:
   }
   if (decoded.some((s) => s === "" || s === "." || s === ".." || s.includes("/") || s.includes("\0")))
     return null;
-  const [workspaceNo, ...rest] = decoded;
-  if (!workspaceNo || !/^[A-Za-z0-9]{1,32}$/.test(workspaceNo)) return null;
-  return { workspaceNo, path: rest.join("/") };
+  const [first = "", ...rest] = decoded;
+  const hyphen = first.indexOf("-");
+  const workspaceNo = hyphen === -1 ? first : first.slice(0, hyphen);
+  if (!/^[A-Za-z0-9]{1,32}$/.test(workspaceNo)) return null;
+  if (hyphen === -1) return { workspaceNo, path: rest.join("/") };
+  const origin = first.slice(hyphen + 1);
+  if (!/^[A-Za-z0-9_-]{1,255}$/.test(origin)) return null;
+  return { workspaceNo, origin, path: rest.join("/") };
 }
 
 /** What delivery reads of a file row, for a stored file and for the variants of one. */
@@ -157,6 +131,8 @@ export interface DeliveryFallback {
 export const deliveryRoutes: FastifyPluginAsync<{
   assetsPrefix: string;
   fallback?: DeliveryFallback;
+  /** Serves `{workspace_no}-{source}/...` paths (src/routes/origin-delivery.ts). */
+  origins?: OriginDelivery;
 }> = async (app, options) => {
   const prefix = options.assetsPrefix.replace(/(?<!\/)\/+$/, "");
 
@@ -164,6 +140,10 @@ export const deliveryRoutes: FastifyPluginAsync<{
     const rawPath = (request.url.split("?", 1)[0] ?? "").slice(prefix.length);
     const target = parseDeliveryPath(rawPath);
     if (!target) throw notFound("files");
+    if (target.origin !== undefined) {
+      if (!options.origins) throw notFound("files");
+      return options.origins.serve(request, reply, { ...target, origin: target.origin });
+    }
     const workspace = await app.db.workspace.findUnique({
       where: { workspaceNo: target.workspaceNo },
       select: { id: true },
@@ -197,50 +177,14 @@ export const deliveryRoutes: FastifyPluginAsync<{
       throw notFound("files");
     }
 
-    const etag = `"${file.hash}"`;
-    reply.header("etag", etag);
-    reply.header("cache-control", CACHE_CONTROL);
-    reply.header("accept-ranges", "bytes");
-    reply.header("last-modified", file.updatedAt.toUTCString());
-
-    if (etagMatches(request.headers["if-none-match"], etag)) {
-      return reply.status(304).send();
-    }
-
-    const size = stat.size;
-    const ifRangeHeader = request.headers["if-range"];
-    const ifRange = Array.isArray(ifRangeHeader) ? ifRangeHeader[0] : ifRangeHeader;
-    const rangeHeader = ifRange && ifRange.trim() !== etag ? undefined : request.headers.range;
-    const range = parseRange(rangeHeader, size);
-    reply.type(file.mimeType || "application/octet-stream");
-
-    if (range.kind === "unsatisfiable") {
-      reply.header("content-range", `bytes */${size}`);
-      return reply
-        .status(416)
-        .type("application/json; charset=utf-8")
-        .send({ error: "Range Not Satisfiable" });
-    }
-
-    const start = range.kind === "range" ? range.start : 0;
-    const end = range.kind === "range" ? range.end : size - 1;
-    const length = size === 0 ? 0 : end - start + 1;
-    if (range.kind === "range") {
-      reply.status(206);
-      reply.header("content-range", `bytes ${start}-${end}/${size}`);
-    }
-    reply.header("content-length", String(length));
-    if (request.method === "HEAD" || length === 0) return reply.send();
-    try {
-      const stream = await app.storage.get(
-        file.storageKey,
-        range.kind === "range" ? { range: { start, end } } : {},
-      );
-      return reply.send(stream);
-    } catch (error) {
-      if (error instanceof ObjectNotFoundError) throw notFound("files");
-      throw error;
-    }
+    return sendStoredObject(app.storage, request, reply, {
+      storageKey: file.storageKey,
+      size: stat.size,
+      hash: file.hash,
+      mimeType: file.mimeType,
+      updatedAt: file.updatedAt,
+      cacheControl: CACHE_CONTROL,
+    });
   };
 
   app.addHook("onSend", async (_request, reply, payload) => {

@@ -1,8 +1,9 @@
 /**
- * Keeps each file's stored delivery variants under `maxPerFile`, evicting the least recently
- * used. Without it every distinct transform of every public image, asked for by anyone, would
- * stay in storage forever. Rows (`file_variants`) go with their file by foreign key; the objects
- * go with it through deleteFileObjects (the variant prefix).
+ * Keeps the stored delivery variants of each file (and of each origin object, a source's cached
+ * original) under `maxPerFile`, evicting the least recently used. Without it every distinct
+ * transform of every public image, asked for by anyone, would stay in storage forever. Rows
+ * (`file_variants`) go with their owner by foreign key; the objects go with it through
+ * deleteFileObjects (the variant prefix).
  *
  * Use is recorded on every render and on cache hits at most once a minute per variant and
  * process, so a hot variant costs no write per request. Variants stored before rows existed have
@@ -17,6 +18,9 @@ const USE_RESOLUTION_MS = 60_000;
 /** Variants whose last recorded use this process remembers; the memory is dropped beyond it. */
 const REMEMBERED_USES = 10_000;
 
+/** Whose variant it is: a stored file's or an origin object's. */
+export type VariantOwner = { fileId: string } | { originObjectId: string };
+
 export class VariantStore {
   readonly #recordedUses = new Map<string, number>();
 
@@ -28,10 +32,10 @@ export class VariantStore {
   ) {}
 
   /** A variant was just rendered and stored: record it, then evict beyond the cap. */
-  async stored(fileId: string, cacheKey: string): Promise<void> {
-    await this.#record(fileId, cacheKey);
+  async stored(owner: VariantOwner, cacheKey: string): Promise<void> {
+    await this.#record(owner, cacheKey);
     const beyondCap = await this.db.fileVariant.findMany({
-      where: { fileId },
+      where: owner,
       orderBy: [{ lastUsedAt: "desc" }, { cacheKey: "asc" }],
       skip: this.maxPerFile,
       select: { cacheKey: true },
@@ -44,21 +48,21 @@ export class VariantStore {
   }
 
   /** A cached variant was served: record the use, at most once a minute, without waiting. */
-  used(fileId: string, cacheKey: string): void {
+  used(owner: VariantOwner, cacheKey: string): void {
     const now = Date.now();
     if ((this.#recordedUses.get(cacheKey) ?? 0) > now - USE_RESOLUTION_MS) return;
-    this.#record(fileId, cacheKey).catch((error: unknown) =>
+    this.#record(owner, cacheKey).catch((error: unknown) =>
       this.log.debug({ err: error, cacheKey }, "variant use not recorded"),
     );
   }
 
-  async #record(fileId: string, cacheKey: string): Promise<void> {
+  async #record(owner: VariantOwner, cacheKey: string): Promise<void> {
     if (this.#recordedUses.size >= REMEMBERED_USES) this.#recordedUses.clear();
     const now = new Date();
     this.#recordedUses.set(cacheKey, now.getTime());
     await this.db.fileVariant.upsert({
       where: { cacheKey },
-      create: { cacheKey, fileId, lastUsedAt: now },
+      create: { cacheKey, ...owner, lastUsedAt: now },
       update: { lastUsedAt: now },
     });
   }

@@ -16,6 +16,7 @@ import { HttpError } from "../errors/http-error.js";
 import { notFound } from "../errors/index.js";
 import { isUuid } from "../errors/params.js";
 import type { Prisma, PrismaClient, Source } from "../generated/prisma/client.js";
+import { forgetSourceCopies } from "../origins/origin-cache.js";
 import {
   type ConfigurationRecord,
   configurationRecord,
@@ -26,6 +27,8 @@ import { mergeConfiguration } from "./merge-configuration.js";
 import { parseConfiguration } from "./validate-source-body.js";
 
 export const DUPLICATE_NAME_MESSAGE = "Origin name already exists in this workspace";
+export const NAME_IS_FIXED_MESSAGE =
+  "name: a source's name is part of its delivery URLs ({workspace_no}-{name}) and cannot change after creation";
 
 export interface SourceContext {
   db: PrismaClient;
@@ -118,13 +121,22 @@ export async function updateSource(ctx: SourceContext, id: string, body: UpdateS
       const current = await tx.source.findUniqueOrThrow({ where: { id } });
 
       const data: Prisma.SourceUpdateInput = { updatedAt: nextUpdatedAt(current) };
-      if (body.name !== undefined) data.name = body.name;
+      if (body.name !== undefined && body.name !== current.name) {
+        // The spec's 409 for a name another source holds comes first; any other new name is
+        // refused because the name is the source's delivery origin (`{workspace_no}-{name}`).
+        const taken = await tx.source.count({ where: { workspaceId: ctx.workspaceId, name: body.name } });
+        if (taken > 0) throw duplicateName(undefined);
+        throw new HttpError(400, NAME_IS_FIXED_MESSAGE);
+      }
       if (body.configuration !== undefined) {
         const stored = configurationRecord(current.configuration);
         const merged = mergeConfiguration(openConfiguration(ctx.secretKey, stored), body.configuration);
         const valid = parseConfiguration(current.type, merged.configuration) as ConfigurationRecord;
         data.configuration = asJson(sealConfiguration(ctx.secretKey, valid, stored, merged.keptSecrets));
       }
+      // Copies read from the origin under the old configuration are never served again (the
+      // version moves); their objects are deleted now rather than left to age.
+      if (body.configuration !== undefined) await forgetSourceCopies(tx, id);
       return tx.source.update({ where: { id }, data });
     });
   } catch (error) {
@@ -141,6 +153,11 @@ function nextUpdatedAt(current: Source): Date {
 
 export async function deleteSource(ctx: SourceContext, id: string): Promise<void> {
   if (!isUuid(id)) throw notFound("sources");
-  const { count } = await ctx.db.source.deleteMany({ where: { id, workspaceId: ctx.workspaceId } });
+  const count = await ctx.db.$transaction(async (tx) => {
+    const owned = await tx.source.count({ where: { id, workspaceId: ctx.workspaceId } });
+    if (owned === 0) return 0;
+    await forgetSourceCopies(tx, id);
+    return (await tx.source.deleteMany({ where: { id, workspaceId: ctx.workspaceId } })).count;
+  });
   if (count === 0) throw notFound("sources");
 }

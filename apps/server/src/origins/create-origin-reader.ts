@@ -1,0 +1,83 @@
+/**
+ * The reader of a source, built from its stored row: the configuration is opened (secrets
+ * decrypted) only here, when a delivery request needs the origin.
+ *
+ * Readers are kept for a short idle time per (source id, version), because some vendor clients
+ * pay for their first request (a Google access token). A PATCH changes the version, so the next
+ * request builds a new reader with the new configuration, on every instance (each reads the
+ * source row per request); an idle reader, and the credentials it holds, is dropped after
+ * READER_IDLE_MS.
+ */
+import type { SourceType } from "@trove/schema";
+import type { Connector, LookupAll } from "../network/guarded-connector.js";
+import { openConfiguration } from "../sources/configuration-secrets.js";
+import { createImageSourceOriginReader } from "./image-source-origin.js";
+import type { OriginContext, OriginReader } from "./origin-reader.js";
+import { createS3OriginReader } from "./s3-origin.js";
+
+const READER_IDLE_MS = 5 * 60_000;
+const MAX_READERS = 256;
+
+export interface SourceRow {
+  id: string;
+  name: string;
+  type: SourceType;
+  configuration: unknown;
+  /** `updated_at`, or `created_at` before any update. */
+  version: Date;
+}
+
+export interface OriginReaderSettings {
+  secretKey: Buffer;
+  trustedRanges: OriginContext["trustedRanges"];
+  /** Tests only: the resolver and connector outbound requests use (ServerConfig's `outbound`). */
+  doubles?: { lookup?: LookupAll; connect?: Connector };
+}
+
+type ReaderFactory = (configuration: never, context: OriginContext) => OriginReader;
+
+const FACTORIES: Partial<Record<SourceType, ReaderFactory>> = {
+  s3: createS3OriginReader as ReaderFactory,
+  image_source: createImageSourceOriginReader as ReaderFactory,
+};
+
+export class OriginReaders {
+  readonly #readers = new Map<string, { reader: OriginReader; timer: NodeJS.Timeout }>();
+
+  constructor(private readonly settings: OriginReaderSettings) {}
+
+  /** The reader of `source` at its current version. */
+  readerOf(source: SourceRow): OriginReader {
+    const key = `${source.id}\n${source.version.getTime()}`;
+    const kept = this.#readers.get(key);
+    if (kept) {
+      kept.timer.refresh();
+      return kept.reader;
+    }
+    const factory = FACTORIES[source.type];
+    if (!factory) throw new TypeError(`no origin reader for source type ${source.type}`);
+    const configuration = openConfiguration(this.settings.secretKey, source.configuration);
+    const reader = factory(configuration as never, {
+      sourceName: source.name,
+      trustedRanges: this.settings.trustedRanges,
+      ...this.settings.doubles,
+    });
+    if (this.#readers.size >= MAX_READERS) this.#drop(this.#readers.keys().next().value as string);
+    const timer = setTimeout(() => this.#drop(key), READER_IDLE_MS);
+    timer.unref();
+    this.#readers.set(key, { reader, timer });
+    return reader;
+  }
+
+  /** Drops every kept reader (server shutdown). */
+  close(): void {
+    for (const key of [...this.#readers.keys()]) this.#drop(key);
+  }
+
+  #drop(key: string): void {
+    const kept = this.#readers.get(key);
+    if (!kept) return;
+    clearTimeout(kept.timer);
+    this.#readers.delete(key);
+  }
+}

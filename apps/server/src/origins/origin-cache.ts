@@ -1,0 +1,229 @@
+/**
+ * Originals read from a source's origin, kept in Trove's storage (`origin_objects` rows, objects
+ * under `origins/<source id>/<uuid>`), so the delivery host reads an origin once per object and
+ * TTL rather than once per request.
+ *
+ * - A copy is fresh for `ttlMs` after the origin last confirmed it. A stale copy is revalidated
+ *   with a conditional read (the origin's ETag, else Last-Modified); "not modified" only moves
+ *   `checked_at`. A changed object replaces the copy, and the old bytes and their variants go
+ *   through the durable object-deletion job, enqueued in the transaction that swaps the row.
+ * - A copy read under an older configuration of the source (`source_version` is the source's
+ *   `updated_at`) is never served: every server instance reads the source row per request, so a
+ *   PATCH takes effect on the next request everywhere.
+ * - The origin failing (timeout, unavailable) while a stale copy exists serves the stale copy and
+ *   logs a warning; a missing object removes the copy; the other errors propagate.
+ * - Concurrent misses for one object in this process share one origin read.
+ * - Content type and format come from sniffing the stored bytes, never from the origin's header,
+ *   exactly as for uploads.
+ */
+import { createHash, randomUUID } from "node:crypto";
+import type { IncomingHttpHeaders } from "node:http";
+import { Transform } from "node:stream";
+import type { FastifyBaseLogger } from "fastify";
+import type { PrismaClient } from "../db/database.js";
+import { isUniqueViolation } from "../db/prisma-errors.js";
+import { DELETE_OBJECTS_JOB_KIND, type DeleteObjectsPayload } from "../files/delete-objects-job.js";
+import type { OriginObject as OriginObjectRow } from "../generated/prisma/client.js";
+import { enqueueJob } from "../jobs/job-queue.js";
+import { SNIFF_HEAD_BYTES, sniffContent } from "../media/sniff-content.js";
+import { ObjectTooLargeError, type StorageDriver } from "../storage/driver.js";
+import { readObjectHead } from "../uploads/object-keys.js";
+import { OriginError, originError } from "./origin-error.js";
+import type { OriginReader, OriginValidators } from "./origin-reader.js";
+
+export type { OriginObjectRow };
+
+export interface OriginCacheSettings {
+  /** How long a copy is served without asking the origin, ms. */
+  ttlMs: number;
+  /** Largest object read from an origin, bytes. */
+  maxBytes: number;
+  /** Deadline of one origin read, body included, ms. */
+  timeoutMs: number;
+}
+
+/** The source a request names, as the cache needs it. */
+export interface CachedSource {
+  id: string;
+  name: string;
+  /** `updated_at`, or `created_at` before any update. */
+  version: Date;
+}
+
+export interface OriginLookup {
+  source: CachedSource;
+  reader: OriginReader;
+  /** Host the reader resolved for this request ("" when the source has one host). */
+  host: string;
+  path: string;
+  requestHeaders: IncomingHttpHeaders;
+}
+
+const DELETE_JOB_MAX_ATTEMPTS = 10;
+
+export class OriginCache {
+  readonly #inFlight = new Map<string, Promise<OriginObjectRow>>();
+
+  constructor(
+    private readonly db: PrismaClient,
+    private readonly storage: StorageDriver,
+    private readonly settings: OriginCacheSettings,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** The stored copy of the object, read or revalidated from the origin when needed. */
+  async original(lookup: OriginLookup): Promise<OriginObjectRow> {
+    const where = { sourceId: lookup.source.id, host: lookup.host, path: lookup.path };
+    const row = await this.db.originObject.findUnique({ where: { sourceId_host_path: where } });
+    const current = row && row.sourceVersion.getTime() === lookup.source.version.getTime() ? row : null;
+    if (current && current.checkedAt.getTime() + this.settings.ttlMs > Date.now()) return current;
+
+    const key = `${lookup.source.id}\n${lookup.source.version.getTime()}\n${lookup.host}\n${lookup.path}`;
+    let pending = this.#inFlight.get(key);
+    if (!pending) {
+      pending = this.#refresh(lookup, row, current).finally(() => this.#inFlight.delete(key));
+      this.#inFlight.set(key, pending);
+    }
+    return pending;
+  }
+
+  async #refresh(
+    lookup: OriginLookup,
+    row: OriginObjectRow | null,
+    current: OriginObjectRow | null,
+  ): Promise<OriginObjectRow> {
+    const validators: OriginValidators = {};
+    if (current?.originEtag) validators.etag = current.originEtag;
+    else if (current?.originLastModified) validators.lastModified = current.originLastModified;
+    const signal = AbortSignal.timeout(this.settings.timeoutMs);
+    let result: Awaited<ReturnType<OriginReader["read"]>>;
+    try {
+      result = await lookup.reader.read({
+        path: lookup.path,
+        ...(current ? { validators } : {}),
+        maxBytes: this.settings.maxBytes,
+        signal,
+        requestHeaders: lookup.requestHeaders,
+      });
+    } catch (error) {
+      if (
+        current &&
+        error instanceof OriginError &&
+        (error.kind === "timeout" || error.kind === "unavailable")
+      ) {
+        this.log.warn(
+          { source: lookup.source.name, err: error },
+          "origin unavailable: serving the stale copy",
+        );
+        return current;
+      }
+      if (row && error instanceof OriginError && error.kind === "not_found") await this.#forget(row);
+      throw error;
+    }
+    if (result.kind === "not-modified") {
+      if (!current)
+        throw originError("unavailable", lookup.source.name, "answered 304 to an unconditional read");
+      return this.db.originObject.update({ where: { id: current.id }, data: { checkedAt: new Date() } });
+    }
+
+    const object = result.object;
+    const storageKey = `origins/${lookup.source.id}/${randomUUID()}`;
+    const hash = createHash("sha256");
+    const hashing = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        hash.update(chunk);
+        callback(null, chunk);
+      },
+    });
+    object.body.once("error", (error) => hashing.destroy(error));
+    let size: number;
+    try {
+      ({ size } = await this.storage.put(storageKey, object.body.pipe(hashing), {
+        maxBytes: this.settings.maxBytes,
+        signal,
+      }));
+    } catch (error) {
+      object.body.destroy();
+      if (error instanceof OriginError) throw error;
+      if (error instanceof ObjectTooLargeError)
+        throw originError("too_large", lookup.source.name, `more than ${this.settings.maxBytes} bytes`);
+      if (signal.aborted) throw originError("timeout", lookup.source.name, "the body did not arrive in time");
+      throw error;
+    }
+    const sniffed = await sniffContent(await readObjectHead(this.storage, storageKey, SNIFF_HEAD_BYTES));
+    const data = {
+      sourceVersion: lookup.source.version,
+      storageKey,
+      size: BigInt(size),
+      mimeType: sniffed.mimeType,
+      format: sniffed.format,
+      hash: hash.digest("hex"),
+      originEtag: object.etag ?? null,
+      originLastModified: object.lastModified ?? null,
+      checkedAt: new Date(),
+    };
+    return this.#store(lookup, data, storageKey);
+  }
+
+  /** Swaps in the new copy; the replaced object (if any) is deleted by the durable job. */
+  async #store(
+    lookup: OriginLookup,
+    data: Omit<OriginObjectRow, "id" | "sourceId" | "host" | "path">,
+    storageKey: string,
+  ): Promise<OriginObjectRow> {
+    const where = { sourceId: lookup.source.id, host: lookup.host, path: lookup.path };
+    try {
+      return await this.db.$transaction(async (tx) => {
+        const locked = await tx.$queryRaw<Array<{ id: string; storage_key: string }>>`
+          SELECT id, storage_key FROM origin_objects
+          WHERE source_id = ${where.sourceId}::uuid AND host = ${where.host} AND path = ${where.path}
+          FOR UPDATE`;
+        const previous = locked[0];
+        if (!previous) return tx.originObject.create({ data: { ...where, ...data } });
+        // The old copy's variants were rendered from other bytes.
+        await tx.fileVariant.deleteMany({ where: { originObjectId: previous.id } });
+        await this.#enqueueDeletion(tx, [previous.storage_key]);
+        return tx.originObject.update({ where: { id: previous.id }, data });
+      });
+    } catch (error) {
+      // Another request stored the first copy meanwhile: keep theirs, drop ours.
+      if (!isUniqueViolation(error)) throw error;
+      await this.#enqueueDeletion(this.db, [storageKey]);
+      return this.db.originObject.findUniqueOrThrow({ where: { sourceId_host_path: where } });
+    }
+  }
+
+  async #forget(row: OriginObjectRow): Promise<void> {
+    await this.db.$transaction(async (tx) => {
+      const { count } = await tx.originObject.deleteMany({
+        where: { id: row.id, storageKey: row.storageKey },
+      });
+      if (count > 0) await this.#enqueueDeletion(tx, [row.storageKey]);
+    });
+  }
+
+  #enqueueDeletion(db: Parameters<typeof enqueueJob>[0], keys: string[]) {
+    const payload: DeleteObjectsPayload = { keys };
+    return enqueueJob(db, {
+      kind: DELETE_OBJECTS_JOB_KIND,
+      payload: { ...payload },
+      maxAttempts: DELETE_JOB_MAX_ATTEMPTS,
+    });
+  }
+}
+
+/** Enqueues deletion of every cached copy of a source (it was updated or is being deleted). */
+export async function forgetSourceCopies(
+  db: Parameters<typeof enqueueJob>[0] & Pick<PrismaClient, "originObject">,
+  sourceId: string,
+): Promise<void> {
+  const rows = await db.originObject.findMany({ where: { sourceId }, select: { storageKey: true } });
+  if (rows.length === 0) return;
+  await db.originObject.deleteMany({ where: { sourceId } });
+  const payload: DeleteObjectsPayload = { keys: rows.map((row) => row.storageKey) };
+  await enqueueJob(db, {
+    kind: DELETE_OBJECTS_JOB_KIND,
+    payload: { ...payload },
+    maxAttempts: DELETE_JOB_MAX_ATTEMPTS,
+  });
+}

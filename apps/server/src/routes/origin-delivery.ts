@@ -1,0 +1,130 @@
+/**
+ * Delivery from sources: `GET|HEAD {assets}/{workspace_no}-{source name}/{transform?}/{path...}`
+ * serves the object `{path}` of the source's origin, or a transformed variant of it.
+ *
+ * - The source is looked up by workspace and name on every request (one indexed query), so a
+ *   deactivated, deleted or reconfigured source takes effect on the next request on every
+ *   instance. Unknown or inactive: 404 `{ error: "Source not found" }`.
+ * - Leading segments that are valid transformation steps are the transform, as for stored files;
+ *   an origin object whose first path segment reads as a step is not reachable (its own name
+ *   would be read as a transform).
+ * - Originals come through the OriginCache (src/origins/origin-cache.ts) and are answered like
+ *   stored files (ETag of the content hash, Range, conditional requests, sniffed Content-Type),
+ *   with `Cache-Control: public, max-age=<cache TTL>` instead of a year: an origin's object may
+ *   change under the same path. Variants are rendered, cached and capped per origin object
+ *   exactly like stored files' (src/routes/delivery-variants.ts).
+ * - Origin failures answer with the origin error's status (404, 413, 502, 504) and a message that
+ *   names the source and the cause.
+ */
+import { isTransformStep, MAX_TRANSFORM_STEPS } from "@trove/schema";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { HttpError } from "../errors/http-error.js";
+import { notFound } from "../errors/index.js";
+import { OriginReaders } from "../origins/create-origin-reader.js";
+import { OriginCache, type OriginObjectRow } from "../origins/origin-cache.js";
+import { OriginError } from "../origins/origin-error.js";
+import type { DeliveryFile } from "./delivery.js";
+import type { VariantDelivery } from "./delivery-variants.js";
+import { sendStoredObject } from "./send-stored-object.js";
+
+export interface OriginTarget {
+  workspaceNo: string;
+  /** The source's name. */
+  origin: string;
+  /** Everything after `{workspace_no}-{origin}/`, decoded: `[transform/]path`. */
+  path: string;
+}
+
+export interface OriginDelivery {
+  serve(request: FastifyRequest, reply: FastifyReply, target: OriginTarget): Promise<FastifyReply>;
+  close(): void;
+}
+
+/** `w_300/e_grayscale/products/shoe.jpg` -> transform `w_300/e_grayscale`, path `products/shoe.jpg`. */
+export function splitTransform(path: string): { transform: string; path: string } {
+  const segments = path.split("/");
+  let steps = 0;
+  const maxSteps = Math.min(segments.length - 1, MAX_TRANSFORM_STEPS);
+  while (steps < maxSteps && isTransformStep(segments[steps] as string)) steps++;
+  return { transform: segments.slice(0, steps).join("/"), path: segments.slice(steps).join("/") };
+}
+
+function asDeliveryFile(row: OriginObjectRow): DeliveryFile {
+  return {
+    id: row.id,
+    path: row.path,
+    storageKey: row.storageKey,
+    thumbnailKey: null,
+    format: row.format,
+    mimeType: row.mimeType,
+    hash: row.hash,
+    isActive: true,
+    isDelete: false,
+    isPrivate: false,
+    updatedAt: row.originLastModified ?? row.checkedAt,
+  };
+}
+
+export function originDelivery(app: FastifyInstance, variants: VariantDelivery): OriginDelivery {
+  const settings = app.config.origins;
+  const readers = new OriginReaders({
+    secretKey: app.config.secretKey,
+    trustedRanges: app.config.trustedRanges,
+  });
+  const cache = new OriginCache(app.db, app.storage, settings, app.log);
+  const cacheControl = `public, max-age=${Math.floor(settings.ttlMs / 1000)}`;
+
+  return {
+    close: () => readers.close(),
+    async serve(request, reply, target) {
+      const source = await app.db.source.findFirst({
+        where: { name: target.origin, workspace: { workspaceNo: target.workspaceNo } },
+        select: {
+          id: true,
+          name: true,
+          type: true,
+          configuration: true,
+          isActive: true,
+          createdAt: true,
+          updatedAt: true,
+        },
+      });
+      if (!source?.isActive) throw notFound("sources");
+      const { transform, path } = splitTransform(target.path);
+      const row = { ...source, version: source.updatedAt ?? source.createdAt };
+      const reader = readers.readerOf(row);
+      let object: OriginObjectRow;
+      try {
+        object = await cache.original({
+          source: row,
+          reader,
+          host: reader.scope?.(request.headers) ?? "",
+          path,
+          requestHeaders: request.headers,
+        });
+      } catch (error) {
+        if (!(error instanceof OriginError)) throw error;
+        if (error.kind === "not_found") throw notFound("files");
+        request.log.warn(
+          { source: source.name, kind: error.kind, detail: error.detail },
+          "origin read failed",
+        );
+        throw new HttpError(error.status, error.message, { expose: true, cause: error });
+      }
+      if (transform !== "") {
+        return variants.serve(request, reply, asDeliveryFile(object), transform, {
+          owner: { originObjectId: object.id },
+          cacheControl,
+        });
+      }
+      return sendStoredObject(app.storage, request, reply, {
+        storageKey: object.storageKey,
+        size: Number(object.size),
+        hash: object.hash,
+        mimeType: object.mimeType,
+        updatedAt: object.originLastModified ?? object.checkedAt,
+        cacheControl,
+      });
+    },
+  };
+}
