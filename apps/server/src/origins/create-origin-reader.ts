@@ -11,6 +11,8 @@
 import type { SourceType } from "@trove/schema";
 import type { Connector, LookupAll } from "../network/guarded-connector.js";
 import { openConfiguration } from "../sources/configuration-secrets.js";
+import { createAzureOriginReader } from "./azure-origin.js";
+import { createGcsOriginReader } from "./gcs-origin.js";
 import { createImageSourceOriginReader } from "./image-source-origin.js";
 import type { OriginContext, OriginReader } from "./origin-reader.js";
 import { createS3OriginReader } from "./s3-origin.js";
@@ -30,14 +32,19 @@ export interface SourceRow {
 export interface OriginReaderSettings {
   secretKey: Buffer;
   trustedRanges: OriginContext["trustedRanges"];
+  /** Google Cloud Storage's JSON API (TROVE_GCS_API_ENDPOINT); unset: Google's. */
+  gcsApiEndpoint?: string | undefined;
   /** Tests only: the resolver and connector outbound requests use (ServerConfig's `outbound`). */
   doubles?: { lookup?: LookupAll; connect?: Connector };
 }
 
-type ReaderFactory = (configuration: never, context: OriginContext) => OriginReader;
+type ReaderContext = OriginContext & OriginReaderSettings["doubles"] & { apiEndpoint?: string };
+type ReaderFactory = (configuration: never, context: ReaderContext) => OriginReader;
 
-const FACTORIES: Partial<Record<SourceType, ReaderFactory>> = {
+const FACTORIES: Record<SourceType, ReaderFactory> = {
   s3: createS3OriginReader as ReaderFactory,
+  azure: createAzureOriginReader as ReaderFactory,
+  google_cloud: createGcsOriginReader as ReaderFactory,
   image_source: createImageSourceOriginReader as ReaderFactory,
 };
 
@@ -55,12 +62,12 @@ export class OriginReaders {
       return kept.reader;
     }
     const factory = FACTORIES[source.type];
-    if (!factory) throw new TypeError(`no origin reader for source type ${source.type}`);
     const configuration = openConfiguration(this.settings.secretKey, source.configuration);
     const reader = factory(configuration as never, {
       sourceName: source.name,
       trustedRanges: this.settings.trustedRanges,
       ...this.settings.doubles,
+      ...(this.settings.gcsApiEndpoint ? { apiEndpoint: this.settings.gcsApiEndpoint } : {}),
     });
     if (this.#readers.size >= MAX_READERS) this.#drop(this.#readers.keys().next().value as string);
     const timer = setTimeout(() => this.#drop(key), READER_IDLE_MS);
@@ -79,5 +86,7 @@ export class OriginReaders {
     if (!kept) return;
     clearTimeout(kept.timer);
     this.#readers.delete(key);
+    // A read in progress keeps its own request; closing only stops reuse.
+    kept.reader.close?.().catch(() => undefined);
   }
 }

@@ -9,7 +9,7 @@
  *   validators), Accept-Encoding (the bytes are stored and transformed, so they must arrive
  *   unencoded), body headers, and the client-address headers (Forwarded, X-Forwarded-*,
  *   X-Real-IP), which a client can forge;
- * - Trove's own `x-trove-*` headers.
+ * - Trove's own headers: the API key header and `x-trove-*`.
  */
 import type { IncomingHttpHeaders } from "node:http";
 
@@ -39,6 +39,7 @@ const NEVER_FORWARDED: ReadonlySet<string> = new Set([
   "if-unmodified-since",
   "forwarded",
   "x-real-ip",
+  "x-api-key",
 ]);
 
 export function forwardedHeaders(incoming: IncomingHttpHeaders): Record<string, string> {

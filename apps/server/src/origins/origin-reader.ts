@@ -58,6 +58,8 @@ export interface OriginReader {
    * host): the part of the cache key that request decides. Absent: "" for every request.
    */
   scope?(requestHeaders: IncomingHttpHeaders): string;
+  /** Releases what the reader keeps between reads (connections, a cached access token). */
+  close?(): Promise<void>;
 }
 
 /** What every reader is built with besides its source's configuration. */

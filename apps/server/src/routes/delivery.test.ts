@@ -43,7 +43,11 @@ describe("delivery paths and URLs", () => {
       origin: "store",
       path: "w_300/products/shoe.jpg",
     });
-    expect(parseDeliveryPath("/ws-my-store_2/a")).toEqual({ workspaceNo: "ws", origin: "my-store_2", path: "a" });
+    expect(parseDeliveryPath("/ws-my-store_2/a")).toEqual({
+      workspaceNo: "ws",
+      origin: "my-store_2",
+      path: "a",
+    });
     expect(parseDeliveryPath("/ws-/a")).toBeNull();
     expect(parseDeliveryPath("/-store/a")).toBeNull();
     expect(parseDeliveryPath("/ws-st%20ore/a")).toBeNull();

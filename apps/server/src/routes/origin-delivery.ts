@@ -70,6 +70,8 @@ export function originDelivery(app: FastifyInstance, variants: VariantDelivery):
   const readers = new OriginReaders({
     secretKey: app.config.secretKey,
     trustedRanges: app.config.trustedRanges,
+    gcsApiEndpoint: settings.gcsApiEndpoint,
+    ...(app.config.outbound ? { doubles: app.config.outbound } : {}),
   });
   const cache = new OriginCache(app.db, app.storage, settings, app.log);
   const cacheControl = `public, max-age=${Math.floor(settings.ttlMs / 1000)}`;
