@@ -7,6 +7,8 @@ export interface ClientOptions {
   baseUrl: string;
   /** The delivery host, for `client.url()`. */
   assetsUrl?: string;
+  /** The workspace's `workspace_no`, for `client.url({ source, path })` without one. */
+  workspaceNo?: string;
   /** A fetch to use instead of the global one (tests, proxies, instrumented fetches). */
   fetch?: typeof fetch;
   /** Per attempt of an API request, in ms. Default 60 000. */

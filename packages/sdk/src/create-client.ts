@@ -39,14 +39,17 @@ export const zodUploadSchemas: UploadSchemas = {
   complete: withIssueText(multipartCompleteResponseSchema),
 };
 
-export function clientOf<TInput>(ctx: ClientContext, assetsUrl: string | undefined): TroveClient<TInput> {
+export function clientOf<TInput>(
+  ctx: ClientContext,
+  delivery: Pick<ClientOptions, "assetsUrl" | "workspaceNo">,
+): TroveClient<TInput> {
   return {
     ...uploadClientOf<TInput>(ctx),
     files: filesResource(ctx),
     folders: foldersResource(ctx),
     sources: sourcesResource(ctx),
     uploadTokens: uploadTokensResource(ctx),
-    url: (file, transform) => deliveryUrl(file, transform, assetsUrl),
+    url: (file, transform) => deliveryUrl(file, transform, delivery.assetsUrl, delivery.workspaceNo),
   };
 }
 
@@ -62,6 +65,6 @@ export function createClient(options: ClientOptions): TroveClient {
       resolveInput: resolveWebInput,
       requestNotSent,
     }),
-    options.assetsUrl,
+    { assetsUrl: options.assetsUrl, workspaceNo: options.workspaceNo },
   );
 }

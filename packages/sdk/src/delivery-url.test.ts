@@ -69,3 +69,23 @@ describe("client.url", () => {
     expect(() => deliveryUrl("ws1/a.jpg")).toThrow(/assetsUrl/);
   });
 });
+
+describe("source objects", () => {
+  const assets = "https://cdn.example.com/assets";
+  it("builds {assetsUrl}/{workspace_no}-{source}/{transform}/{path}", () => {
+    expect(
+      deliveryUrl({ origin: "store", path: "products/shoe one.jpg" }, "w_800,h_600,c_fill", assets, "ws1"),
+    ).toBe(`${assets}/ws1-store/w_800,h_600,c_fill/products/shoe%20one.jpg`);
+    expect(
+      deliveryUrl({ origin: "my-store_2", path: "/a.jpg", workspace_no: "ws9" }, undefined, assets),
+    ).toBe(`${assets}/ws9-my-store_2/a.jpg`);
+  });
+
+  it("refuses what would not name a source object", () => {
+    expect(() => deliveryUrl({ origin: "store", path: "a.jpg" }, undefined, assets)).toThrow(/workspaceNo/);
+    expect(() => deliveryUrl({ origin: "st ore", path: "a.jpg" }, undefined, assets, "ws1")).toThrow(
+      /source name/,
+    );
+    expect(() => deliveryUrl({ origin: "store", path: "/" }, undefined, assets, "ws1")).toThrow(/path/);
+  });
+});

@@ -5,11 +5,28 @@ import { invalidArgument } from "./invalid-argument.js";
 export type DeliveryTransform = string | TransformStep | readonly TransformStep[];
 
 /**
+ * An object in a source's origin (the customer's S3, Azure, GCS bucket or web server), served at
+ * `{assetsUrl}/{workspace_no}-{source}/{transform}/{path}`. `workspace_no` defaults to the
+ * client's `workspaceNo`.
+ */
+export interface SourceObjectTarget {
+  /**
+   * The source's name: the delivery URL's origin. (Not `source`: file records already carry a
+   * `source` field of another meaning.)
+   */
+  origin: string;
+  /** The object's path inside the origin, raw (`products/shoe one.jpg`). */
+  path: string;
+  workspace_no?: string;
+}
+
+/**
  * Anything that names a stored file: an upload result, a list row, file details, a rename
- * record, a delivery URL, or a `workspace_no/path` string.
+ * record, a delivery URL, or a `workspace_no/path` string; or an object of a source.
  */
 export type DeliveryTarget =
   | string
+  | SourceObjectTarget
   | {
       url?: string | null;
       path?: string | null;
@@ -31,9 +48,14 @@ export function deliveryUrl(
   target: DeliveryTarget,
   transform?: DeliveryTransform,
   assetsUrl?: string,
+  workspaceNo?: string,
 ): string {
   const segment = transformSegment(transform);
-  const { base, path } = locate(target, assetsUrl?.replace(/(?<!\/)\/+$/, ""));
+  const assets = assetsUrl?.replace(/(?<!\/)\/+$/, "");
+  const { base, path } =
+    typeof target === "object" && "origin" in target
+      ? locateSourceObject(target, assets, workspaceNo)
+      : locate(target, assets);
   return segment ? `${base}/${segment}/${path}` : `${base}/${path}`;
 }
 
@@ -51,7 +73,29 @@ function transformSegment(transform: DeliveryTransform | undefined): string {
   }
 }
 
-function locate(target: DeliveryTarget, assetsUrl: string | undefined): { base: string; path: string } {
+const SOURCE_NAME = /^[A-Za-z0-9_-]{1,255}$/;
+
+function locateSourceObject(
+  target: SourceObjectTarget,
+  assetsUrl: string | undefined,
+  clientWorkspaceNo: string | undefined,
+): { base: string; path: string } {
+  const workspaceNo = target.workspace_no ?? clientWorkspaceNo;
+  if (!assetsUrl || !workspaceNo)
+    throw invalidArgument(
+      "client.url() needs assetsUrl and workspaceNo (client options) for a source object",
+    );
+  if (!SOURCE_NAME.test(target.origin))
+    throw invalidArgument(`${JSON.stringify(target.origin)} is not a source name (letters, digits, _ and -)`);
+  const path = target.path.replace(/^\/+/, "");
+  if (path === "") throw invalidArgument("client.url() needs the object's path inside the source");
+  return { base: `${assetsUrl}/${encodeURIComponent(workspaceNo)}-${target.origin}`, path: encodePath(path) };
+}
+
+function locate(
+  target: Exclude<DeliveryTarget, SourceObjectTarget>,
+  assetsUrl: string | undefined,
+): { base: string; path: string } {
   if (typeof target === "string") {
     return isAbsolute(target) ? splitUrl(target, undefined, assetsUrl) : splitRelative(target, assetsUrl);
   }

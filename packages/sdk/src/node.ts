@@ -32,7 +32,7 @@ export function createClient(options: ClientOptions): TroveClient<NodeUploadInpu
       resolveInput: resolveNodeInput,
       requestNotSent,
     }),
-    options.assetsUrl,
+    { assetsUrl: options.assetsUrl, workspaceNo: options.workspaceNo },
   );
 }
 
