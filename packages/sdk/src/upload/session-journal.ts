@@ -1,4 +1,4 @@
-import type { MultipartSession } from "@trove/schema";
+import type { MultipartSession } from "@trove/schema/zod-free";
 import type { SessionStore, StoredUploadSession } from "./session-store.js";
 
 /** A stored session is resumed only if it has at least this long left; else a new one starts. */
