@@ -8,7 +8,8 @@ export const MAX_TTL_SECONDS = 7 * 24 * 60 * 60;
 /** Endpoint 3: multipart start. */
 export const multipartStartBodySchema = z.object({
   file_name: fileNameSchema,
-  size: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+  // 0 bytes: refused on every upload path with this message (the server calls it EMPTY_FILE).
+  size: z.number().int().min(1, "File is empty").max(Number.MAX_SAFE_INTEGER),
   format: z.string().min(1).max(255),
   folder: folderPathSchema.optional(),
   tags: z.array(tagSchema).max(100).optional(),

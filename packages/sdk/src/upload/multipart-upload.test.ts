@@ -171,7 +171,8 @@ describe("multipart upload", () => {
     const bytes = patternBytes(SIZE);
     const task = testClient(small).upload(bytes, { fileName: "big.bin", concurrency: 2 });
     await vi.waitFor(() => expect(storage.stored.size).toBeGreaterThanOrEqual(2));
-    task.pause();
+    expect(task.pausable).toBe(true);
+    expect(task.pause()).toBe(true);
     expect(task.paused).toBe(true);
     const putsAtPause = storage.puts.length;
     await sleep(100);
