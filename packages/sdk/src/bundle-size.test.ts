@@ -8,9 +8,11 @@ import { describe, expect, it } from "vitest";
  * stay below this, minified and gzipped: 7 339 B when it was set; raised by the 185 B upload tokens
  * measured (a token getter, one token per upload, one renewal after a 401: 7 350 → 7 535 B).
  * Bench 7 bundles createUploadClient alone for ES2020 (7 000 B when set, 7 195 B with tokens),
- * which issue #7 wants below @uploadcare/upload-client (7 016 B).
+ * which issue #7 wants below @uploadcare/upload-client (7 016 B). Raised by issue #22 (7 535 →
+ * 8 058 B measured): keyKindOf exported (+50 B), task.pausable and the empty-file refusal, one
+ * connection message, and listStoredSessions with the stores' list() (about 300 B).
  */
-const UPLOAD_BUDGET = 7_545;
+const UPLOAD_BUDGET = 8_100;
 
 /**
  * Bundles an entry the way a browser app's bundler would (browser conditions, minified, every

@@ -23,6 +23,7 @@ export type {
 export { localStorageSessionStore } from "./upload/local-storage-session-store.js";
 export type { MultipartResource } from "./upload/multipart-resource.js";
 export type { SessionStore, StoredUploadSession } from "./upload/session-store.js";
+export type { StoredSessionSummary } from "./upload/stored-sessions.js";
 export type {
   RemoteUploadOptions,
   StoreOptions,
