@@ -24,7 +24,9 @@ export function readConfig(env: ImportMetaEnv = import.meta.env): TroveConfig {
   // The same rule the server and the SDK's guard use; a private key is refused by the SDK too,
   // but this says what to paste instead.
   if (keyKindOf(publicKey) !== "public") {
-    throw new Error("VITE_TROVE_PUBLIC_KEY must be a public key (trove_pk_…): only public values belong in a page.");
+    throw new Error(
+      "VITE_TROVE_PUBLIC_KEY must be a public key (trove_pk_…): only public values belong in a page.",
+    );
   }
   return { publicKey, baseUrl: trimSlash(baseUrl), assetsUrl: assetsUrl ? trimSlash(assetsUrl) : undefined };
 }
