@@ -29,7 +29,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): BackendConf
   const privateKey = env.TROVE_PRIVATE_KEY?.trim() ?? "";
   const problems: string[] = [];
   if (keyKindOf(privateKey) !== "private")
-    problems.push("TROVE_PRIVATE_KEY must be a private key (trove_sk_…, printed by the server's first start)");
+    problems.push(
+      "TROVE_PRIVATE_KEY must be a private key (trove_sk_…, printed by the server's first start)",
+    );
   const port = Number(env.PORT ?? 3100);
   if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push("PORT must be a port number");
   if (problems.length > 0) throw new ConfigError(problems.join("; "));
