@@ -2,6 +2,7 @@
 // Lets a newcomer with only Node and npm run `npm start` / `npm test`:
 // finds (or fetches) the pinned pnpm, installs the workspace, then runs the real script.
 import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 
 const PNPM_VERSION = "12.21.0";
 const [script, ...args] = process.argv.slice(2);
@@ -23,6 +24,12 @@ function pnpmCommand() {
   }
   // No global pnpm (or another major): npx fetches the pinned one from the npm registry.
   return ["npx", ["--yes", `pnpm@${PNPM_VERSION}`]];
+}
+
+// `npm start` keeps its data in the repository's ./.trove, as the README says: the server runs
+// from its package folder, where the default (relative) TROVE_DATA_DIR would otherwise land.
+if (script === "start:server" && !process.env.TROVE_DATA_DIR) {
+  process.env.TROVE_DATA_DIR = fileURLToPath(new URL("../.trove", import.meta.url));
 }
 
 const [pnpm, prefix] = pnpmCommand();

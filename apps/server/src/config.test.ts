@@ -104,6 +104,29 @@ describe("loadConfig", () => {
     expect(existsSync(join(dir, "secret.key"))).toBe(false);
   });
 
+  it("refuses development keys without their kind's prefix, naming the variable", () => {
+    const privateKey = "trove_sk_fixedfixedfixedfixedfixedfixed";
+    const publicKey = "trove_pk_fixedfixedfixedfixedfixedfixed";
+    const refusals: Array<[string, string]> = [
+      ["TROVE_DEV_PUBLIC_KEY", "my-public-development-key"],
+      ["TROVE_DEV_PUBLIC_KEY", privateKey],
+      ["TROVE_DEV_PRIVATE_KEY", "my-private-development-key"],
+      ["TROVE_DEV_PRIVATE_KEY", publicKey],
+      ["TROVE_DEV_PRIVATE_KEY_2", "another-private-key-here"],
+    ];
+    for (const [name, value] of refusals) {
+      expect(() => loadConfig({ TROVE_DATA_DIR: dir, [name]: value }), `${name}=${value}`).toThrow(
+        new RegExp(`${name}: must be a (public|private) key starting with trove_(pk|sk)_`),
+      );
+    }
+    const config = loadConfig({
+      TROVE_DATA_DIR: dir,
+      TROVE_DEV_PUBLIC_KEY: publicKey,
+      TROVE_DEV_PRIVATE_KEY: privateKey,
+    });
+    expect(config.devKeys).toMatchObject({ publicKey, privateKey });
+  });
+
   it("reads TROVE_TRUST_PROXY as a hop count or proxy ranges, and refuses anything else", () => {
     const trustProxy = (value: string) =>
       loadConfig({ TROVE_DATA_DIR: dir, TROVE_TRUST_PROXY: value }).trustProxy;

@@ -14,7 +14,7 @@
  *   TROVE_ASSETS_PREFIX (/assets: path on this server that serves stored files),
  *   TROVE_SECRET_KEY (32 bytes as 64 hex chars or base64; unset: generated once into the data dir),
  *   REDIS_URL (unset: in-memory rate limits), TROVE_BODY_LIMIT (JSON body limit in bytes, 1 MiB),
- *   TROVE_DEV_PUBLIC_KEY, TROVE_DEV_PRIVATE_KEY, TROVE_DEV_PRIVATE_KEY_2, TROVE_SEED_DEV (seed a dev workspace when none exists; default on for the
+ *   TROVE_DEV_PUBLIC_KEY (trove_pk_…), TROVE_DEV_PRIVATE_KEY, TROVE_DEV_PRIVATE_KEY_2 (trove_sk_…), TROVE_SEED_DEV (seed a dev workspace when none exists; default on for the
  *   embedded database, off with DATABASE_URL unless dev keys are given), LOG_LEVEL (info).
  * Uploads and background work:
  *   TROVE_MAX_UPLOAD_BYTES (largest direct or remote upload, 100 MiB), TROVE_TRUSTED_RANGES (private
@@ -65,6 +65,7 @@ import { join, resolve } from "node:path";
 import type { UploadPolicy } from "@trove/schema";
 import { z } from "zod";
 import { parseByteSize } from "./byte-size.js";
+import { devKeyEnv } from "./keys/dev-key-env.js";
 import { DEFAULT_MEDIA_LIMITS, type MediaLimits, resolveMediaLimits } from "./media/media-limits.js";
 import { type MultipartConfig, resolveMultipartConfig } from "./multipart/multipart-config.js";
 import type { Connector, LookupAll } from "./network/guarded-connector.js";
@@ -190,9 +191,9 @@ const envSchema = z.object({
     .min(1024)
     .default(1024 * 1024),
   ...publicKeyPolicyEnvSchema,
-  TROVE_DEV_PUBLIC_KEY: optionalString,
-  TROVE_DEV_PRIVATE_KEY: optionalString,
-  TROVE_DEV_PRIVATE_KEY_2: optionalString,
+  TROVE_DEV_PUBLIC_KEY: devKeyEnv("public"),
+  TROVE_DEV_PRIVATE_KEY: devKeyEnv("private"),
+  TROVE_DEV_PRIVATE_KEY_2: devKeyEnv("private"),
   TROVE_SEED_DEV: optionalString.pipe(z.enum(["true", "false", "1", "0"]).optional()),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   TROVE_MAX_UPLOAD_BYTES: z.coerce

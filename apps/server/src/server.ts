@@ -27,6 +27,7 @@ export function startupBanner(config: ServerConfig, address: string, seed: SeedR
     `    API         ${config.publicUrl}/api/v1`,
     `    assets      ${config.assetsUrl}/{workspace_no}/{path}`,
     `    openapi     ${config.publicUrl}/openapi.json`,
+    `    data        ${config.dataDir}`,
     `    database    ${config.database.kind === "pglite" ? `embedded PGlite (${config.database.dataDir ?? "memory"})` : "PostgreSQL (DATABASE_URL)"}`,
     `    storage     ${config.storageDir}`,
   ];

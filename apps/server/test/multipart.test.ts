@@ -49,7 +49,7 @@ describe("POST /api/v1/multipart/start", () => {
   const base = { file_name: "clip.bin", size: 10, format: "application/octet-stream" };
 
   it.each([
-    ["size 0", { ...base, size: 0 }, "size: Too small: expected number to be >=1"],
+    ["size 0", { ...base, size: 0 }, "size: File is empty"],
     ["size not an integer", { ...base, size: 1.5 }, "size: Invalid input: expected int, received number"],
     ["size as a string", { ...base, size: "10" }, "size: Invalid input: expected number, received string"],
     [

@@ -48,6 +48,7 @@ beforeAll(async () => {
   routes.set("/", (_req, res) => res.writeHead(200, { "content-type": "image/png" }).end(png));
   routes.set("/files/r%C3%A9sum%C3%A9%20final.png", (_req, res) => res.writeHead(200).end(png));
   routes.set("/claims-jpeg", (_req, res) => res.writeHead(200, { "content-type": "image/jpeg" }).end(png));
+  routes.set("/empty", (_req, res) => res.writeHead(200, { "content-type": "image/png" }).end());
   routes.set("/boom", (_req, res) => res.writeHead(500).end("upstream broke"));
   routes.set("/hop", (_req, res) => res.writeHead(302, { location: "/images/cat.png" }).end());
   routes.set("/to-private", (_req, res) => res.writeHead(302, { location: "http://10.0.0.1/secret" }).end());
@@ -183,6 +184,12 @@ describe("remote upload: errors", () => {
       errorCode: "UNAUTHORIZED",
       message: "Invalid or missing API key",
     });
+  });
+
+  it("400 EMPTY_FILE for an empty remote body; nothing stored", async () => {
+    const res = await remoteUpload(t, { remote_url: `${server.origin}/empty` });
+    expect(expectUploadError(res, 400, "EMPTY_FILE").message).toBe("File is empty");
+    await expectNothingStored();
   });
 
   it("400 REMOTE_FETCH_FAILED for an upstream 404, 502 for an upstream 500", async () => {

@@ -32,6 +32,7 @@ it("starts on loopback, prints URLs and the new development keys once, and close
     const banner = printed.join("\n");
     expect(banner).toContain("/api/v1");
     expect(banner).toContain("/openapi.json");
+    expect(banner).toContain(`data        ${dir}`);
     expect(banner).toMatch(/public key\s+trove_pk_[0-9A-Za-z]{32}/);
     expect(banner).toMatch(/private key\s+trove_sk_[0-9A-Za-z]{32}/);
 

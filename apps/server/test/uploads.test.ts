@@ -374,6 +374,20 @@ describe("direct upload: errors", () => {
     expect(expectUploadError(res, 400, "VALIDATION_FAILED").message).toBe("file is required");
   });
 
+  it("400 EMPTY_FILE for a 0-byte file, before or after the fields; nothing stored", async () => {
+    for (const fileFirst of [false, true]) {
+      const res = await directUpload(
+        t,
+        { file_name: "empty.png" },
+        { content: Buffer.alloc(0) },
+        { fileFirst },
+      );
+      const body = expectUploadError(res, 400, "EMPTY_FILE");
+      expect(body).toMatchObject({ error: "Validation failed", message: "File is empty" });
+    }
+    await expectNothingStored();
+  });
+
   it("400 without file_name", async () => {
     const res = await directUpload(t, {}, { content: png, filename: "from-part.png" });
     expect(expectUploadError(res, 400, "VALIDATION_FAILED").message).toBe("file_name is required");

@@ -4,8 +4,11 @@
  *   TROVE_PRIVATE_KEY  trove_sk_…  lists files, and mints a short-lived upload token per upload
  *
  * The page holds no key at all: it asks this backend for an upload token before each upload.
- * A key of the wrong kind is refused at start.
+ * A key of the wrong kind is refused at start, by the rule the server and the SDK share
+ * (`keyKindOf`: the `trove_sk_` prefix, which the server requires of every private key).
  */
+import { keyKindOf } from "@trove/sdk";
+
 export interface BackendConfig {
   /** Trove API base URL (what the root `npm start` prints as "listening"). */
   baseUrl: string;
@@ -25,8 +28,10 @@ const trimSlash = (value: string) => value.replace(/\/+$/, "");
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): BackendConfig {
   const privateKey = env.TROVE_PRIVATE_KEY?.trim() ?? "";
   const problems: string[] = [];
-  if (!privateKey.startsWith("trove_sk_"))
-    problems.push("TROVE_PRIVATE_KEY must be a private key (trove_sk_…)");
+  if (keyKindOf(privateKey) !== "private")
+    problems.push(
+      "TROVE_PRIVATE_KEY must be a private key (trove_sk_…, printed by the server's first start)",
+    );
   const port = Number(env.PORT ?? 3100);
   if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push("PORT must be a port number");
   if (problems.length > 0) throw new ConfigError(problems.join("; "));

@@ -1,3 +1,5 @@
+import { keyKindOf } from "@trove/sdk/upload";
+
 /** Where the page uploads to, from `VITE_*` variables (see .env.example). Only public values. */
 export interface TroveConfig {
   publicKey: string;
@@ -18,6 +20,13 @@ export function readConfig(env: ImportMetaEnv = import.meta.env): TroveConfig {
   ].filter(Boolean);
   if (!publicKey || !baseUrl) {
     throw new Error(`Set ${missing.join(" and ")} in .env.local (see .env.example), then restart.`);
+  }
+  // The same rule the server and the SDK's guard use; a private key is refused by the SDK too,
+  // but this says what to paste instead.
+  if (keyKindOf(publicKey) !== "public") {
+    throw new Error(
+      "VITE_TROVE_PUBLIC_KEY must be a public key (trove_pk_…): only public values belong in a page.",
+    );
   }
   return { publicKey, baseUrl: trimSlash(baseUrl), assetsUrl: assetsUrl ? trimSlash(assetsUrl) : undefined };
 }

@@ -1,5 +1,10 @@
-/** One file's row in the list: name, progress bar, pause/resume/cancel, then the thumbnail. */
+/**
+ * One file's row in the list: a thumbnail (or a placeholder for files that are not images), the
+ * name, a bar, what was sent and what storage confirmed, speed and time left, and the buttons the
+ * row's state allows. `data-state` is uploading | paused | done | failed | cancelled.
+ */
 import type { UploadProgress } from "@trove/sdk/upload";
+import { formatBytes, formatDuration, transferRate } from "./format-transfer.js";
 
 export type RowState = "uploading" | "paused" | "done" | "failed" | "cancelled";
 
@@ -7,20 +12,20 @@ export interface RowActions {
   pause(): void;
   resume(): void;
   cancel(): void;
+  retry(): void;
+  remove(): void;
 }
 
 export interface UploadRow {
   element: HTMLLIElement;
+  /** A new upload of the file started (first run or retry); `pausable` decides the Pause button. */
+  started(pausable: boolean): void;
   progress(report: UploadProgress): void;
+  paused(): void;
+  resumed(): void;
   done(details: { fileNo: string; url: string; thumbnail: string | undefined }): void;
   failed(message: string): void;
   cancelled(): void;
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
 function button(label: string, action: string, onClick: () => void): HTMLButtonElement {
@@ -32,70 +37,98 @@ function button(label: string, action: string, onClick: () => void): HTMLButtonE
   return element;
 }
 
+function child<K extends keyof HTMLElementTagNameMap>(tag: K, className: string): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag);
+  element.className = className;
+  return element;
+}
+
+/** The file's extension (or "file") in a box, where an image would show its thumbnail. */
+function placeholder(file: File): HTMLSpanElement {
+  const element = child("span", "placeholder");
+  element.textContent = /\.([a-z0-9]{1,5})$/i.exec(file.name)?.[1]?.toUpperCase() ?? "FILE";
+  return element;
+}
+
 export function createUploadRow(file: File, actions: RowActions): UploadRow {
-  const element = document.createElement("li");
-  element.className = "upload";
+  const element = child("li", "upload");
   element.dataset.name = file.name;
 
-  const thumb = document.createElement("img");
-  thumb.className = "thumb";
+  const thumb = child("img", "thumb");
   thumb.alt = "";
   thumb.hidden = true;
-  // A file the server could not thumbnail (not an image it decodes) just shows no picture.
+  const fallback = placeholder(file);
+  // A file the server could not thumbnail (not an image it decodes) keeps its placeholder.
   thumb.addEventListener("error", () => {
     thumb.hidden = true;
+    fallback.hidden = false;
   });
 
-  const name = document.createElement("span");
-  name.className = "name";
+  const name = child("span", "name");
   name.textContent = `${file.name} · ${formatBytes(file.size)}`;
-
-  const bar = document.createElement("progress");
+  const bar = child("progress", "bar");
   bar.max = 100;
   bar.value = 0;
+  const status = child("span", "status");
+  const detail = child("span", "detail");
 
-  const status = document.createElement("span");
-  status.className = "status";
+  const pause = button("Pause", "pause", actions.pause);
+  const resume = button("Resume", "resume", actions.resume);
+  const cancel = button("Cancel", "cancel", actions.cancel);
+  const retry = button("Retry", "retry", actions.retry);
+  const remove = button("Remove", "remove", actions.remove);
+  const controls = child("span", "controls");
+  controls.append(pause, resume, cancel, retry, remove);
 
-  const pause = button("Pause", "pause", () => {
-    actions.pause();
-    setState("paused");
-  });
-  const resume = button("Resume", "resume", () => {
-    actions.resume();
-    setState("uploading");
-  });
-  const cancel = button("Cancel", "cancel", () => actions.cancel());
-  const controls = document.createElement("span");
-  controls.className = "controls";
-  controls.append(pause, resume, cancel);
-
-  const link = document.createElement("a");
-  link.className = "link";
+  const link = child("a", "link");
   link.target = "_blank";
   link.rel = "noopener";
   link.hidden = true;
   link.textContent = "open";
 
-  element.append(thumb, name, bar, status, controls, link);
+  element.append(thumb, fallback, name, bar, status, controls, detail, link);
 
+  let pausable = false;
   let percent = 0;
+  const rate = transferRate();
   function setState(state: RowState, text?: string): void {
     element.dataset.state = state;
     status.textContent = text ?? (state === "uploading" ? `${percent}%` : state);
-    pause.hidden = state !== "uploading";
+    // A direct upload is one request the SDK cannot hold: no Pause button rather than a fake one.
+    pause.hidden = state !== "uploading" || !pausable;
     resume.hidden = state !== "paused";
     cancel.hidden = state !== "uploading" && state !== "paused";
+    retry.hidden = state !== "failed" && state !== "cancelled";
+    remove.hidden = state === "uploading" || state === "paused";
+    if (state !== "uploading") rate.reset();
   }
-  setState("uploading");
 
   return {
     element,
-    progress(report) {
-      percent = report.percent;
-      bar.value = report.percent;
-      if (element.dataset.state === "uploading") status.textContent = `${report.percent}%`;
+    started(canPause) {
+      pausable = canPause;
+      percent = 0;
+      bar.value = 0;
+      detail.textContent = "";
+      setState("uploading");
     },
+    progress({ loaded, confirmed, total, percent: now }) {
+      percent = now;
+      bar.value = now;
+      rate.add(loaded);
+      const speed = rate.perSecond();
+      const parts = [`${formatBytes(loaded)} of ${formatBytes(total)} sent`];
+      // Multipart: a pause or a failure loses the parts in flight; confirmed bytes are kept.
+      if (pausable) parts.push(`${formatBytes(confirmed)} confirmed`);
+      if (speed && element.dataset.state === "uploading") {
+        parts.push(`${formatBytes(speed)}/s`);
+        if (loaded < total) parts.push(`${formatDuration((total - loaded) / speed)} left`);
+      }
+      detail.textContent = parts.join(" · ");
+      if (element.dataset.state === "uploading") status.textContent = `${now}%`;
+    },
+    paused: () => setState("paused"),
+    resumed: () => setState("uploading"),
     done({ fileNo, url, thumbnail }) {
       element.dataset.fileNo = fileNo;
       bar.value = 100;
@@ -105,10 +138,12 @@ export function createUploadRow(file: File, actions: RowActions): UploadRow {
       if (thumbnail) {
         thumb.src = thumbnail;
         thumb.hidden = false;
+        fallback.hidden = true;
       }
     },
     failed(message) {
-      setState("failed", message);
+      setState("failed", "failed");
+      detail.textContent = message;
     },
     cancelled() {
       setState("cancelled");

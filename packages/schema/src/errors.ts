@@ -1,45 +1,14 @@
 import * as z from "zod";
+import { ERROR_CODES } from "./error-codes.js";
 
 /**
  * Error envelopes, exactly as the spec's Errors section lists them. Which shape an endpoint
  * answers with depends on its group and the status; see `ERROR_SHAPES` in ./error-shapes.ts.
  */
 
-/** Machine-readable `errorCode` values (upload group) and `code` (rename). Server and SDK share them. */
-/** Refusals of an upload policy (upload tokens, and public keys that carry one). */
-export const UPLOAD_POLICY_ERROR_CODES = [
-  "FILE_TOO_LARGE",
-  "TYPE_NOT_ALLOWED",
-  "FOLDER_NOT_ALLOWED",
-  "REMOTE_NOT_ALLOWED",
-  "MULTIPART_NOT_ALLOWED",
-  "TOKEN_EXPIRED",
-  "TOKEN_EXHAUSTED",
-] as const;
+export { ERROR_CODES, type ErrorCode, UPLOAD_POLICY_ERROR_CODES } from "./error-codes.js";
 
-export const ERROR_CODES = [
-  "UNAUTHORIZED",
-  "FORBIDDEN",
-  "VALIDATION_FAILED",
-  "INVALID_TRANSFORM",
-  "INVALID_METADATA",
-  "UNSUPPORTED_MEDIA_TYPE",
-  "FILE_TOO_LARGE",
-  "IMAGE_TOO_LARGE",
-  "REMOTE_URL_FORBIDDEN",
-  "REMOTE_FETCH_FAILED",
-  "RATE_LIMITED",
-  "FILE_NOT_FOUND",
-  "INTERNAL_ERROR",
-  // The server's defaults for statuses no rule names (404, 409, 503).
-  "NOT_FOUND",
-  "CONFLICT",
-  "SERVICE_UNAVAILABLE",
-  // FILE_TOO_LARGE is listed above.
-  ...UPLOAD_POLICY_ERROR_CODES.filter((code) => code !== "FILE_TOO_LARGE"),
-] as const;
 export const errorCodeSchema = z.enum(ERROR_CODES);
-export type ErrorCode = z.infer<typeof errorCodeSchema>;
 
 /** `{ error }`: source create 400/409; 404 on file, folder and source lookups. */
 export const errorOnlySchema = z.object({ error: z.string() });

@@ -4,6 +4,7 @@ export * from "./error-shapes.js";
 export * from "./errors.js";
 export * from "./files.js";
 export * from "./folders.js";
+export * from "./key-kind.js";
 export * from "./multipart.js";
 export * from "./openapi/index.js";
 export * from "./sources.js";

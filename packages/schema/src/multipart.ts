@@ -8,7 +8,8 @@ export const MAX_TTL_SECONDS = 7 * 24 * 60 * 60;
 /** Endpoint 3: multipart start. */
 export const multipartStartBodySchema = z.object({
   file_name: fileNameSchema,
-  size: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+  // 0 bytes: refused on every upload path with this message (the server calls it EMPTY_FILE).
+  size: z.number().int().min(1, "File is empty").max(Number.MAX_SAFE_INTEGER),
   format: z.string().min(1).max(255),
   folder: folderPathSchema.optional(),
   tags: z.array(tagSchema).max(100).optional(),
@@ -18,7 +19,6 @@ export const multipartStartBodySchema = z.object({
   ttl_seconds: z.number().int().min(1).max(MAX_TTL_SECONDS).optional(),
 });
 export type MultipartStartBody = z.infer<typeof multipartStartBodySchema>;
-export type MultipartStartBodyInput = z.input<typeof multipartStartBodySchema>;
 
 /**
  * The multipart session. The spec does not name the expiry field; Trove calls it `expires_at`
@@ -30,7 +30,6 @@ export const multipartSessionSchema = z.object({
   parts: z.array(z.string()).min(1),
   expires_at: z.number().int(),
 });
-export type MultipartSession = z.infer<typeof multipartSessionSchema>;
 
 /** Endpoint 5: multipart complete. */
 export const multipartCompleteBodySchema = z.object({ session_id: z.string().min(1).max(128) });
@@ -48,13 +47,11 @@ export const multipartCompleteResultSchema = z.object({
   file_size: z.number().int().min(0),
   workspace_no: z.string(),
 });
-export type MultipartCompleteResult = z.infer<typeof multipartCompleteResultSchema>;
 
 export const multipartCompleteResponseSchema = z.object({
   success: z.literal(true),
   data: multipartCompleteResultSchema,
 });
-export type MultipartCompleteResponse = z.infer<typeof multipartCompleteResponseSchema>;
 
 /** Endpoint 4's path on Trove's part gateway: `/api/v1/multipart/parts/:sessionId/:partNumber`. */
 export const partUploadParamsSchema = z.object({
@@ -71,3 +68,11 @@ export const partUploadResponseSchema = z.object({
   etag: z.string(),
 });
 export type PartUploadResponse = z.infer<typeof partUploadResponseSchema>;
+
+// Written out without zod (upload-wire-types.test.ts proves they equal the schemas above).
+export type {
+  MultipartCompleteResponse,
+  MultipartCompleteResult,
+  MultipartSession,
+  MultipartStartBodyInput,
+} from "./upload-wire-types.js";

@@ -1,6 +1,5 @@
+import { keyKindOf } from "@trove/schema/zod-free";
 import { TroveError } from "./errors.js";
-
-export const PRIVATE_KEY_PREFIX = "trove_sk_";
 
 interface RuntimeGlobals {
   document?: unknown;
@@ -23,10 +22,12 @@ export function isBrowserLike(): boolean {
 /**
  * A private key can delete every file and read source credentials; shipped to a browser or a
  * worker it is readable by anyone who opens the page. Those get upload tokens or public keys
- * (`trove_pk_`), which may only upload, unless the caller opts in knowingly.
+ * (`trove_pk_`), which may only upload, unless the caller opts in knowingly. The kind is read by
+ * `keyKindOf`, the rule the server enforces on every key it issues or seeds, so the prefix is
+ * reliable.
  */
 export function assertKeyAllowed(apiKey: string, allowPrivateKeyInBrowser: boolean | undefined): void {
-  if (apiKey.startsWith(PRIVATE_KEY_PREFIX) && isBrowserLike() && !allowPrivateKeyInBrowser) {
+  if (keyKindOf(apiKey) === "private" && isBrowserLike() && !allowPrivateKeyInBrowser) {
     throw new TroveError(
       "A private key (trove_sk_) in a page is readable by anyone: use upload tokens or a public key, or allowPrivateKeyInBrowser: true for trusted users' pages",
       { code: "PRIVATE_KEY_IN_BROWSER" },

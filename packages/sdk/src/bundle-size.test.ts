@@ -8,9 +8,11 @@ import { describe, expect, it } from "vitest";
  * stay below this, minified and gzipped: 7 339 B when it was set; raised by the 185 B upload tokens
  * measured (a token getter, one token per upload, one renewal after a 401: 7 350 → 7 535 B).
  * Bench 7 bundles createUploadClient alone for ES2020 (7 000 B when set, 7 195 B with tokens),
- * which issue #7 wants below @uploadcare/upload-client (7 016 B).
+ * which issue #7 wants below @uploadcare/upload-client (7 016 B). Raised by issue #22 (7 535 →
+ * 8 058 B measured): keyKindOf exported (+50 B), task.pausable and the empty-file refusal, one
+ * connection message, and listStoredSessions with the stores' list() (about 300 B).
  */
-const UPLOAD_BUDGET = 7_545;
+const UPLOAD_BUDGET = 8_100;
 
 /**
  * Bundles an entry the way a browser app's bundler would (browser conditions, minified, every
@@ -53,7 +55,10 @@ describe("browser bundles", () => {
     // Browsers never report a refused connection, and give a File its type themselves.
     expect(upload.inputs.filter((path) => /request-not-sent|guess-mime-type/.test(path))).toEqual([]);
     // Transform strings go as written; the typed builder (the whole grammar) is @trove/sdk/transform.
-    expect(upload.inputs.filter((path) => /schema\/src\//.test(path))).toEqual([]);
+    // Of @trove/schema only the zod-free rules (the key-kind prefix) may be bundled.
+    expect(
+      upload.inputs.filter((path) => /schema\/src\//.test(path) && !/schema\/src\/key-kind\.ts$/.test(path)),
+    ).toEqual([]);
   });
 
   it("@trove/sdk (the full client) imports nothing Node-only either", async () => {

@@ -5,6 +5,7 @@ import { fetchTransport } from "./fetch-transport.js";
 import { type MultipartResource, multipartResource } from "./upload/multipart-resource.js";
 import { remoteUpload } from "./upload/remote-upload.js";
 import { startUpload } from "./upload/run-upload.js";
+import { listStoredSessions, type StoredSessionSummary } from "./upload/stored-sessions.js";
 import type { RemoteUploadOptions, UploadOptions } from "./upload/upload-options.js";
 import { uploadResponseChecks } from "./upload/upload-response-checks.js";
 import type { UploadResult } from "./upload/upload-result.js";
@@ -21,6 +22,11 @@ export interface TroveUploadClient<TInput = UploadInput> {
   /** The service fetches a public http(s) URL and stores it. */
   uploadFromUrl(url: string, options?: RemoteUploadOptions): Promise<UploadResult>;
   multipart: MultipartResource;
+  /**
+   * The multipart uploads the client's `sessionStore` can resume (name, size, bytes confirmed,
+   * start time), so a page can offer "Resume photo.raw (70%): choose the file again".
+   */
+  listStoredSessions(): Promise<StoredSessionSummary[]>;
 }
 
 export const resolveWebInput: InputResolver = async (input) => webUploadSource(input);
@@ -30,6 +36,7 @@ export function uploadClientOf<TInput>(ctx: ClientContext): TroveUploadClient<TI
     upload: (input, options) => startUpload(ctx, input, options),
     uploadFromUrl: (url, options) => remoteUpload(ctx, url, options),
     multipart: multipartResource(ctx),
+    listStoredSessions: () => listStoredSessions(ctx.sessionStore),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { ErrorCode } from "@trove/schema";
+import type { ErrorCode } from "@trove/schema/zod-free";
 
 /**
  * Codes the SDK derives itself, for failures whose body carries no `errorCode`/`code` (or that

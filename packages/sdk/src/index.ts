@@ -1,3 +1,5 @@
+// The rule every Trove component reads a key's kind by (server, SDK guard, examples).
+export { type KeyKind, keyKindOf } from "@trove/schema/zod-free";
 export type { ClientOptions, UploadClientOptions, UploadTokenSource } from "./client-options.js";
 export { createClient, type TroveClient } from "./create-client.js";
 export { createUploadClient, type TroveUploadClient, type UploadInput } from "./create-upload-client.js";
@@ -21,6 +23,7 @@ export type {
 export { localStorageSessionStore } from "./upload/local-storage-session-store.js";
 export type { MultipartResource } from "./upload/multipart-resource.js";
 export type { SessionStore, StoredUploadSession } from "./upload/session-store.js";
+export type { StoredSessionSummary } from "./upload/stored-sessions.js";
 export type {
   RemoteUploadOptions,
   StoreOptions,

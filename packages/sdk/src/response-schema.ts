@@ -1,4 +1,4 @@
-import type { AnyUploadResponse, MultipartCompleteResponse, MultipartSession } from "@trove/schema";
+import type { AnyUploadResponse, MultipartCompleteResponse, MultipartSession } from "@trove/schema/zod-free";
 import type { ApiResponse } from "./api-call.js";
 import { InvalidResponseError } from "./errors.js";
 

@@ -45,10 +45,15 @@ function errorFromFailure(
   if (outer?.aborted) return abortErrorFrom(outer);
   if (timedOut)
     return new TimeoutError(`The request timed out after ${timeout} ms`, { code: "TIMEOUT", cause: error });
-  const detail = error instanceof Error ? error.message : String(error);
-  return new ConnectionError(`Connection failed: ${detail}`, {
-    code: "CONNECTION_ERROR",
-    cause: error,
-    requestNotSent: ctx.requestNotSent?.(error) ?? false,
-  });
+  // One message whatever the transport said ("Failed to fetch", "Network request failed",
+  // ECONNREFUSED): a browser never tells these causes apart, so the message names them all and
+  // the transport's own words stay in `cause`.
+  return new ConnectionError(
+    `Could not reach ${ctx.baseUrl}: the server may be down, baseUrl may be wrong, or CORS refused this origin`,
+    {
+      code: "CONNECTION_ERROR",
+      cause: error,
+      requestNotSent: ctx.requestNotSent?.(error) ?? false,
+    },
+  );
 }

@@ -4,6 +4,7 @@
  * plaintext is returned once by `createApiKey` and never again.
  */
 import { createHash } from "node:crypto";
+import { KEY_PREFIXES, keyKindOf } from "@trove/schema";
 import type { ApiKey, Prisma, PrismaClient } from "../generated/prisma/client.js";
 import { randomString } from "../ids.js";
 import { normalizePolicy, type UploadPolicy } from "../uploads/upload-policy.js";
@@ -57,6 +58,9 @@ export async function createApiKey(
   const key = input.key ?? generateApiKey(input.type);
   if (!isPlausibleApiKey(key))
     throw new Error("API keys must be 16 to 256 printable characters without spaces");
+  // Clients tell a key's kind by its prefix (keyKindOf); a given key must agree with its type.
+  if (keyKindOf(key) !== input.type)
+    throw new Error(`A ${input.type} key must start with ${KEY_PREFIXES[input.type]}`);
   if (input.policy && input.type !== "public") throw new Error("Only public keys carry an upload policy");
   const record = await prisma.apiKey.create({
     data: {

@@ -24,7 +24,7 @@ import { enqueueWebhook, fileUploadedEvent } from "../webhooks/delivery.js";
 import { insertFileRow, type NewFileRow } from "./insert-file-row.js";
 import { imageInputOf, putBuffer, readObjectHead, thumbnailKeyOf } from "./object-keys.js";
 import { collisionName, collisionPattern, collisionStem, storedFileName } from "./stored-name.js";
-import { toUploadError } from "./upload-errors.js";
+import { emptyFile, toUploadError } from "./upload-errors.js";
 import { applyFixedFields, checkPolicySize, checkPolicyType, resolvePolicyFolder } from "./upload-policy.js";
 import { toUploadResponse } from "./upload-response.js";
 import { uuidV7 } from "./uuid-v7.js";
@@ -166,6 +166,8 @@ export async function registerFile(deps: UploadDeps, request: RegisterFileInput)
   let registered: RegisteredFile;
   let inserting = false;
   try {
+    // Here, where direct, remote and multipart uploads meet, so no path stores an empty file.
+    if (input.size === 0) throw emptyFile();
     if (input.policy) {
       const policy = input.policy;
       checkPolicySize(policy, input.size);

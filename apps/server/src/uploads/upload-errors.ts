@@ -5,6 +5,7 @@
  *   MediaError        -> its status (400, or 413 FILE_TOO_LARGE) and code (IMAGE_TOO_LARGE, INVALID_TRANSFORM, ...)
  *   RemoteFetchError  -> its status (400 or 502) and code (REMOTE_URL_FORBIDDEN, REMOTE_FETCH_FAILED, FILE_TOO_LARGE)
  *   ObjectTooLargeError (storage maxBytes) -> 413 FILE_TOO_LARGE
+ *   0 bytes (every upload path)           -> 400 EMPTY_FILE
  *   zod issues of the upload fields -> 400 INVALID_METADATA / INVALID_TRANSFORM / VALIDATION_FAILED
  */
 import { HttpError } from "../errors/http-error.js";
@@ -17,6 +18,14 @@ export function fileTooLarge(maxBytes: number, cause?: unknown): HttpError {
     errorCode: "FILE_TOO_LARGE",
     ...(cause === undefined ? {} : { cause }),
   });
+}
+
+/**
+ * A 0-byte upload. Trove refuses it on every path, as most storage APIs do: an empty file has no
+ * content to sniff, show or deliver, and is nearly always a client bug (a stream already read).
+ */
+export function emptyFile(): HttpError {
+  return new HttpError(400, "File is empty", { errorCode: "EMPTY_FILE" });
 }
 
 /** Maps known pipeline errors onto HttpError; anything else is returned unchanged (a 500). */

@@ -47,6 +47,12 @@ export function fileSessionStore(path: string): SessionStore {
       const value = (await readAll())[key];
       return isStoredUploadSession(value) ? value : undefined;
     },
+    async list() {
+      await queue;
+      return Object.entries(await readAll()).filter((entry): entry is [string, StoredUploadSession] =>
+        isStoredUploadSession(entry[1]),
+      );
+    },
     set: (key, session: StoredUploadSession) =>
       update((all) => {
         all[key] = session;

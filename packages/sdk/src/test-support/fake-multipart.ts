@@ -82,6 +82,7 @@ export function memorySessionStore() {
     delete: async (key: string) => {
       entries.delete(key);
     },
+    list: async () => [...entries].map(([key, value]) => [key, structuredClone(value)]) as never,
   };
 }
 

@@ -262,4 +262,35 @@ describe("direct upload", () => {
     });
     expect(result).toMatchObject({ file_no: "1002", size: 11 });
   });
+
+  it("is not pausable: pause() returns false and the upload runs to the end unpaused", async () => {
+    const seen = captureUpload();
+    const task = testClient().upload(new File(["small"], "a.txt"));
+    expect(task.pausable).toBe(false);
+    expect(task.pause()).toBe(false);
+    expect(task.paused).toBe(false);
+    await task;
+    expect(seen.calls).toBe(1);
+  });
+
+  it("a stream of unknown size turns out direct: pausable becomes false before any request", async () => {
+    const seen = captureUpload();
+    const stream = new Blob(["streamed"]).stream();
+    const task = testClient().upload(stream, { fileName: "s.txt" });
+    expect(task.pausable).toBe(true);
+    await task;
+    expect(task.pausable).toBe(false);
+    expect(seen.calls).toBe(1);
+  });
+
+  it("refuses an empty file before sending anything (EMPTY_FILE), whatever the input", async () => {
+    const seen = captureUpload();
+    const inputs = [new File([], "empty.png"), new Uint8Array(0), new Blob([]).stream()];
+    for (const input of inputs) {
+      const failure = testClient().upload(input, { fileName: "empty.png" });
+      await expect(failure).rejects.toBeInstanceOf(ValidationError);
+      await expect(failure).rejects.toMatchObject({ code: "EMPTY_FILE", message: "File is empty" });
+    }
+    expect(seen.calls).toBe(0);
+  });
 });

@@ -55,4 +55,13 @@ describe("localStorageSessionStore", () => {
     await expect(localStorageSessionStore(full).set("k", session)).resolves.toBeUndefined();
     await expect(localStorageSessionStore(undefined).get("k")).resolves.toBeUndefined();
   });
+
+  it("lists only the SDK's own keys, skipping what does not parse as a session", async () => {
+    const storage = memoryStorage();
+    storage.setItem("theme", "dark");
+    storage.setItem("trove:upload:broken", "{not json");
+    const store = localStorageSessionStore(storage);
+    await store.set("trove:upload:abc", session);
+    await expect(store.list?.()).resolves.toEqual([["trove:upload:abc", session]]);
+  });
 });

@@ -1,4 +1,5 @@
-import { isStoredUploadSession, type SessionStore } from "./session-store.js";
+import { SESSION_KEY_PREFIX } from "./session-key.js";
+import { isStoredUploadSession, type SessionStore, type StoredUploadSession } from "./session-store.js";
 
 /**
  * A SessionStore on `localStorage`, so an upload resumes after a reload. Storage that is full,
@@ -6,15 +7,34 @@ import { isStoredUploadSession, type SessionStore } from "./session-store.js";
  * part URLs are upload-only capabilities that expire with the session.
  */
 export function localStorageSessionStore(storage: Storage | undefined = globalStorage()): SessionStore {
+  const get = async (key: string) => {
+    try {
+      const text = storage?.getItem(key);
+      const value: unknown = text ? JSON.parse(text) : undefined;
+      return isStoredUploadSession(value) ? value : undefined;
+    } catch {
+      return undefined;
+    }
+  };
   return {
-    async get(key) {
+    get,
+    async list() {
+      // Only this SDK's keys (session-key.ts): the page's own entries are never parsed.
+      const keys: string[] = [];
       try {
-        const text = storage?.getItem(key);
-        const value: unknown = text ? JSON.parse(text) : undefined;
-        return isStoredUploadSession(value) ? value : undefined;
+        for (let i = 0; i < (storage?.length ?? 0); i++) {
+          const key = storage?.key(i);
+          if (key?.startsWith(SESSION_KEY_PREFIX)) keys.push(key);
+        }
       } catch {
-        return undefined;
+        // As below: blocked storage lists nothing.
       }
+      const found: Array<[string, StoredUploadSession]> = [];
+      for (const key of keys) {
+        const session = await get(key);
+        if (session) found.push([key, session]);
+      }
+      return found;
     },
     async set(key, session) {
       try {

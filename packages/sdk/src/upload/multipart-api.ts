@@ -1,4 +1,8 @@
-import type { MultipartCompleteResponse, MultipartSession, MultipartStartBodyInput } from "@trove/schema";
+import type {
+  MultipartCompleteResponse,
+  MultipartSession,
+  MultipartStartBodyInput,
+} from "@trove/schema/zod-free";
 import { callApi } from "../api-call.js";
 import type { ClientContext } from "../client-context.js";
 import { parseResponse } from "../response-schema.js";

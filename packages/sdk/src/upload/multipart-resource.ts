@@ -1,4 +1,8 @@
-import type { MultipartCompleteResult, MultipartSession, MultipartStartBodyInput } from "@trove/schema";
+import type {
+  MultipartCompleteResult,
+  MultipartSession,
+  MultipartStartBodyInput,
+} from "@trove/schema/zod-free";
 import type { ClientContext } from "../client-context.js";
 import { completeMultipart, startMultipart } from "./multipart-api.js";
 import { type PartBody, sendPart } from "./send-part.js";

@@ -1,6 +1,6 @@
 import { HttpResponse, http } from "msw";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { AbortError, SessionExpiredError, ValidationError } from "../errors.js";
+import { AbortError, ConnectionError, SessionExpiredError, ValidationError } from "../errors.js";
 import { fakeMultipart, memorySessionStore, patternBytes, sleep } from "../test-support/fake-multipart.js";
 import { FakeXhr } from "../test-support/fake-xhr.js";
 import { envelopeUploadResponse } from "../test-support/fixtures.js";
@@ -171,7 +171,8 @@ describe("multipart upload", () => {
     const bytes = patternBytes(SIZE);
     const task = testClient(small).upload(bytes, { fileName: "big.bin", concurrency: 2 });
     await vi.waitFor(() => expect(storage.stored.size).toBeGreaterThanOrEqual(2));
-    task.pause();
+    expect(task.pausable).toBe(true);
+    expect(task.pause()).toBe(true);
     expect(task.paused).toBe(true);
     const putsAtPause = storage.puts.length;
     await sleep(100);
@@ -218,6 +219,17 @@ describe("multipart upload", () => {
       size: SIZE,
       file_name: "big.bin",
     });
+    // What a page shows before the user chooses the file again.
+    await expect(testClient({ ...small, sessionStore: store }).listStoredSessions()).resolves.toEqual([
+      {
+        key: expect.stringMatching(/^trove:upload:/),
+        fileName: "big.bin",
+        size: SIZE,
+        confirmed: 4 * PART,
+        startedAt: expect.any(Number),
+        expiresAt: (stored?.expires_at ?? 0) * 1000,
+      },
+    ]);
 
     // Second run, after a "reload": same file, same store.
     server.resetHandlers();
@@ -235,6 +247,7 @@ describe("multipart upload", () => {
     expect(second.assembled()).toEqual(bytes);
     expect(progress[0]?.confirmed).toBe(4 * PART);
     expect(store.entries.size).toBe(0);
+    await expect(testClient({ sessionStore: store }).listStoredSessions()).resolves.toEqual([]);
   });
 
   it("does not resume a session for another folder, an expired one, or with resuming off", async () => {
@@ -422,6 +435,26 @@ describe("multipart upload of streams", () => {
     await expect(
       testClient(small).upload(streamOf(patternBytes(SIZE - 500)), { fileName: "s.bin", size: SIZE }),
     ).rejects.toMatchObject({ code: "INVALID_ARGUMENT", message: expect.stringContaining("ended") });
+  });
+});
+
+describe("connection failures", () => {
+  it("read the same through fetch (the direct POST) and XMLHttpRequest (a part), naming the likely causes", async () => {
+    vi.stubGlobal("XMLHttpRequest", FakeXhr);
+    server.use(http.post(`${BASE_URL}/api/v1/uploads`, () => HttpResponse.error()));
+    fakeMultipart(server, { size: SIZE, partSize: PART, onPart: () => HttpResponse.error() });
+    const client = testClient({ ...small, maxRetries: 0 });
+    const direct = await client.upload(patternBytes(10), { fileName: "a.bin" }).catch((e: unknown) => e);
+    const part = await client
+      .upload(patternBytes(SIZE), { fileName: "big.bin", onProgress: () => {} })
+      .catch((e: unknown) => e);
+    expect(FakeXhr.instances.length).toBeGreaterThan(0);
+    for (const error of [direct, part]) {
+      expect(error).toBeInstanceOf(ConnectionError);
+      expect((error as Error).message).toBe(
+        `Could not reach ${BASE_URL}: the server may be down, baseUrl may be wrong, or CORS refused this origin`,
+      );
+    }
   });
 });
 

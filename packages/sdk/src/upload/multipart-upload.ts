@@ -1,4 +1,4 @@
-import type { MultipartStartBodyInput } from "@trove/schema";
+import type { MultipartStartBodyInput } from "@trove/schema/zod-free";
 import { abortErrorFrom } from "../abort-error.js";
 import type { ClientContext } from "../client-context.js";
 import {

@@ -1,4 +1,5 @@
 import type { ClientContext } from "../client-context.js";
+import { ValidationError } from "../errors.js";
 import { invalidArgument } from "../invalid-argument.js";
 import { perUpload } from "../upload-token-key.js";
 import { directUpload } from "./direct-upload.js";
@@ -14,7 +15,20 @@ import { type UploadControl, type UploadTask, uploadTask } from "./upload-task.j
 
 /** `client.upload()`: returns at once; the work runs inside the task, with one token for all of it. */
 export function startUpload(ctx: ClientContext, input: unknown, options: UploadOptions = {}): UploadTask {
-  return uploadTask((control) => runUpload(perUpload(ctx), input, options, control), options.signal);
+  const size = knownSize(input) ?? options.size;
+  const threshold = options.multipartThreshold ?? ctx.multipartThreshold;
+  return uploadTask(
+    (control) => runUpload(perUpload(ctx), input, options, control),
+    options.signal,
+    size === undefined || size > threshold,
+  );
+}
+
+/** The size of an input that tells it without reading (streams and file paths do not). */
+function knownSize(input: unknown): number | undefined {
+  if (input instanceof Blob) return input.size;
+  if (input instanceof ArrayBuffer || ArrayBuffer.isView(input)) return input.byteLength;
+  return undefined;
 }
 
 /**
@@ -46,8 +60,12 @@ async function runUpload(
   const contentType = options.contentType ?? source.type ?? "application/octet-stream";
   const size = source.size ?? options.size;
 
+  // Refused before anything is sent: the server refuses empty files on every path (EMPTY_FILE).
+  if (size === 0) throw emptyFile();
   if (size === undefined || size <= threshold) {
+    control.unpausable();
     const file = await smallFile(source, threshold, contentType, options.size, control.signal);
+    if (file.size === 0) throw emptyFile();
     const progress = progressTracker(file.size, options.onProgress);
     const fields = storeFields(options, fileName);
     return directUpload(ctx, { file, fileName, fields, progress }, control);
@@ -74,6 +92,10 @@ async function runUpload(
     },
     control,
   );
+}
+
+function emptyFile(): ValidationError {
+  return new ValidationError("File is empty", { code: "EMPTY_FILE" });
 }
 
 /** The body of a direct upload, as a typed Blob (FormData needs one; a Blob part is not copied). */

@@ -1,4 +1,4 @@
-import type { MultipartSession } from "@trove/schema";
+import type { MultipartSession } from "@trove/schema/zod-free";
 import type { SessionStore, StoredUploadSession } from "./session-store.js";
 
 /** A stored session is resumed only if it has at least this long left; else a new one starts. */
@@ -46,6 +46,7 @@ export async function openJournal(
   const discard = () => write((store, key) => store.delete(key));
   if (stored && !resumed) await discard();
   const { session_id, part_size, parts, expires_at } = resumed ? stored : await start();
+  const started_at = resumed ? stored.started_at : Date.now();
   const journal: SessionJournal = {
     session: { session_id, part_size, parts, expires_at },
     completed: new Set(resumed ? stored.completed.filter((index) => index >= 0 && index < parts.length) : []),
@@ -62,6 +63,7 @@ export async function openJournal(
       completed: [...journal.completed].sort((a, b) => a - b),
       size,
       file_name: fileName,
+      ...(started_at === undefined ? {} : { started_at }),
     };
     return write((store, key) => store.set(key, snapshot));
   };

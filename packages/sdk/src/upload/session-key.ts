@@ -1,3 +1,6 @@
+/** Every key this SDK writes to a SessionStore starts with it, so a shared store can be listed. */
+export const SESSION_KEY_PREFIX = "trove:upload:";
+
 /**
  * The store key of an upload: its content identity plus everything that shapes the session
  * (server, name, folder, options), so the same file sent to another folder starts afresh.
@@ -13,5 +16,5 @@ export function sessionKey(parts: readonly unknown[]): string {
     h1 = Math.imul(h1 ^ char, 2654435761);
     h2 = Math.imul(h2 ^ char, 1597334677);
   }
-  return `trove:upload:${(h1 >>> 0).toString(36)}${(h2 >>> 0).toString(36)}`;
+  return `${SESSION_KEY_PREFIX}${(h1 >>> 0).toString(36)}${(h2 >>> 0).toString(36)}`;
 }

@@ -14,6 +14,8 @@ export interface StoredUploadSession {
   /** Checked on resume against the input, together with the key. */
   size: number;
   file_name: string;
+  /** When the session was started, ms since the epoch (absent in sessions older SDKs stored). */
+  started_at?: number;
 }
 
 /**
@@ -26,6 +28,8 @@ export interface SessionStore {
   get(key: string): Promise<StoredUploadSession | undefined>;
   set(key: string, session: StoredUploadSession): Promise<void>;
   delete(key: string): Promise<void>;
+  /** Every session kept, for `client.listStoredSessions()`; a store without it lists nothing. */
+  list?(): Promise<Array<[key: string, session: StoredUploadSession]>>;
 }
 
 /** Stores hold JSON written by other versions or tampered with: check before trusting it. */
@@ -41,6 +45,7 @@ export function isStoredUploadSession(value: unknown): value is StoredUploadSess
     Array.isArray(value.completed) &&
     value.completed.every((index) => Number.isInteger(index)) &&
     typeof value.size === "number" &&
-    typeof value.file_name === "string"
+    typeof value.file_name === "string" &&
+    (value.started_at === undefined || typeof value.started_at === "number")
   );
 }

@@ -1,4 +1,4 @@
-import type { MultipartStartBodyInput } from "@trove/schema";
+import type { MultipartStartBodyInput } from "@trove/schema/zod-free";
 import { isRecord } from "../is-record.js";
 import type { StoreOptions, StoreTimeOptions } from "./upload-options.js";
 

@@ -1,4 +1,4 @@
-import type { AnyUploadResponse, MultipartCompleteResponse, MultipartSession } from "@trove/schema";
+import type { AnyUploadResponse, MultipartCompleteResponse, MultipartSession } from "@trove/schema/zod-free";
 import { isRecord } from "../is-record.js";
 import type { ResponseSchema, UploadSchemas } from "../response-schema.js";
 

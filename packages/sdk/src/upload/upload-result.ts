@@ -3,7 +3,7 @@ import type {
   MultipartCompleteResponse,
   MultipartCompleteResult,
   UploadResponse,
-} from "@trove/schema";
+} from "@trove/schema/zod-free";
 
 type Common = "file_no" | "name" | "url" | "path" | "format" | "size";
 

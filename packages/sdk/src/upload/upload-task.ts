@@ -13,21 +13,31 @@ export interface UploadControl {
   /** Holds back new work while paused, with no timer: resolves at once while running, else on
    * resume; rejects with AbortError on abort. */
   wait(): Promise<void>;
+  /** The upload is one request that cannot be interrupted: `pause()` is refused from now on. */
+  unpausable(): void;
 }
 
 /**
  * The handle `upload()` returns. It is a promise of the result (`await client.upload(file)`, or
  * `task.promise`) with controls:
  * - `pause()` starts no new part and aborts the parts in flight; `resume()` sends them again.
+ *   A pause costs the bytes of the parts in flight (up to `concurrency` parts, 5 MiB or more
+ *   each): they go again on resume. `UploadProgress.confirmed` shows what is safe.
  *   Requests that must not run twice (the direct upload POST, multipart start and complete)
  *   are never interrupted: a pause takes effect after them.
+ * - `pausable` says whether pause() can hold the upload. A direct upload (at most
+ *   `multipartThreshold` bytes) is one request that cannot be interrupted, so it is not pausable:
+ *   `pause()` then does nothing and returns false. Known at once for a File, Blob or bytes; for a
+ *   stream or a file path it is true until the size is known and the upload turns out direct.
  * - `abort()` (or the caller's `signal`) stops every request and timer; the promise rejects
  *   with AbortError.
  */
 export interface UploadTask extends PromiseLike<UploadResult> {
   readonly promise: Promise<UploadResult>;
   readonly paused: boolean;
-  pause(): void;
+  readonly pausable: boolean;
+  /** Whether the upload is now paused: false when it is not pausable or has ended. */
+  pause(): boolean;
   resume(): void;
   abort(reason?: unknown): void;
   catch<R = never>(onRejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<UploadResult | R>;
@@ -39,10 +49,12 @@ export interface UploadTask extends PromiseLike<UploadResult> {
 export function uploadTask(
   work: (control: UploadControl) => Promise<UploadResult>,
   signal?: AbortSignal,
+  pausable = true,
 ): UploadTask {
   const task = new AbortController();
   let run = new AbortController();
   let paused = false;
+  let settled = false;
   let waiting: (() => void)[] = [];
   const release = () => {
     for (const resolve of waiting) resolve();
@@ -65,20 +77,31 @@ export function uploadTask(
     get runSignal() {
       return run.signal;
     },
+    unpausable() {
+      pausable = false;
+    },
     async wait() {
       if (paused && !task.signal.aborted) await new Promise<void>((resolve) => waiting.push(resolve));
       if (task.signal.aborted) throw abortErrorFrom(task.signal);
     },
-  }).finally(() => signal?.removeEventListener("abort", onAbort));
+  }).finally(() => {
+    settled = true;
+    signal?.removeEventListener("abort", onAbort);
+  });
   return {
     promise,
     get paused() {
       return paused;
     },
+    get pausable() {
+      return pausable;
+    },
     pause() {
-      if (paused || task.signal.aborted) return;
+      if (paused) return true;
+      if (!pausable || settled || task.signal.aborted) return false;
       paused = true;
       run.abort("paused");
+      return true;
     },
     resume() {
       if (!paused || task.signal.aborted) return;

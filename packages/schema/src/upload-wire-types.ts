@@ -1,0 +1,80 @@
+/**
+ * The bodies the upload endpoints exchange, as plain interfaces. The zod schemas in uploads.ts and
+ * multipart.ts validate them; these are what their types are, written out so that the SDK's
+ * upload entry declares them without zod (its types load in a fraction of the time).
+ * upload-wire-types.test.ts proves each equals its schema's inferred type.
+ */
+
+/** The flat upload response (direct and remote-URL upload). */
+export interface UploadResponse {
+  id: string;
+  file_no: string;
+  workspace_id: string;
+  name: string;
+  path: string;
+  url: string;
+  width: number | null;
+  height: number | null;
+  size: number;
+  mime_type: string;
+  tags: string[];
+  metadata: Record<string, unknown>;
+  custom_id: string | null;
+  folder_no: string | null;
+  is_duplicate: boolean;
+  created_at: string;
+  upload_source: string;
+  thumbnail: string | null;
+  extension: string;
+  format: string;
+  hash: string;
+  is_private: boolean;
+}
+
+/** The second success shape the spec's prose shows for direct upload. Clients accept both. */
+export interface UploadEnvelopeResponse {
+  success: true;
+  data: { file_no: string; name: string; url: string; path: string; format: string; file_size: number };
+}
+
+/** Either documented success body of a direct upload. */
+export type AnyUploadResponse = UploadResponse | UploadEnvelopeResponse;
+
+/** Endpoint 3's body as a caller writes it. */
+export interface MultipartStartBodyInput {
+  file_name: string;
+  size: number;
+  format: string;
+  folder?: string | undefined;
+  tags?: string[] | undefined;
+  metadata?: Record<string, unknown> | undefined;
+  custom_id?: string | undefined;
+  random_prefix?: boolean | undefined;
+  ttl_seconds?: number | undefined;
+}
+
+/** The multipart session; `expires_at` is Unix seconds. */
+export interface MultipartSession {
+  session_id: string;
+  part_size: number;
+  parts: string[];
+  expires_at: number;
+}
+
+export interface MultipartCompleteResult {
+  id: string;
+  file_no: string;
+  name: string;
+  url: string;
+  path: string;
+  width: number | null;
+  height: number | null;
+  format: string;
+  file_size: number;
+  workspace_no: string;
+}
+
+export interface MultipartCompleteResponse {
+  success: true;
+  data: MultipartCompleteResult;
+}

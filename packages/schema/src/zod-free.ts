@@ -1,0 +1,5 @@
+// `@trove/schema/zod-free`: the constants, rules and wire types that need no zod at all, for
+// the SDK's upload entry (code and declarations) and other bundles that must stay small.
+export * from "./error-codes.js";
+export * from "./key-kind.js";
+export type * from "./upload-wire-types.js";
