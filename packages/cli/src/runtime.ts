@@ -30,7 +30,8 @@ export class Runtime {
     return createClient({
       apiKey: config.apiKey,
       baseUrl: config.baseUrl,
-      ...(config.assetsUrl ? { assetsUrl: config.assetsUrl } : {}),
+      // Unset: the reference server's own delivery host (`{base}/assets`, TROVE_ASSETS_PREFIX's default).
+      assetsUrl: config.assetsUrl ?? `${config.baseUrl.replace(/(?<!\/)\/+$/, "")}/assets`,
     });
   }
 

@@ -338,9 +338,23 @@ describe("sources", () => {
     ]);
     expect(updated.configuration).toEqual({ ...source.configuration, region: "eu-central-1" });
     expect(updated.updated_at).not.toBeNull();
+    // The name is the source's delivery origin: it cannot change.
     const renamed = await run(["sources", "update", id!, "--name", "origin"]);
-    expect(renamed.stdout).toContain(`Updated source origin (${id}).`);
-    expect(renamed.stdout).toMatch(/^ {2}region: +eu-central-1$/m);
+    expect(renamed.code).toBe(1);
+    expect(renamed.stderr).toContain("cannot change after creation");
+
+    const url = await run([
+      "sources",
+      "url",
+      "media-origin",
+      "products/shoe one.jpg",
+      "--transform",
+      "w_800",
+      "--workspace",
+      "ws1",
+    ]);
+    expect(url.code, url.stderr).toBe(0);
+    expect(url.stdout.trim()).toMatch(/\/ws1-media-origin\/w_800\/products\/shoe%20one\.jpg$/);
 
     const removed = await run(["sources", "rm", id!, "--yes"]);
     expect(removed.stdout).toBe(`Deleted source ${id}.\n`);

@@ -201,4 +201,22 @@ Only the fields given change; the others are kept. A secret sent back masked (**
         return runtime.print("Nothing deleted.");
       await deleteEach(runtime, options.json, ids, "source", (id) => client.sources.delete(id));
     });
+
+  sources
+    .command("url")
+    .description("print the delivery URL of an object in a source's origin")
+    .argument("<name>", "the source's name (its delivery origin)")
+    .argument("<path>", "the object's path inside the origin, e.g. products/shoe.jpg")
+    .option("--transform <transform>", "a transformation, e.g. w_800,h_600,c_fill")
+    .option(
+      "--workspace <workspace_no>",
+      "the workspace's workspace_no (default: TROVE_WORKSPACE_NO)",
+      process.env.TROVE_WORKSPACE_NO,
+    )
+    .action(async (name: string, path: string, options: { transform?: string; workspace?: string }) => {
+      if (!options.workspace)
+        throw new UsageError("give --workspace <workspace_no> or set TROVE_WORKSPACE_NO.");
+      const client = await runtime.client();
+      runtime.print(client.url({ origin: name, path, workspace_no: options.workspace }, options.transform));
+    });
 }
