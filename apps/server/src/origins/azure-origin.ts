@@ -21,9 +21,9 @@ import {
 } from "@azure/storage-blob";
 import type { AzureConfiguration } from "@trove/schema";
 import type { Connector, LookupAll } from "../network/guarded-connector.js";
-import { guardOriginBody } from "./azure-origin-body.js";
 import { classifyAzureFailure } from "./azure-origin-errors.js";
 import { createGuardedAzureHttpClient } from "./azure-origin-http.js";
+import { guardOriginBody } from "./origin-body.js";
 import { type OriginError, originError } from "./origin-error.js";
 import type { OriginContext, OriginReader, OriginReadRequest, OriginReadResult } from "./origin-reader.js";
 

@@ -19,10 +19,10 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { GoogleCloudConfiguration } from "@trove/schema";
 import { type Dispatcher, request } from "undici";
 import { type Connector, createGuardedAgent, type LookupAll } from "../network/index.js";
-import { cappedBody } from "./gcs-origin-body.js";
 import { parseServiceAccount, tokenUrlFor } from "./gcs-origin-credentials.js";
 import { discard, exchangeFailure, untilAborted } from "./gcs-origin-network.js";
 import { createTokenSource, type TokenSource } from "./gcs-origin-token.js";
+import { guardOriginBody } from "./origin-body.js";
 import { OriginError, originError } from "./origin-error.js";
 import type { OriginContext, OriginReader, OriginReadRequest, OriginReadResult } from "./origin-reader.js";
 
@@ -121,7 +121,7 @@ export function createGcsOriginReader(
       return {
         kind: "object",
         object: {
-          body: cappedBody(response.body, { maxBytes, signal, sourceName }),
+          body: guardOriginBody(response.body, { maxBytes, signal, sourceName }),
           size,
           contentType: header(response.headers, "content-type"),
           etag: header(response.headers, "etag"),

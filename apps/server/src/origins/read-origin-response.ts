@@ -5,7 +5,7 @@
  * send a length, or may send more than it said).
  */
 import type { IncomingMessage } from "node:http";
-import { Transform } from "node:stream";
+import { guardOriginBody } from "./origin-body.js";
 import { originError } from "./origin-error.js";
 import type { OriginReadRequest, OriginReadResult } from "./origin-reader.js";
 
@@ -34,46 +34,11 @@ export function readOriginResponse(
   return {
     kind: "object",
     object: {
-      body: capBytes(response, request, sourceName),
+      body: guardOriginBody(response, { maxBytes: request.maxBytes, signal: request.signal, sourceName }),
       size,
       contentType: header("content-type"),
       etag: header("etag"),
       lastModified: lastModified && !Number.isNaN(lastModified.getTime()) ? lastModified : undefined,
     },
   };
-}
-
-/** `response` as a stream that fails with `too_large` past `maxBytes` and `timeout` on abort. */
-export function capBytes(
-  response: NodeJS.ReadableStream & { destroy(error?: Error): unknown },
-  request: OriginReadRequest,
-  sourceName: string,
-): Transform {
-  let seen = 0;
-  const capped = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      seen += chunk.length;
-      if (seen > request.maxBytes) {
-        callback(originError("too_large", sourceName, `more than ${request.maxBytes} bytes`));
-        return;
-      }
-      callback(null, chunk);
-    },
-  });
-  const onAbort = () =>
-    capped.destroy(originError("timeout", sourceName, "the body did not arrive before the deadline"));
-  request.signal.addEventListener("abort", onAbort, { once: true });
-  capped.once("close", () => {
-    request.signal.removeEventListener("abort", onAbort);
-    response.destroy();
-  });
-  response.once("error", (error) =>
-    capped.destroy(
-      request.signal.aborted
-        ? originError("timeout", sourceName, "the body did not arrive before the deadline")
-        : originError("unavailable", sourceName, "the connection failed mid-body", { cause: error }),
-    ),
-  );
-  response.pipe(capped);
-  return capped;
 }

@@ -7,7 +7,7 @@
  * the source, which frees the connection.
  */
 import { type Readable, Transform } from "node:stream";
-import { type OriginError, originError } from "./origin-error.js";
+import { OriginError, originError } from "./origin-error.js";
 
 export interface GuardBodyOptions {
   maxBytes: number;
@@ -31,14 +31,16 @@ export function guardOriginBody(source: Readable, options: GuardBodyOptions): Re
   const timeout = (): OriginError => originError("timeout", sourceName, "the read was aborted");
   const onAbort = () => body.destroy(timeout());
   const onSourceError = (error: unknown) => {
-    // The SDK aborts its own request on the same signal; its error then only says "aborted".
+    // A vendor client aborts its own request on the same signal; its error then only says "aborted".
     body.destroy(
       signal.aborted
         ? timeout()
-        : originError("unavailable", sourceName, "the connection failed while reading", {
-            // Only the message: the SDK's errors carry the request, whose URL may hold a SAS token.
-            detail: error instanceof Error ? error.message : String(error),
-          }),
+        : error instanceof OriginError
+          ? error
+          : originError("unavailable", sourceName, "the connection failed while reading", {
+              // Only the message: a vendor error may carry its request, whose URL may hold a SAS token.
+              detail: error instanceof Error ? error.message : String(error),
+            }),
     );
   };
   source.on("error", onSourceError);

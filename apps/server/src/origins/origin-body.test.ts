@@ -3,7 +3,7 @@
 // so these cases cannot be provoked through the SDK; a hand-fed source stands in for it.
 import { PassThrough, type Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { guardOriginBody } from "./azure-origin-body.js";
+import { guardOriginBody } from "./origin-body.js";
 
 async function drain(body: Readable): Promise<{ bytes: number; data: Buffer; error: unknown }> {
   const chunks: Buffer[] = [];
