@@ -17,6 +17,7 @@ import { benchImages } from "./benches/images.js";
 import { benchListFiles } from "./benches/list-files.js";
 import { benchMemory } from "./benches/memory.js";
 import { benchSmallUploads } from "./benches/small-uploads.js";
+import { benchSourceDelivery } from "./benches/source-delivery.js";
 import { benchUploadFs } from "./benches/upload-fs.js";
 import { benchUploadS3 } from "./benches/upload-s3.js";
 import { stopAllChildren } from "./support/children.js";
@@ -79,6 +80,15 @@ const BENCHES: Bench[] = [
     title: "multipart upload to s3",
     run: benchUploadS3,
     failedRows: [["2", "multipart upload, SDK → server → s3 (s3rver), MB/s", "≥ 1.0×"]],
+  },
+  {
+    number: "8",
+    title: "delivery from a source",
+    run: benchSourceDelivery,
+    failedRows: [
+      ["8a", "first delivery of w_800 from an s3 source", "≤ 1.5×"],
+      ["8b", "delivery of a cached variant from an s3 source", "≤ 1.2×"],
+    ],
   },
   {
     number: "5",
