@@ -13,6 +13,9 @@
  *   TROVE_PUBLIC_URL (http://HOST:PORT), TROVE_ASSETS_URL (<public url>/assets),
  *   TROVE_ASSETS_PREFIX (/assets: path on this server that serves stored files),
  *   TROVE_SECRET_KEY (32 bytes as 64 hex chars or base64; unset: generated once into the data dir),
+ *   TROVE_URL_SIGNING_KEY, TROVE_URL_SIGNING_KEY_PREVIOUS (keys of private files' signed URLs, same
+ *   format; unset: derived from the secret key; src/signing/url-signing-keys.ts), TROVE_SIGNED_URL_TTL_SECONDS
+ *   (lifetime of the signed url in a private file's upload response, 3600),
  *   REDIS_URL (unset: in-memory rate limits), TROVE_BODY_LIMIT (JSON body limit in bytes, 1 MiB),
  *   TROVE_DEV_PUBLIC_KEY (trove_pk_…), TROVE_DEV_PRIVATE_KEY, TROVE_DEV_PRIVATE_KEY_2 (trove_sk_…), TROVE_SEED_DEV (seed a dev workspace when none exists; default on for the
  *   embedded database, off with DATABASE_URL unless dev keys are given), LOG_LEVEL (info).
@@ -78,6 +81,8 @@ import {
   resolveRateLimitConfig,
 } from "./rate-limit/rate-limit-config.js";
 import { type DeliveryLimits, resolveDeliveryLimits } from "./routes/delivery-limits.js";
+import { MAX_SIGNED_URL_TTL_SECONDS } from "./signing/delivery-signature.js";
+import { type UrlSigningKeys, urlSigningKeys } from "./signing/url-signing-keys.js";
 import { parseS3Endpoint, type S3StorageConfig } from "./storage/s3-driver.js";
 import { publicKeyPolicyEnvSchema, resolvePublicKeyPolicy } from "./uploads/public-key-policy-config.js";
 
@@ -112,6 +117,10 @@ export interface ServerConfig {
   assetsPrefix: string;
   /** 32-byte key: encrypts source secrets, signs part URLs. */
   secretKey: Buffer;
+  /** Keys of signed delivery URLs (private files): derived from `secretKey` unless set. */
+  urlSigning: UrlSigningKeys;
+  /** Lifetime of the signed `url` in a private file's upload response, seconds. */
+  signedUrlTtlSeconds: number;
   redisUrl: string | undefined;
   /** Limits per key, per address, per visitor of a public key, per part session (rate-limit-config.ts). */
   rateLimit: RateLimitConfig;
@@ -171,6 +180,9 @@ const envSchema = z.object({
     .regex(/^\/[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/, "must look like /assets")
     .default("/assets"),
   TROVE_SECRET_KEY: optionalString,
+  TROVE_URL_SIGNING_KEY: optionalString,
+  TROVE_URL_SIGNING_KEY_PREVIOUS: optionalString,
+  TROVE_SIGNED_URL_TTL_SECONDS: z.coerce.number().int().min(1).max(MAX_SIGNED_URL_TTL_SECONDS).optional(),
   REDIS_URL: optionalString.pipe(
     z
       .string()
@@ -261,10 +273,10 @@ export class ConfigError extends Error {
 }
 
 /** Parses a 32-byte key given as 64 hex characters or base64/base64url. */
-export function parseSecretKey(value: string): Buffer {
+export function parseSecretKey(value: string, variable = "TROVE_SECRET_KEY"): Buffer {
   const key = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, "hex") : Buffer.from(value, "base64");
   if (key.length !== 32) {
-    throw new ConfigError("TROVE_SECRET_KEY must be 32 bytes, as 64 hex characters or base64");
+    throw new ConfigError(`${variable} must be 32 bytes, as 64 hex characters or base64`);
   }
   return key;
 }
@@ -368,6 +380,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     assetsUrl: e.TROVE_ASSETS_URL,
     assetsPrefix: e.TROVE_ASSETS_PREFIX,
     secretKey: e.TROVE_SECRET_KEY ? parseSecretKey(e.TROVE_SECRET_KEY) : loadOrCreateSecretKey(dataDir),
+    urlSigningKey: e.TROVE_URL_SIGNING_KEY
+      ? parseSecretKey(e.TROVE_URL_SIGNING_KEY, "TROVE_URL_SIGNING_KEY")
+      : undefined,
+    urlSigningKeyPrevious: e.TROVE_URL_SIGNING_KEY_PREVIOUS
+      ? parseSecretKey(e.TROVE_URL_SIGNING_KEY_PREVIOUS, "TROVE_URL_SIGNING_KEY_PREVIOUS")
+      : undefined,
+    signedUrlTtlSeconds: e.TROVE_SIGNED_URL_TTL_SECONDS,
     redisUrl: e.REDIS_URL,
     rateLimit: {
       max: e.TROVE_RATE_LIMIT_MAX,
@@ -424,7 +443,14 @@ function publicKeyPolicyOf(e: Parameters<typeof resolvePublicKeyPolicy>[0]): Upl
 export type ConfigInput = Partial<
   Omit<
     ServerConfig,
-    "secretKey" | "trustedRanges" | "mediaLimits" | "multipart" | "rateLimit" | "delivery" | "origins"
+    | "secretKey"
+    | "urlSigning"
+    | "trustedRanges"
+    | "mediaLimits"
+    | "multipart"
+    | "rateLimit"
+    | "delivery"
+    | "origins"
   >
 > & {
   origins?: Partial<OriginSettings>;
@@ -433,6 +459,9 @@ export type ConfigInput = Partial<
   rateLimit?: Partial<RateLimitConfig>;
   multipart?: Partial<MultipartConfig>;
   secretKey?: Buffer;
+  /** TROVE_URL_SIGNING_KEY and its predecessor; unset: derived from the secret key. */
+  urlSigningKey?: Buffer | undefined;
+  urlSigningKeyPrevious?: Buffer | undefined;
   /** Parsed ranges, or "127.0.0.0/8,::1/128" / an array of CIDRs. */
   trustedRanges?: TrustedRanges | string | readonly string[];
   mediaLimits?: Partial<MediaLimits>;
@@ -448,6 +477,7 @@ export function resolveConfig(input: ConfigInput): ServerConfig {
     input.publicUrl ?? `http://${urlHost === "0.0.0.0" ? "127.0.0.1" : urlHost}:${port}`,
   );
   const assetsPrefix = input.assetsPrefix ?? "/assets";
+  const secretKey = input.secretKey ?? randomBytes(32);
   return {
     port,
     host,
@@ -460,7 +490,13 @@ export function resolveConfig(input: ConfigInput): ServerConfig {
     publicUrl,
     assetsUrl: trimSlash(input.assetsUrl ?? `${publicUrl}${assetsPrefix}`),
     assetsPrefix,
-    secretKey: input.secretKey ?? randomBytes(32),
+    secretKey,
+    urlSigning: urlSigningKeys({
+      serverSecret: secretKey,
+      key: input.urlSigningKey,
+      previous: input.urlSigningKeyPrevious,
+    }),
+    signedUrlTtlSeconds: input.signedUrlTtlSeconds ?? 3600,
     redisUrl: input.redisUrl,
     rateLimit: resolveRateLimitConfig(input.rateLimit),
     trustProxy: input.trustProxy ?? false,

@@ -38,6 +38,7 @@ function newRow(path: string, hash: string): NewFileRow {
     originalUrl: null,
     thumbnailKey: "variants/v1/x/y",
     createdBy: null,
+    isPrivate: false,
   };
 }
 

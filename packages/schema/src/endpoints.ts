@@ -8,6 +8,9 @@ import {
   listFilesQuerySchema,
   listFilesResponseSchema,
   renameFileBodySchema,
+  signedUrlBodySchema,
+  signedUrlResponseSchema,
+  updateFileBodySchema,
 } from "./files.js";
 import {
   createFolderBodySchema,
@@ -327,6 +330,38 @@ export const ENDPOINTS = [
     successStatus: 200,
     response: uploadTokenResponseSchema,
     errors: [400, 403],
+  },
+  {
+    // Trove's own: privacy of a stored file.
+    number: 20,
+    operationId: "updateFile",
+    summary: "Make a file private or public",
+    method: "PATCH",
+    path: "/api/v1/files/:fileNo",
+    key: "private",
+    group: "files",
+    params: fileNoParamsSchema,
+    body: updateFileBodySchema,
+    bodyContentType: "application/json",
+    successStatus: 200,
+    response: fileDetailsResponseSchema,
+    errors: [400, 403, 404],
+  },
+  {
+    // Trove's own: a signed delivery URL (the only way a private file is served).
+    number: 21,
+    operationId: "createSignedUrl",
+    summary: "Sign a delivery URL of a file, optionally transformed",
+    method: "POST",
+    path: "/api/v1/files/:fileNo/signed-url",
+    key: "private",
+    group: "files",
+    params: fileNoParamsSchema,
+    body: signedUrlBodySchema,
+    bodyContentType: "application/json",
+    successStatus: 200,
+    response: signedUrlResponseSchema,
+    errors: [400, 403, 404],
   },
 ] as const satisfies readonly EndpointDefinition[];
 

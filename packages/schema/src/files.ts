@@ -7,6 +7,7 @@ import {
   timestampSchema,
   uuidSchema,
 } from "./common.js";
+import { transformStringSchema } from "./transform/index.js";
 
 export const FILE_SORT_FIELDS = ["file_size", "name", "created_at", "updated_at"] as const;
 export const SORT_ORDERS = ["asc", "desc"] as const;
@@ -92,11 +93,34 @@ export const fileDetailsSchema = z.object({
   asset_key: z.string(),
   asset_url: z.string(),
   extension: z.string(),
+  /** Trove's addition: a private file's `url` and `asset_url` are signed for a short time. */
+  is_private: z.boolean(),
 });
 export type FileDetails = z.infer<typeof fileDetailsSchema>;
 
 export const fileDetailsResponseSchema = z.object({ success: z.literal(true), data: fileDetailsSchema });
 export type FileDetailsResponse = z.infer<typeof fileDetailsResponseSchema>;
+
+/** Endpoint 20 body: the file's privacy (a private file is served only through signed URLs). */
+export const updateFileBodySchema = z.strictObject({ is_private: z.boolean() });
+export type UpdateFileBody = z.infer<typeof updateFileBodySchema>;
+
+/** Longest lifetime of a signed delivery URL, seconds (7 days); default 1 hour. */
+export const MAX_SIGNED_URL_EXPIRES_IN = 604_800;
+export const DEFAULT_SIGNED_URL_EXPIRES_IN = 3_600;
+
+/** Endpoint 21 body: what the signed URL serves, and for how long. */
+export const signedUrlBodySchema = z.strictObject({
+  transform: transformStringSchema.optional(),
+  expires_in: z.number().int().min(1).max(MAX_SIGNED_URL_EXPIRES_IN).optional(),
+});
+export type SignedUrlBody = z.infer<typeof signedUrlBodySchema>;
+
+export const signedUrlResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({ url: z.string(), expires_at: timestampSchema }),
+});
+export type SignedUrlResponse = z.infer<typeof signedUrlResponseSchema>;
 
 /** Endpoint 8 body: a new base name, without extension handling by the caller or any path separator. */
 export const renameFileBodySchema = z.object({

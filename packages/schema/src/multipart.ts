@@ -16,6 +16,8 @@ export const multipartStartBodySchema = z.object({
   metadata: metadataObjectSchema.optional(),
   custom_id: z.string().max(255).optional(),
   random_prefix: z.boolean().optional(),
+  /** A private file is served only through signed URLs. */
+  is_private: z.boolean().optional(),
   ttl_seconds: z.number().int().min(1).max(MAX_TTL_SECONDS).optional(),
 });
 export type MultipartStartBody = z.infer<typeof multipartStartBodySchema>;

@@ -36,6 +36,8 @@ export const uploadPolicySchema = z.object({
   custom_id: z.string().max(255).optional(),
   allow_remote: z.boolean().optional(),
   allow_multipart: z.boolean().optional(),
+  /** true: every file uploaded under the policy is private, whatever the upload asks. */
+  private: z.boolean().optional(),
 });
 export type UploadPolicy = z.infer<typeof uploadPolicySchema>;
 

@@ -50,6 +50,7 @@ export interface MultipartStartBodyInput {
   metadata?: Record<string, unknown> | undefined;
   custom_id?: string | undefined;
   random_prefix?: boolean | undefined;
+  is_private?: boolean | undefined;
   ttl_seconds?: number | undefined;
 }
 

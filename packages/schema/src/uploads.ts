@@ -55,6 +55,8 @@ const uploadOptionFields = {
   custom_id: z.string().max(255).optional(),
   random_prefix: booleanStringSchema.optional(),
   webhook_url: httpUrlSchema.optional(),
+  /** A private file is served only through signed URLs; the upload response's `url` is one. */
+  is_private: booleanStringSchema.optional(),
 };
 
 /**

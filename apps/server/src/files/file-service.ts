@@ -38,6 +38,25 @@ import type { FileDetailsSource } from "./serialize-file.js";
 const DELETE_JOB_DELAY_MS = 60_000;
 const DELETE_JOB_MAX_ATTEMPTS = 20;
 
+/**
+ * Makes a file private or public (endpoint 20). The delivery host reads `is_private` per request,
+ * so the change applies to the next request; URLs a shared cache already holds of a public file
+ * stay there until their max-age (a year for stored files: purge the CDN when hiding a file).
+ */
+export async function setFilePrivacy(
+  db: Pick<PrismaClient, "file">,
+  workspaceId: string,
+  fileNo: bigint,
+  isPrivate: boolean,
+): Promise<FileDetailsSource> {
+  const { count } = await db.file.updateMany({
+    where: { workspaceId, fileNo },
+    data: { isPrivate, updatedAt: new Date() },
+  });
+  if (count === 0) throw notFound("files");
+  return findFileDetails(db, workspaceId, fileNo);
+}
+
 export async function findFileDetails(
   db: Pick<PrismaClient, "file">,
   workspaceId: string,

@@ -1,8 +1,11 @@
 /**
- * Public URLs of a stored file, all on the delivery host:
+ * URLs of a stored file, all on the delivery host:
  *
- *   fileUrl(app, "k3x9", "photos/cat.jpg")       -> {assets_url}/k3x9/photos/cat.jpg
- *   thumbnailUrl(app, "k3x9", "photos/cat.jpg")  -> {assets_url}/k3x9/w_256,h_256,c_limit,f_webp/photos/cat.jpg
+ *   fileUrl(app, "k3x9", file)       -> {assets_url}/k3x9/photos/cat.jpg
+ *   thumbnailUrl(app, "k3x9", file)  -> {assets_url}/k3x9/w_256,h_256,c_limit,f_webp/photos/cat.jpg
+ *
+ * A private file's URLs are signed (src/signing/delivery-signature.ts) for
+ * `config.signedUrlTtlSeconds` from now: its plain URL answers 404 like a missing file.
  *
  * The thumbnail is a delivery-time transformation of the file (the
  * `{assets_url}/{workspace_no}/{transform}/{path}` form of ARCHITECTURE.md): WebP inside
@@ -13,6 +16,8 @@
  * path, like `url`).
  */
 import type { FastifyInstance } from "fastify";
+import type { ServerConfig } from "../config.js";
+import { signDelivery } from "../signing/delivery-signature.js";
 
 /** The thumbnail fits in a square of this side. */
 export const THUMBNAIL_MAX_SIZE = 256;
@@ -20,15 +25,36 @@ export const THUMBNAIL_MAX_SIZE = 256;
 /** Canonical transform string of the thumbnail (canonicalizeTransform leaves it as is). */
 export const THUMBNAIL_TRANSFORM = `w_${THUMBNAIL_MAX_SIZE},h_${THUMBNAIL_MAX_SIZE},c_limit,f_webp`;
 
-type UrlBuilder = Pick<FastifyInstance, "deliveryUrl">;
+export type UrlBuilder = Pick<FastifyInstance, "deliveryUrl"> & {
+  config: Pick<ServerConfig, "urlSigning" | "signedUrlTtlSeconds">;
+};
 
-export function fileUrl(app: UrlBuilder, workspaceNo: string, path: string): string {
-  return app.deliveryUrl(workspaceNo, path);
+/** What the URLs of a file depend on. */
+export interface UrlFile {
+  path: string;
+  isPrivate: boolean;
 }
 
-export function thumbnailUrl(app: UrlBuilder, workspaceNo: string, path: string): string {
+/** `{assets_url}/{ws}/{transform/}{path}`, signed until `expiresAt` for a private file. */
+export function transformedUrl(
+  app: UrlBuilder,
+  workspaceNo: string,
+  file: UrlFile,
+  transform: string,
+  expiresAt = new Date(Date.now() + app.config.signedUrlTtlSeconds * 1000),
+): string {
   // deliveryUrl(ws, "") is `{assets_url}/{ws}/`; the transform goes between it and the path.
   const base = app.deliveryUrl(workspaceNo, "");
-  const url = app.deliveryUrl(workspaceNo, path);
-  return `${base}${THUMBNAIL_TRANSFORM}/${url.slice(base.length)}`;
+  const plain = app.deliveryUrl(workspaceNo, file.path);
+  const url = transform === "" ? plain : `${base}${transform}/${plain.slice(base.length)}`;
+  if (!file.isPrivate) return url;
+  return `${url}?${signDelivery(app.config.urlSigning, { workspaceNo, path: file.path, transform }, expiresAt)}`;
+}
+
+export function fileUrl(app: UrlBuilder, workspaceNo: string, file: UrlFile): string {
+  return transformedUrl(app, workspaceNo, file, "");
+}
+
+export function thumbnailUrl(app: UrlBuilder, workspaceNo: string, file: UrlFile): string {
+  return transformedUrl(app, workspaceNo, file, THUMBNAIL_TRANSFORM);
 }

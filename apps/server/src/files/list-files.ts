@@ -143,7 +143,7 @@ export async function listFiles(
   const page = (order: FileSort, limit: number, skip: number) =>
     db.$queryRaw<FileListSource[]>`
       SELECT r.file_no AS "fileNo", r.name, r.path, r.size, r.format, r.extension, r.width, r.height,
-             r.created_at AS "createdAt", r.thumbnail_key AS "thumbnailKey"
+             r.created_at AS "createdAt", r.thumbnail_key AS "thumbnailKey", r.is_private AS "isPrivate"
       FROM (
         SELECT f.file_no FROM files f
         WHERE ${where}

@@ -9,11 +9,8 @@
  * Sizes are stored as BigInt; Number() is exact up to 2^53 bytes (8 PiB), far above any file.
  */
 import type { FileDetails, FileListRow, FileRecord } from "@trove/schema";
-import type { FastifyInstance } from "fastify";
 import type { File, Folder, Workspace } from "../generated/prisma/client.js";
-import { fileUrl, thumbnailUrl } from "./file-urls.js";
-
-type UrlBuilder = Pick<FastifyInstance, "deliveryUrl">;
+import { fileUrl, thumbnailUrl, type UrlBuilder } from "./file-urls.js";
 
 export type FileListSource = Pick<
   File,
@@ -27,14 +24,15 @@ export type FileListSource = Pick<
   | "height"
   | "createdAt"
   | "thumbnailKey"
+  | "isPrivate"
 >;
 
 export function toFileListRow(app: UrlBuilder, workspaceNo: string, row: FileListSource): FileListRow {
   return {
     file_no: String(row.fileNo),
     name: row.name,
-    thumbanil: row.thumbnailKey ? thumbnailUrl(app, workspaceNo, row.path) : null,
-    url: fileUrl(app, workspaceNo, row.path),
+    thumbanil: row.thumbnailKey ? thumbnailUrl(app, workspaceNo, row) : null,
+    url: fileUrl(app, workspaceNo, row),
     file_size: Number(row.size),
     format: row.format,
     width: row.width,
@@ -57,7 +55,7 @@ export function uploadedBy(row: Pick<File, "createdBy">): string {
 }
 
 export function toFileDetails(app: UrlBuilder, row: FileDetailsSource): FileDetails {
-  const url = fileUrl(app, row.workspace.workspaceNo, row.path);
+  const url = fileUrl(app, row.workspace.workspaceNo, row);
   return {
     id: row.id,
     file_no: String(row.fileNo),
@@ -76,6 +74,7 @@ export function toFileDetails(app: UrlBuilder, row: FileDetailsSource): FileDeta
     asset_key: String(row.fileNo),
     asset_url: url,
     extension: row.extension,
+    is_private: row.isPrivate,
   };
 }
 
@@ -87,7 +86,7 @@ export function toFileRecord(app: UrlBuilder, workspaceNo: string, row: File): F
     name: row.name,
     folder_id: row.folderId,
     path: row.path,
-    url: fileUrl(app, workspaceNo, row.path),
+    url: fileUrl(app, workspaceNo, row),
     original_url: row.originalUrl,
     workspace_id: row.workspaceId,
     workspace_no: workspaceNo,

@@ -1,19 +1,14 @@
 /** The multipart-complete result (`data` of endpoint 5) of a registered file. */
 import type { MultipartCompleteResult } from "@trove/schema";
-import type { FastifyInstance } from "fastify";
-import { fileUrl } from "../files/file-urls.js";
+import { fileUrl, type UrlBuilder } from "../files/file-urls.js";
 import type { File } from "../generated/prisma/client.js";
 
-export function toCompleteResult(
-  app: Pick<FastifyInstance, "deliveryUrl">,
-  workspaceNo: string,
-  file: File,
-): MultipartCompleteResult {
+export function toCompleteResult(app: UrlBuilder, workspaceNo: string, file: File): MultipartCompleteResult {
   return {
     id: file.id,
     file_no: String(file.fileNo),
     name: file.name,
-    url: fileUrl(app, workspaceNo, file.path),
+    url: fileUrl(app, workspaceNo, file),
     path: file.path,
     width: file.width,
     height: file.height,

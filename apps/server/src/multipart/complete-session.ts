@@ -206,6 +206,7 @@ async function finish(
       metadata: metadataOf(session.metadata),
       customId: session.customId,
       randomPrefix: session.randomPrefix,
+      isPrivate: session.isPrivate,
       uploadSource: "multipart",
       createdBy: session.createdBy,
       policy,

@@ -95,6 +95,7 @@ export async function startSession(
         metadata: (body.metadata ?? {}) as Prisma.InputJsonValue,
         customId: body.custom_id ?? null,
         randomPrefix: body.random_prefix ?? false,
+        isPrivate: body.is_private ?? false,
         partSize: plan.partSize,
         partCount: plan.partCount,
         expiresAt: new Date(expiresAt * 1000),

@@ -59,6 +59,7 @@ import { variantOutputFormat } from "../media/variant-output-format.js";
 import { ObjectNotFoundError } from "../storage/driver.js";
 import { imageInputOf, putBuffer, readObjectHead } from "../uploads/object-keys.js";
 import { CACHE_CONTROL, type DeliveryFallback, type DeliveryFile } from "./delivery.js";
+import { deliveryAccess } from "./delivery-access.js";
 import { etagMatches } from "./send-stored-object.js";
 import { type VariantOwner, VariantStore } from "./variant-store.js";
 
@@ -71,6 +72,18 @@ export function looksLikeTransformStep(segment: string): boolean {
     const underscore = directive.indexOf("_");
     return underscore > 0 && KNOWN_KEYS.has(directive.slice(0, underscore));
   });
+}
+
+/**
+ * The transform a signature covers: canonical, so that equal transforms written differently share
+ * a signature. An invalid one stays as written (no signature matches it; `serve` answers 400).
+ */
+function canonicalOrAsWritten(transform: string): string {
+  try {
+    return canonicalizeTransform(transform);
+  } catch {
+    return transform;
+  }
 }
 
 function digest(text: string): string {
@@ -255,10 +268,18 @@ export function variantDelivery(app: FastifyInstance): VariantDelivery {
       for (const path of sourcePaths(target.path)) {
         const file = sources.get(path);
         if (!file) continue;
-        if (!file.isActive || file.isDelete || file.isPrivate) return false;
-        await serve(request, reply, file, target.path.slice(0, -path.length - 1), {
+        const transform = target.path.slice(0, -path.length - 1);
+        const access = deliveryAccess(
+          app,
+          request,
+          { workspaceNo: target.workspaceNo, transform: canonicalOrAsWritten(transform) },
+          file,
+          CACHE_CONTROL,
+        );
+        if (!access) return false;
+        await serve(request, reply, file, transform, {
           owner: { fileId: file.id },
-          cacheControl: CACHE_CONTROL,
+          cacheControl: access.cacheControl,
         });
         return true;
       }

@@ -22,6 +22,7 @@
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { notFound } from "../errors/index.js";
+import { deliveryAccess } from "./delivery-access.js";
 import { setDeliverySecurityHeaders } from "./delivery-headers.js";
 import type { OriginDelivery } from "./origin-delivery.js";
 import { sendStoredObject } from "./send-stored-object.js";
@@ -170,7 +171,15 @@ export const deliveryRoutes: FastifyPluginAsync<{
     if (!file && options.fallback && (await options.fallback.serve(request, reply, target, byPath))) {
       return reply;
     }
-    if (!file?.isActive || file.isDelete || file.isPrivate) throw notFound("files");
+    if (!file) throw notFound("files");
+    const access = deliveryAccess(
+      app,
+      request,
+      { workspaceNo: target.workspaceNo, transform: "" },
+      file,
+      CACHE_CONTROL,
+    );
+    if (!access) throw notFound("files");
     const stat = await app.storage.stat(file.storageKey);
     if (!stat) {
       request.log.warn({ storageKey: file.storageKey }, "file row without a stored object");
@@ -183,7 +192,7 @@ export const deliveryRoutes: FastifyPluginAsync<{
       hash: file.hash,
       mimeType: file.mimeType,
       updatedAt: file.updatedAt,
-      cacheControl: CACHE_CONTROL,
+      cacheControl: access.cacheControl,
     });
   };
 

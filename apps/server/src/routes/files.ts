@@ -5,6 +5,8 @@
  *   GET    /api/v1/files/:fileNo          200 { success: true, data: details }
  *   PATCH  /api/v1/files/:fileNo/rename   200 the full file record
  *   DELETE /api/v1/files/:fileNo          200 { message: "File deleted successfully" }
+ *   PATCH  /api/v1/files/:fileNo          200 { success: true, data: details }  (Trove's: { is_private })
+ *   POST   /api/v1/files/:fileNo/signed-url  200 { success: true, data: { url, expires_at } }  (Trove's)
  *
  * Requests are validated with the @trove/schema schemas (a ZodError is the group's 400);
  * responses are built as the schema types. A malformed fileNo cannot name a file: the same 404
@@ -12,12 +14,17 @@
  * sort, rename and delete rules: src/files/.
  */
 import {
+  canonicalizeTransform,
+  DEFAULT_SIGNED_URL_EXPIRES_IN,
   type FileDetailsResponse,
   type FileRecord,
   type ListFilesResponse,
   listFilesQuerySchema,
   type MessageResponse,
   renameFileBodySchema,
+  type SignedUrlResponse,
+  signedUrlBodySchema,
+  updateFileBodySchema,
 } from "@trove/schema";
 import type { FastifyPluginAsync } from "fastify";
 import { HttpError, isHttpError } from "../errors/http-error.js";
@@ -28,9 +35,11 @@ import {
   listFiles,
   renameFile,
   renameNotFound,
+  setFilePrivacy,
   toFileDetails,
   toFileListRow,
   toFileRecord,
+  transformedUrl,
 } from "../files/index.js";
 
 interface FileNoParams {
@@ -91,4 +100,36 @@ export const fileRoutes: FastifyPluginAsync = async (app) => {
     );
     return { message: "File deleted successfully" };
   });
+
+  app.patch<{ Params: FileNoParams }>(
+    "/:fileNo",
+    { config },
+    async (request): Promise<FileDetailsResponse> => {
+      const body = updateFileBodySchema.parse(request.body);
+      const fileNo = parseFileNo(request.params.fileNo);
+      const file = await setFilePrivacy(app.db, request.auth.workspaceId, fileNo, body.is_private);
+      return { success: true, data: toFileDetails(app, file) };
+    },
+  );
+
+  app.post<{ Params: FileNoParams }>(
+    "/:fileNo/signed-url",
+    { config },
+    async (request): Promise<SignedUrlResponse> => {
+      const body = signedUrlBodySchema.parse(request.body ?? {});
+      const fileNo = parseFileNo(request.params.fileNo);
+      const file = await findFileDetails(app.db, request.auth.workspaceId, fileNo);
+      const expiresAt = new Date(Date.now() + (body.expires_in ?? DEFAULT_SIGNED_URL_EXPIRES_IN) * 1000);
+      // Signed in canonical form: the delivery host checks the canonical transform of the URL.
+      const transform = body.transform ? canonicalizeTransform(body.transform) : "";
+      const url = transformedUrl(
+        app,
+        request.auth.workspaceNo,
+        { path: file.path, isPrivate: true },
+        transform,
+        expiresAt,
+      );
+      return { success: true, data: { url, expires_at: expiresAt.toISOString() } };
+    },
+  );
 };

@@ -37,6 +37,7 @@ export interface NewFileRow {
   originalUrl: string | null;
   thumbnailKey: string | null;
   createdBy: string | null;
+  isPrivate: boolean;
 }
 
 type InsertedRow = { isDuplicate: boolean } & ({ [K in keyof File]: File[K] } | { [K in keyof File]: null });
@@ -54,14 +55,14 @@ export async function insertFileRow(
       INSERT INTO files (
         id, workspace_id, folder_id, name, path, storage_key, size, mime_type, format, extension,
         width, height, orientation, hash, tags, metadata, custom_id, upload_source,
-        transform_string, original_url, thumbnail_key, created_by, created_at, updated_at
+        transform_string, original_url, thumbnail_key, created_by, is_private, created_at, updated_at
       ) VALUES (
         ${row.id}::uuid, ${row.workspaceId}::uuid, ${row.folderId}::uuid, ${row.name}, ${row.path},
         ${row.storageKey}, ${row.size}::bigint, ${row.mimeType}, ${row.format}, ${row.extension},
         ${row.width}::int, ${row.height}::int, ${row.orientation}, ${row.hash}, ${row.tags}::text[],
         ${JSON.stringify(row.metadata)}::jsonb, ${row.customId}, ${row.uploadSource},
         ${row.transformString}, ${row.originalUrl}, ${row.thumbnailKey}, ${row.createdBy}::uuid,
-        now(), now()
+        ${row.isPrivate}, now(), now()
       )
       ON CONFLICT DO NOTHING
       RETURNING id, file_no AS "fileNo", workspace_id AS "workspaceId", folder_id AS "folderId",

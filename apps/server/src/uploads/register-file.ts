@@ -7,6 +7,7 @@
 import type { UploadPolicy, UploadResponse } from "@trove/schema";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import { badRequest, HttpError } from "../errors/index.js";
+import type { UrlBuilder } from "../files/file-urls.js";
 import { ensureFolderPath } from "../folders/ensure-folder-path.js";
 import { assertPathFits, splitFolderPath } from "../folders/folder-path.js";
 import type { File, Folder, Prisma, PrismaClient } from "../generated/prisma/client.js";
@@ -35,6 +36,8 @@ export interface UploadDeps {
   db: PrismaClient;
   storage: StorageDriver;
   deliveryUrl: FastifyInstance["deliveryUrl"];
+  /** Signing of private files' URLs. */
+  config: UrlBuilder["config"];
   mediaLimits?: Partial<MediaLimits>;
   /** Admits transform uploads with delivery renders (unset: no bound, for embedders and tests). */
   renderGate?: Pick<RenderGate, "run">;
@@ -51,6 +54,7 @@ export function uploadDepsOf(app: FastifyInstance): UploadDeps {
     db: app.db,
     storage: app.storage,
     deliveryUrl: app.deliveryUrl,
+    config: app.config,
     mediaLimits: app.config.mediaLimits,
     renderGate: app.renderGate,
     trustedRanges: app.config.trustedRanges,
@@ -96,6 +100,8 @@ export interface RegisterFileInput {
   customId?: string | null | undefined;
   /** Appends a random suffix to the stored name (`cat-k3x9q2ab.jpg`). */
   randomPrefix?: boolean | undefined;
+  /** Served only through signed URLs (a policy with `private: true` forces it). */
+  isPrivate?: boolean | undefined;
   /** Store-time transformation (raster images only). */
   transform?: string | undefined;
   uploadSource: UploadSource;
@@ -330,6 +336,7 @@ async function insertFile(
     originalUrl: input.originalUrl ?? null,
     thumbnailKey: described.thumbnailKey,
     createdBy: input.createdBy,
+    isPrivate: input.isPrivate ?? false,
   };
 
   /** Inserts under the first free name in the folder; `db` is the transaction, if there is one. */

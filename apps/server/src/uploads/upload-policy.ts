@@ -7,7 +7,7 @@
  *   checkPolicySize(policy, bytes)              -> 413 FILE_TOO_LARGE over `max_file_size`
  *   checkPolicyType(policy, "image/png")        -> 415 TYPE_NOT_ALLOWED unless `allowed_types` admits it
  *   checkRemoteAllowed / checkMultipartAllowed  -> 403 REMOTE_NOT_ALLOWED / MULTIPART_NOT_ALLOWED
- *   applyFixedFields(policy, fields)            -> the policy's tags, metadata, custom_id win
+ *   applyFixedFields(policy, fields)            -> the policy's tags, metadata, custom_id win; `private: true` makes the file private
  *
  * An absent field never restricts. `allow_remote` and `allow_multipart` forbid only when false:
  * tokens are minted with `allow_remote: false` written out, public keys keep today's behaviour.
@@ -92,6 +92,7 @@ export interface FixedFields {
   tags?: string[] | undefined;
   metadata?: Record<string, unknown> | undefined;
   customId?: string | null | undefined;
+  isPrivate?: boolean | undefined;
 }
 
 /** The request's fields with the policy's fixed ones in their place (never merged). */
@@ -102,5 +103,6 @@ export function applyFixedFields<T extends FixedFields>(policy: UploadPolicy | u
     ...(policy.tags === undefined ? {} : { tags: policy.tags }),
     ...(policy.metadata === undefined ? {} : { metadata: policy.metadata }),
     ...(policy.custom_id === undefined ? {} : { customId: policy.custom_id }),
+    ...(policy.private === true ? { isPrivate: true } : {}),
   };
 }

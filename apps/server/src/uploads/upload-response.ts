@@ -1,9 +1,6 @@
 import type { UploadResponse } from "@trove/schema";
-import type { FastifyInstance } from "fastify";
-import { fileUrl, thumbnailUrl } from "../files/file-urls.js";
+import { fileUrl, thumbnailUrl, type UrlBuilder } from "../files/file-urls.js";
 import type { File, Folder } from "../generated/prisma/client.js";
-
-type UrlBuilder = Pick<FastifyInstance, "deliveryUrl">;
 
 /** A stored file as the flat upload response of direct and remote-URL uploads (and their webhook). */
 export function toUploadResponse(
@@ -20,7 +17,7 @@ export function toUploadResponse(
     workspace_id: row.workspaceId,
     name: row.name,
     path: row.path,
-    url: fileUrl(app, workspaceNo, row.path),
+    url: fileUrl(app, workspaceNo, row),
     width: row.width,
     height: row.height,
     size: Number(row.size),
@@ -35,7 +32,7 @@ export function toUploadResponse(
     is_duplicate: isDuplicate,
     created_at: row.createdAt.toISOString(),
     upload_source: row.uploadSource,
-    thumbnail: row.thumbnailKey ? thumbnailUrl(app, workspaceNo, row.path) : null,
+    thumbnail: row.thumbnailKey ? thumbnailUrl(app, workspaceNo, row) : null,
     extension: row.extension,
     format: row.format,
     hash: row.hash,

@@ -1,0 +1,258 @@
+// Private files: never served at their plain URL or any variant of it; served through signed
+// URLs (upload response, endpoint 21), which fail like a missing file when wrong, expired, or for
+// another path or transform; privacy set at upload, forced by a policy, changed by PATCH.
+import { randomBytes } from "node:crypto";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { solid } from "../src/media/test-images.js";
+import { signDelivery } from "../src/signing/delivery-signature.js";
+import { complete, putPart, start } from "./multipart-helpers.js";
+import { createTestApp, type TestApp } from "./support/index.js";
+import { directUpload } from "./uploads-helpers.js";
+
+let t: TestApp;
+let png: Buffer;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  png = await solid(400, 300, { r: 10, g: 200, b: 10 }, "png");
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** Path and query of a delivery URL, for inject. */
+function local(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.pathname}${parsed.search}`;
+}
+
+async function uploadPrivate(name: string, fields: Record<string, string> = {}) {
+  const res = await directUpload(
+    t,
+    { file_name: name, is_private: "true", ...fields },
+    { content: png, type: "image/png" },
+  );
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as { file_no: string; url: string; path: string; thumbnail: string; is_private: boolean };
+}
+
+async function signedUrl(fileNo: string, body: Record<string, unknown> = {}) {
+  const res = await t.app.inject({
+    method: "POST",
+    url: `/api/v1/files/${fileNo}/signed-url`,
+    headers: { "x-api-key": t.keys.private },
+    payload: body,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data as { url: string; expires_at: string };
+}
+
+const get = (path: string) => t.app.inject({ method: "GET", url: path });
+const MISSING = { error: "File not found" };
+
+describe("a private file", () => {
+  it("is refused at its plain URL and every variant, exactly like a missing file", async () => {
+    const file = await uploadPrivate("secret.png");
+    expect(file.is_private).toBe(true);
+    const plain = file.url.split("?")[0] as string;
+    const ws = t.workspace.workspaceNo;
+    for (const path of [
+      local(plain),
+      `/assets/${ws}/w_100/${file.path}`,
+      `/assets/${ws}/w_256,h_256,c_limit,f_webp/${file.path}`,
+      `/assets/${ws}/r_0/${file.path}`,
+    ]) {
+      const res = await get(path);
+      expect(res.statusCode, path).toBe(404);
+      expect(res.json()).toEqual(MISSING);
+    }
+    const missing = await get(`/assets/${ws}/no-such-file.png`);
+    expect(missing.statusCode).toBe(404);
+    expect(missing.body).toBe((await get(local(plain))).body);
+  });
+
+  it("is served through its signed upload URL and thumbnail, with Cache-Control private", async () => {
+    const file = await uploadPrivate("signed.png");
+    expect(file.url).toMatch(/\?exp=\d+&sig=[0-9a-f]{8}\.[\w-]+$/);
+    const res = await get(local(file.url));
+    expect(res.statusCode).toBe(200);
+    expect(Buffer.compare(res.rawPayload, png)).toBe(0);
+    expect(res.headers["cache-control"]).toMatch(/^private, max-age=(3[0-5]\d\d|3600)$/);
+    const thumb = await get(local(file.thumbnail));
+    expect(thumb.statusCode).toBe(200);
+    expect(thumb.headers["content-type"]).toBe("image/webp");
+    expect(thumb.headers["cache-control"]).toMatch(/^private, /);
+  });
+
+  it("serves a signed variant, and nothing the signature does not cover", async () => {
+    const file = await uploadPrivate("variant.png");
+    const { url } = await signedUrl(file.file_no, { transform: "w_100", expires_in: 600 });
+    const res = await get(local(url));
+    expect(res.statusCode).toBe(200);
+    expect((await sharp(res.rawPayload).metadata()).width).toBe(100);
+    const { search, pathname } = new URL(url);
+    const other = await uploadPrivate("other.png");
+    const forged = [
+      // another transform with the same signature
+      `${pathname.replace("/w_100/", "/w_200/")}${search}`,
+      // another file with the same signature
+      `${pathname.replace(file.path, other.path)}${search}`,
+      // the plain file with the variant's signature
+      `${pathname.replace("/w_100/", "/")}${search}`,
+      // a later expiry
+      `${pathname}${search.replace(/exp=(\d+)/, (_m, exp: string) => `exp=${Number(exp) + 60}`)}`,
+      // a flipped signature byte
+      `${pathname}${search.slice(0, -1)}${search.endsWith("A") ? "B" : "A"}`,
+      // an unknown key id
+      `${pathname}${search.replace(/sig=[0-9a-f]{8}/, "sig=00000000")}`,
+      // sig without exp, exp without sig
+      `${pathname}?sig=${new URLSearchParams(search).get("sig")}`,
+      `${pathname}?exp=${new URLSearchParams(search).get("exp")}`,
+    ];
+    for (const path of forged) {
+      const bad = await get(path);
+      expect(bad.statusCode, path).toBe(404);
+      expect(bad.json()).toEqual(MISSING);
+    }
+  });
+
+  it("an expired signature looks like a missing file", async () => {
+    const file = await uploadPrivate("expired.png");
+    const query = signDelivery(
+      t.config.urlSigning,
+      { workspaceNo: t.workspace.workspaceNo, path: file.path, transform: "" },
+      new Date(Date.now() - 1000),
+    );
+    const res = await get(`/assets/${t.workspace.workspaceNo}/${file.path}?${query}`);
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual(MISSING);
+  });
+
+  it("a signature from another workspace's URL does not open this one", async () => {
+    const file = await uploadPrivate("cross.png");
+    const query = signDelivery(
+      t.config.urlSigning,
+      { workspaceNo: t.workspace2.workspaceNo, path: file.path, transform: "" },
+      new Date(Date.now() + 60_000),
+    );
+    expect((await get(`/assets/${t.workspace.workspaceNo}/${file.path}?${query}`)).statusCode).toBe(404);
+  });
+
+  it("PATCH makes it public and private again; the details say which, signed when private", async () => {
+    const file = await uploadPrivate("toggle.png");
+    const plain = `/assets/${t.workspace.workspaceNo}/${file.path}`;
+    const patch = (isPrivate: unknown) =>
+      t.app.inject({
+        method: "PATCH",
+        url: `/api/v1/files/${file.file_no}`,
+        headers: { "x-api-key": t.keys.private },
+        payload: { is_private: isPrivate },
+      });
+    const pub = await patch(false);
+    expect(pub.statusCode).toBe(200);
+    expect(pub.json().data.is_private).toBe(false);
+    expect(pub.json().data.url).not.toContain("?");
+    expect((await get(plain)).statusCode).toBe(200);
+    const priv = await patch(true);
+    expect(priv.json().data.is_private).toBe(true);
+    expect(priv.json().data.url).toContain("sig=");
+    expect((await get(plain)).statusCode).toBe(404);
+    expect((await patch("yes")).statusCode).toBe(400);
+    const publicKey = await t.app.inject({
+      method: "PATCH",
+      url: `/api/v1/files/${file.file_no}`,
+      headers: { "x-api-key": t.keys.public },
+      payload: { is_private: false },
+    });
+    expect(publicKey.statusCode).toBe(403);
+    const foreign = await t.app.inject({
+      method: "PATCH",
+      url: `/api/v1/files/${file.file_no}`,
+      headers: { "x-api-key": t.keys.private2 },
+      payload: { is_private: false },
+    });
+    expect(foreign.statusCode).toBe(404);
+  });
+
+  it("a public file opened with a wrong signature is a 404 too; without one it stays public", async () => {
+    const res = await directUpload(t, { file_name: "open.png" }, { content: png, type: "image/png" });
+    const file = res.json() as { url: string; is_private: boolean };
+    expect(file.is_private).toBe(false);
+    expect((await get(local(file.url))).headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect((await get(`${local(file.url)}?exp=9999999999&sig=00000000.x`)).statusCode).toBe(404);
+  });
+});
+
+describe("privacy on every upload path", () => {
+  it("multipart start with is_private makes the completed file private", async () => {
+    const bytes = randomBytes(1000);
+    const session = await start(t, { file_name: "big.bin", size: bytes.length, is_private: true });
+    for (const url of session.parts) expect((await putPart(t, url, bytes)).statusCode).toBe(200);
+    const done = await complete(t, session.session_id);
+    expect(done.url).toContain("sig=");
+    expect((await get(local(done.url))).statusCode).toBe(200);
+    expect((await get(local(done.url.split("?")[0] as string))).statusCode).toBe(404);
+  });
+
+  it("a token whose policy says private makes the file private whatever the upload asks", async () => {
+    const mint = await t.app.inject({
+      method: "POST",
+      url: "/api/v1/uploads/tokens",
+      headers: { "x-api-key": t.keys.private },
+      payload: { private: true },
+    });
+    expect(mint.statusCode, mint.body).toBe(200);
+    const res = await directUpload(
+      t,
+      { file_name: "forced.png", is_private: "false" },
+      { content: png, type: "image/png" },
+      { key: mint.json().token },
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().is_private).toBe(true);
+  });
+});
+
+describe("signing keys", () => {
+  it("URLs signed before a rotation keep working with the previous key, and stop without it", async () => {
+    const oldKey = randomBytes(32);
+    const newKey = randomBytes(32);
+    const withKeys = (key: Buffer, previous?: Buffer) =>
+      createTestApp({
+        config: { urlSigningKey: key, ...(previous ? { urlSigningKeyPrevious: previous } : {}) },
+      });
+    const before = await withKeys(oldKey);
+    const after = await withKeys(newKey, oldKey);
+    const later = await withKeys(newKey);
+    try {
+      const query = signDelivery(
+        before.config.urlSigning,
+        { workspaceNo: before.workspace.workspaceNo, path: "x.png", transform: "" },
+        new Date(Date.now() + 60_000),
+      );
+      expect(before.config.urlSigning.current.id).toBe(after.config.urlSigning.previous?.id);
+      for (const app of [before, after, later]) {
+        const uploaded = await directUpload(
+          app,
+          { file_name: "x.png", is_private: "true" },
+          { content: png, type: "image/png" },
+        );
+        expect(uploaded.statusCode).toBe(200);
+      }
+      const url = (app: TestApp) => `/assets/${app.workspace.workspaceNo}/x.png?${query}`;
+      // Each app seeds its own workspace; re-sign for each one's workspace_no with the old key.
+      const resign = (app: TestApp) =>
+        `/assets/${app.workspace.workspaceNo}/x.png?${signDelivery(
+          before.config.urlSigning,
+          { workspaceNo: app.workspace.workspaceNo, path: "x.png", transform: "" },
+          new Date(Date.now() + 60_000),
+        )}`;
+      expect((await before.app.inject({ url: url(before) })).statusCode).toBe(200);
+      expect((await after.app.inject({ url: resign(after) })).statusCode).toBe(200);
+      expect((await later.app.inject({ url: resign(later) })).statusCode).toBe(404);
+    } finally {
+      await Promise.all([before.close(), after.close(), later.close()]);
+    }
+  });
+});
