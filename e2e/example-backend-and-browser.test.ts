@@ -142,7 +142,8 @@ describe("examples/backend-and-browser", () => {
   });
 
   it("gives a browser without a session (or with a forged one) a new, empty one", async () => {
-    for (const headers of [{}, { cookie: "trove_example_session=../../etc" }]) {
+    const attempts: Record<string, string>[] = [{}, { cookie: "trove_example_session=../../etc" }];
+    for (const headers of attempts) {
       const response = await fetch(`${backend.url}/api/files`, { headers });
       expect(response.status).toBe(200);
       expect(response.headers.get("set-cookie")).toMatch(/^trove_example_session=[0-9a-f]{32};/);
