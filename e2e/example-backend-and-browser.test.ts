@@ -1,7 +1,8 @@
 // examples/backend-and-browser against the real server: the page the backend serves carries no key
 // at all, `/api/upload-token` mints one-file upload tokens bound to the page's policy (images up to
-// 10 MB into uploads/), and `/api/files` lists the workspace with the private key. Driving the page
-// in Chromium is example-backend-and-browser.chromium.test.ts.
+// 10 MB into the browser session's own folder, uploads/<session>), and `/api/files` lists that
+// folder, and only that, with the private key. Driving the page in Chromium is
+// example-backend-and-browser.chromium.test.ts.
 import { createClient, createUploadClient, TroveError } from "@trove/sdk/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, configFromEnv } from "../examples/backend-and-browser/src/config.js";
@@ -25,15 +26,33 @@ describe("examples/backend-and-browser", () => {
     await server?.stop();
   });
 
-  const mintToken = async () => {
-    const response = await fetch(`${backend.url}/api/upload-token`, { method: "POST" });
+  /** A browser's session, as the page gets it: the cookie the backend sets on `GET /`. */
+  const newSession = async () => {
+    const cookie = (await fetch(`${backend.url}/`)).headers.get("set-cookie") ?? "";
+    expect(cookie).toMatch(/^trove_example_session=[0-9a-f]{32}; Path=\/; HttpOnly; SameSite=Strict$/);
+    const pair = cookie.split(";")[0]!;
+    return { cookie: pair, id: pair.split("=")[1]! };
+  };
+
+  const mintToken = async (cookie?: string) => {
+    const response = await fetch(`${backend.url}/api/upload-token`, {
+      method: "POST",
+      headers: cookie ? { cookie } : {},
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toBe("no-store");
     return response.text();
   };
 
+  const listFor = async (cookie: string) => {
+    const response = await fetch(`${backend.url}/api/files`, { headers: { cookie } });
+    expect(response.status).toBe(200);
+    return (await response.json()) as { files: ListedFile[]; hasNext: boolean };
+  };
+
   /** An upload client as the page makes it: a new token from the backend for every upload. */
-  const pageClient = () => createUploadClient({ token: mintToken, baseUrl: server.baseUrl });
+  const pageClient = (cookie?: string) =>
+    createUploadClient({ token: () => mintToken(cookie), baseUrl: server.baseUrl });
 
   it("serves a page and script with no key at all", async () => {
     const html = await (await fetch(`${backend.url}/`)).text();
@@ -53,13 +72,14 @@ describe("examples/backend-and-browser", () => {
     }
   });
 
-  it("mints a one-file upload token that uploads one image into uploads/ and no more", async () => {
-    const token = await mintToken();
+  it("mints a one-file upload token that uploads one image into the session's folder and no more", async () => {
+    const session = await newSession();
+    const token = await mintToken(session.cookie);
     expect(token).toMatch(/^trove_ut_[0-9A-Za-z]{32}$/);
     const client = createUploadClient({ token, baseUrl: server.baseUrl });
     // The upload names no folder: the policy's exact folder is where it lands.
     const image = await client.upload(gradientPng(32, 32), { fileName: "token.png" });
-    expect(image.path).toMatch(/^uploads\/[^/]+\.png$/);
+    expect(image.path).toMatch(new RegExp(`^uploads/${session.id}/[^/]+\\.png$`));
     const again = await client.upload(gradientPng(16, 16), { fileName: "again.png" }).catch((error) => error);
     expect(again).toBeInstanceOf(TroveError);
     expect(again).toMatchObject({ code: "TOKEN_EXHAUSTED" });
@@ -92,24 +112,43 @@ describe("examples/backend-and-browser", () => {
     expect(tooBig).toMatchObject({ code: "FILE_TOO_LARGE" });
   });
 
-  it("lists uploaded files through the private key", async () => {
+  it("lists only the files of the asking browser's session, through the private key", async () => {
+    const mine = await newSession();
+    const theirs = await newSession();
+    expect(theirs.id).not.toBe(mine.id);
+    const image = await pageClient(mine.cookie).upload(gradientPng(64, 48), { fileName: "listed.png" });
+    const second = await pageClient(mine.cookie).upload(gradientPng(8, 8), { fileName: "second.png" });
+    const other = await pageClient(theirs.cookie).upload(gradientPng(9, 9), { fileName: "theirs.png" });
+    // Files the session's tokens could not have stored: elsewhere in the workspace, and one that
+    // a private-key tool put into the session's folder (not an image, so it has no thumbnail).
     const uploader = createClient({ apiKey: server.keys.public, baseUrl: server.baseUrl });
-    const image = await uploader.upload(gradientPng(64, 48), { fileName: "listed.png" });
-    const other = await uploader.upload(new TextEncoder().encode("hello"), { fileName: "listed.txt" });
+    const elsewhere = await uploader.upload(gradientPng(7, 7), { fileName: "root.png", folder: "uploads" });
+    const text = await uploader.upload(new TextEncoder().encode("hello"), {
+      fileName: "listed.txt",
+      folder: `uploads/${mine.id}`,
+    });
 
-    const response = await fetch(`${backend.url}/api/files`);
-    expect(response.status).toBe(200);
-    const { files, hasNext } = (await response.json()) as { files: ListedFile[]; hasNext: boolean };
+    const { files, hasNext } = await listFor(mine.cookie);
     expect(hasNext).toBe(false);
-    // Earlier tests uploaded through tokens too.
-    expect(files.map((file) => file.file_no)).toEqual(expect.arrayContaining([image.file_no, other.file_no]));
-    const created = files.map((file) => Date.parse(file.created_at));
-    expect(created).toEqual([...created].sort((a, b) => b - a)); // newest first
+    expect(files.map((file) => file.file_no)).toEqual([text.file_no, second.file_no, image.file_no]);
+    expect(files.map((file) => file.file_no)).not.toContain(elsewhere.file_no);
     const png = files.find((file) => file.file_no === image.file_no);
     expect(png).toMatchObject({ name: "listed.png", url: image.url, size: image.size, format: "png" });
     expect(png?.thumbnail).toMatch(/\/w_256,h_256,c_limit,f_webp\//);
-    expect(files.find((file) => file.file_no === other.file_no)?.thumbnail).toBeNull();
+    expect(files.find((file) => file.file_no === text.file_no)?.thumbnail).toBeNull();
     expect(JSON.stringify(files)).not.toContain("trove_");
+
+    expect((await listFor(theirs.cookie)).files.map((file) => file.file_no)).toEqual([other.file_no]);
+  });
+
+  it("gives a browser without a session (or with a forged one) a new, empty one", async () => {
+    const attempts: Record<string, string>[] = [{}, { cookie: "trove_example_session=../../etc" }];
+    for (const headers of attempts) {
+      const response = await fetch(`${backend.url}/api/files`, { headers });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("set-cookie")).toMatch(/^trove_example_session=[0-9a-f]{32};/);
+      expect(await response.json()).toEqual({ files: [], hasNext: false });
+    }
   });
 
   it("refuses to start without a private key", () => {

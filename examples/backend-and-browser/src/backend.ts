@@ -1,25 +1,29 @@
 /**
  * The backend: holds the PRIVATE key and never hands it out. It serves the upload page (which
  * holds no key at all), mints a short-lived upload token for each upload the page makes, and
- * lists the workspace's files. `createBackend()` returns the Fastify app without listening
- * (src/main.ts listens; tests use it directly).
+ * lists the files this browser uploaded. Each browser gets a session cookie (src/browser-session.ts)
+ * whose id names its folder, `uploads/<session>`: tokens store only there, and the list shows only
+ * that. `createBackend()` returns the Fastify app without listening (src/main.ts listens; tests use
+ * it directly).
  *
  *   GET  /                  the page; its only configuration is { baseUrl, assetsUrl }
  *   GET  /app.js            the page's script, bundled at start (src/page/app.ts + @trove/sdk/upload)
- *   POST /api/upload-token  a one-file upload token (text/plain), bound to PAGE_UPLOAD_POLICY
- *   GET  /api/files         newest files first: { files: [{ file_no, name, url, thumbnail, … }], hasNext }
+ *   POST /api/upload-token  a one-file upload token (text/plain), bound to pageUploadPolicy(session)
+ *   GET  /api/files         this session's files, newest first: { files: [{ file_no, name, … }], hasNext }
  *
  * In a real application the `/api/` routes sit behind your own user authentication (and the
  * token route decides per user what they may upload); here they are open to whoever can reach
  * the backend, which listens on 127.0.0.1 by default.
  */
+import fastifyCookie from "@fastify/cookie";
 import { createClient, TroveError } from "@trove/sdk";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { browserSession } from "./browser-session.js";
 import { bundlePage } from "./bundle-page.js";
 import type { BackendConfig } from "./config.js";
 import { listFiles } from "./list-files.js";
 import { pageHtml } from "./page/page-html.js";
-import { PAGE_UPLOAD_POLICY } from "./upload-policy.js";
+import { pageUploadPolicy } from "./upload-policy.js";
 
 export async function createBackend(
   config: BackendConfig,
@@ -35,13 +39,17 @@ export async function createBackend(
   const script = await bundlePage();
 
   const app = Fastify({ logger: options.logger ?? false });
-  app.get("/", (_request, reply) => reply.type("text/html; charset=utf-8").send(html));
+  await app.register(fastifyCookie);
+  app.get("/", (request, reply) => {
+    browserSession(request, reply);
+    return reply.type("text/html; charset=utf-8").send(html);
+  });
   app.get("/app.js", (_request, reply) => reply.type("text/javascript; charset=utf-8").send(script));
 
   // POST, not GET: a token is a credential, so no cache, prefetch or <img src> should fetch one.
   app.post("/api/upload-token", async (request, reply) => {
     try {
-      const { token } = await trove.uploadTokens.create(PAGE_UPLOAD_POLICY);
+      const { token } = await trove.uploadTokens.create(pageUploadPolicy(browserSession(request, reply)));
       return reply.header("cache-control", "no-store").type("text/plain; charset=utf-8").send(token);
     } catch (error) {
       return troveFailed(request, reply, error, "Could not get an upload token from Trove");
@@ -51,7 +59,7 @@ export async function createBackend(
   app.get<{ Querystring: { page?: string } }>("/api/files", async (request, reply) => {
     const page = Math.max(1, Number.parseInt(request.query.page ?? "1", 10) || 1);
     try {
-      return await listFiles(trove, page);
+      return await listFiles(trove, browserSession(request, reply), page);
     } catch (error) {
       return troveFailed(request, reply, error, "Could not list files from Trove");
     }

@@ -7,11 +7,17 @@ import type { CreateUploadTokenBody } from "@trove/sdk";
 export const UPLOAD_FOLDER = "uploads";
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
-export const PAGE_UPLOAD_POLICY: CreateUploadTokenBody = {
-  folder: UPLOAD_FOLDER,
-  allowed_types: ["image/*"],
-  max_file_size: MAX_UPLOAD_BYTES,
-  // One file per token, for five minutes: the page asks for a token right before each upload.
-  max_files: 1,
-  expires_in: 300,
-};
+/** The folder a browser session's uploads go to, and the only one its file list shows. */
+export const sessionFolder = (sessionId: string) => `${UPLOAD_FOLDER}/${sessionId}`;
+
+export function pageUploadPolicy(sessionId: string): CreateUploadTokenBody {
+  return {
+    // Exact: the token cannot store anywhere else, so one session's list never shows another's files.
+    folder: sessionFolder(sessionId),
+    allowed_types: ["image/*"],
+    max_file_size: MAX_UPLOAD_BYTES,
+    // One file per token, for five minutes: the page asks for a token right before each upload.
+    max_files: 1,
+    expires_in: 300,
+  };
+}

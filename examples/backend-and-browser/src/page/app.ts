@@ -1,83 +1,80 @@
 // The browser side: holds no key. Before each upload it asks its own backend for a one-file
-// upload token, then uploads straight to Trove with it and shows the backend's file list.
-import { createUploadClient, TroveError } from "@trove/sdk/upload";
-import type { ListedFile } from "../list-files.js";
+// upload token, then uploads straight to Trove with it; each file gets a row with its progress
+// and, if it fails, its own message with Retry and Remove. Below, the files this browser session
+// uploaded, as the backend lists them.
+import { createUploadClient, TroveError, type UploadTask } from "@trove/sdk/upload";
+import { uploadToken } from "./backend-api.js";
+import { refreshFileList } from "./file-list.js";
 import type { PageConfig } from "./page-html.js";
+import { createUploadRow } from "./upload-row.js";
+import { uploadTotal } from "./upload-total.js";
 
 const config = JSON.parse(document.querySelector("#trove-config")!.textContent!) as PageConfig;
 
-async function uploadToken(): Promise<string> {
-  const response = await fetch("/api/upload-token", { method: "POST" });
-  if (!response.ok) throw new Error(`POST /api/upload-token answered ${response.status}`);
-  return response.text();
-}
-
-// Called once per upload: each token is good for one file.
+// `uploadToken` is called once per upload: each token is good for one file.
 const trove = createUploadClient({ token: uploadToken, baseUrl: config.baseUrl });
 
 const input = document.querySelector<HTMLInputElement>("#file-input")!;
-const status = document.querySelector<HTMLParagraphElement>("#status")!;
-const progress = document.querySelector<HTMLProgressElement>("#progress")!;
-const list = document.querySelector<HTMLUListElement>("#files")!;
-
-async function refreshList(): Promise<void> {
-  const response = await fetch("/api/files");
-  if (!response.ok) throw new Error(`GET /api/files answered ${response.status}`);
-  const { files } = (await response.json()) as { files: ListedFile[] };
-  list.replaceChildren(
-    ...files.map((file) => {
-      const item = document.createElement("li");
-      item.dataset.fileNo = file.file_no;
-      item.dataset.name = file.name;
-      if (file.thumbnail) {
-        const img = document.createElement("img");
-        img.src = file.thumbnail;
-        img.alt = "";
-        item.append(img);
-      }
-      const link = document.createElement("a");
-      link.href = file.url;
-      link.textContent = file.name;
-      item.append(link);
-      return item;
-    }),
-  );
-}
+const rows = document.querySelector<HTMLUListElement>("#uploads")!;
+const total = uploadTotal(document.querySelector<HTMLParagraphElement>("#total")!);
+const files = document.querySelector<HTMLUListElement>("#files")!;
+const filesProblem = document.querySelector<HTMLParagraphElement>("#files-problem")!;
 
 /** The refusals this page's policy can cause, in words; anything else as the SDK says it. */
 function describeFailure(error: unknown): string {
-  if (!(error instanceof TroveError)) return String(error);
+  if (!(error instanceof TroveError)) return error instanceof Error ? error.message : String(error);
   switch (error.code) {
     case "TYPE_NOT_ALLOWED":
-      return "TYPE_NOT_ALLOWED: only images can be uploaded here";
+      return "Only images can be uploaded here";
     case "FILE_TOO_LARGE":
-      return "FILE_TOO_LARGE: images up to 10 MB";
+      return "Images up to 10 MB";
+    case "TOKEN_UNAVAILABLE":
+      // What the token route said (see backend-api.ts), not the SDK's generic sentence.
+      return `No upload token: ${error.cause instanceof Error ? error.cause.message : error.message}`;
     default:
-      return `${error.code}: ${error.message}`;
+      // A server the page cannot reach is one ConnectionError naming the likely causes.
+      return error.message;
   }
 }
 
-input.addEventListener("change", async () => {
-  const files = [...(input.files ?? [])];
-  input.value = "";
-  for (const file of files) {
-    progress.hidden = false;
-    status.textContent = `Uploading ${file.name}…`;
-    try {
-      await trove.upload(file, {
-        onProgress: ({ percent }) => {
-          progress.value = percent;
-        },
-      });
-      status.textContent = `Uploaded ${file.name}`;
-    } catch (error) {
-      status.textContent = describeFailure(error);
-    }
+function upload(file: File): void {
+  let task: UploadTask;
+  const row = createUploadRow(file, {
+    cancel: () => task.abort(),
+    retry: () => run(),
+    remove: () => {
+      row.element.remove();
+      total.remove(row);
+    },
+  });
+  rows.prepend(row.element);
+
+  function run(): void {
+    task = trove.upload(file, {
+      onProgress: (report) => {
+        row.progress(report);
+        total.set(row, report.loaded, report.total);
+      },
+    });
+    row.started();
+    total.set(row, 0, file.size);
+    task.then(
+      () => {
+        row.done();
+        void refreshFileList(files, filesProblem);
+      },
+      (error: unknown) => {
+        if (error instanceof TroveError && error.code === "ABORTED") row.cancelled();
+        else row.failed(describeFailure(error));
+      },
+    );
   }
-  progress.hidden = true;
-  await refreshList();
+  run();
+}
+
+input.addEventListener("change", () => {
+  for (const file of input.files ?? []) upload(file);
+  input.value = ""; // choosing the same file again fires `change` again
 });
 
-refreshList().catch((error: unknown) => {
-  status.textContent = String(error);
-});
+void refreshFileList(files, filesProblem);
