@@ -93,8 +93,11 @@ export const fileDetailsSchema = z.object({
   asset_key: z.string(),
   asset_url: z.string(),
   extension: z.string(),
-  /** Trove's addition: a private file's `url` and `asset_url` are signed for a short time. */
-  is_private: z.boolean(),
+  /**
+   * Trove's addition (optional: the hosted service does not send it): a private file's `url` and
+   * `asset_url` are signed for a short time.
+   */
+  is_private: z.boolean().optional(),
 });
 export type FileDetails = z.infer<typeof fileDetailsSchema>;
 

@@ -5,6 +5,7 @@ import type {
   ListFilesQueryInput,
   MessageResponse,
   PageMeta,
+  UpdateFileBody,
 } from "@trove/schema";
 import { callEndpoint } from "../call-endpoint.js";
 import type { ClientContext } from "../client-context.js";
@@ -39,6 +40,25 @@ export interface FilesResource {
   rename(fileNo: string, name: string, options?: RequestOptions): Promise<FileRecord>;
   /** Permanent, in storage and database. */
   delete(fileNo: string, options?: RequestOptions): Promise<MessageResponse>;
+  /** Makes the file private (served only through signed URLs) or public. */
+  update(fileNo: string, changes: UpdateFileBody, options?: RequestOptions): Promise<FileDetails>;
+  /**
+   * A delivery URL of the file (optionally transformed) that works until `expiresIn` seconds from
+   * now (default 3600, at most 7 days), private or not. Signed by the server: the signing key never
+   * leaves it, and rotating it needs no client change.
+   */
+  signedUrl(fileNo: string, options?: SignedUrlOptions): Promise<SignedUrl>;
+}
+
+export interface SignedUrlOptions extends RequestOptions {
+  transform?: string;
+  expiresIn?: number;
+}
+
+export interface SignedUrl {
+  url: string;
+  /** ISO 8601. */
+  expires_at: string;
 }
 
 export function filesResource(ctx: ClientContext): FilesResource {
@@ -68,5 +88,19 @@ export function filesResource(ctx: ClientContext): FilesResource {
       callEndpoint(ctx, "renameFile", { params: { fileNo }, json: { name }, signal: options.signal }),
     delete: (fileNo, options = {}) =>
       callEndpoint(ctx, "deleteFile", { params: { fileNo }, signal: options.signal }),
+    update: async (fileNo, changes, options = {}) =>
+      (await callEndpoint(ctx, "updateFile", { params: { fileNo }, json: changes, signal: options.signal }))
+        .data,
+    signedUrl: async (fileNo, options = {}) =>
+      (
+        await callEndpoint(ctx, "createSignedUrl", {
+          params: { fileNo },
+          json: {
+            ...(options.transform === undefined ? {} : { transform: options.transform }),
+            ...(options.expiresIn === undefined ? {} : { expires_in: options.expiresIn }),
+          },
+          signal: options.signal,
+        })
+      ).data,
   };
 }

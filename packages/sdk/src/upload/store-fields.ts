@@ -53,5 +53,6 @@ function fileFields(options: StoreOptions, fileName: string | undefined) {
     metadata: options.metadata,
     custom_id: options.customId,
     random_prefix: options.randomPrefix,
+    is_private: options.isPrivate,
   };
 }

@@ -12,6 +12,8 @@ export interface StoreOptions {
   customId?: string;
   /** Append a random suffix to the stored name so names never collide. */
   randomPrefix?: boolean;
+  /** Store the file as private: served only through signed URLs (the result's `url` is one). */
+  isPrivate?: boolean;
 }
 
 /** Options that only direct and remote-URL uploads can carry (multipart start has no such fields). */
