@@ -118,14 +118,16 @@ describe("OpenAPI document", () => {
     });
   });
 
-  it("covers exactly the 17 service endpoints, the part gateway and upload tokens", () => {
+  it("covers exactly the 17 service endpoints, the part gateway and Trove's own three", () => {
     const documented = operationsOf(doc).map(([method, path]) => `${method} ${path}`);
     const expected = [
       ...SPEC_SERVICE_ENDPOINTS.map(([method, path]) => `${method} ${path}`),
       `put ${GATEWAY_PATH}`,
       "post /api/v1/uploads/tokens",
+      "patch /api/v1/files/{fileNo}",
+      "post /api/v1/files/{fileNo}/signed-url",
     ];
-    expect(documented).toHaveLength(19);
+    expect(documented).toHaveLength(21);
     expect(documented.sort()).toEqual(expected.sort());
   });
 
