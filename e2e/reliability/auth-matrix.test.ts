@@ -30,6 +30,10 @@ function validBody(operationId: string): unknown {
   switch (operationId) {
     case "renameFile":
       return { name: "renamed-by-matrix" };
+    case "updateFile":
+      return { is_private: true };
+    case "createSignedUrl":
+      return { expires_in: 60 };
     case "createFolder":
       return { name: "matrix-folder-new" };
     case "renameFolder":
@@ -45,7 +49,7 @@ function validBody(operationId: string): unknown {
 
 function notFoundBody(operationId: string): unknown {
   if (operationId === "renameFile") return { error: expect.stringMatching(/\S/), code: "FILE_NOT_FOUND" };
-  if (operationId.endsWith("File")) return { error: "File not found" };
+  if (operationId.endsWith("File") || operationId === "createSignedUrl") return { error: "File not found" };
   if (operationId.endsWith("Folder")) return { error: "Folder not found" };
   return { error: "Source not found" };
 }
