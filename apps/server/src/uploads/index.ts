@@ -78,7 +78,9 @@
  *   400 REMOTE_URL_FORBIDDEN. Host names are resolved and checked at delivery; a refusal then
  *   fails the job at once (no connection). Delivery never delays the response: the job row
  *   commits with the file row and the job runner (src/jobs/start-workers.ts) sends it.
- * - Files are public (`is_private: false`); delivery serves them at `url`.
+ * - Files are public unless the upload asks `is_private` (or the credential's policy has
+ *   `private: true`); a private file's `url` and `thumbnail` are signed URLs
+ *   (src/files/file-urls.ts), its plain URL a 404.
  * - Orphans from a crash between storing and committing are not swept yet (no sweeper for
  *   unreferenced keys under `<workspaceId>/`); a failed request cleans up after itself.
  *
