@@ -33,7 +33,7 @@ describe("private files through the SDK", () => {
     expect((await fetch(uploaded.url)).status).toBe(200);
     expect((await fetch(plain)).status).toBe(404);
 
-    const signed = await trove.files.signedUrl(file.file_no, { transform: "w_1,f_webp", expiresIn: 120 });
+    const signed = await trove.signedUrl(file, { transform: "w_1,f_webp", expiresIn: 120 });
     const variant = await fetch(signed.url);
     expect(variant.status).toBe(200);
     expect(variant.headers.get("content-type")).toBe("image/webp");

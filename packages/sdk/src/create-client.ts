@@ -15,7 +15,12 @@ import {
 import { type DeliveryTarget, type DeliveryTransform, deliveryUrl } from "./delivery-url.js";
 import { kyTransport } from "./ky-transport.js";
 import { requestNotSent } from "./request-not-sent.js";
-import { type FilesResource, filesResource } from "./resources/files.js";
+import {
+  type FilesResource,
+  filesResource,
+  type SignedUrl,
+  type SignedUrlOptions,
+} from "./resources/files.js";
 import { type FoldersResource, foldersResource } from "./resources/folders.js";
 import { type SourcesResource, sourcesResource } from "./resources/sources.js";
 import { type UploadTokensResource, uploadTokensResource } from "./resources/upload-tokens.js";
@@ -30,6 +35,11 @@ export interface TroveClient<TInput = UploadInput> extends TroveUploadClient<TIn
   uploadTokens: UploadTokensResource;
   /** The delivery URL of a file, optionally transformed: `{assetsUrl}/{workspace_no}/{transform}/{path}`. */
   url(file: DeliveryTarget, transform?: DeliveryTransform): string;
+  /**
+   * A signed delivery URL of a file (private or not), from the server: `files.signedUrl` for a
+   * file record or a file number.
+   */
+  signedUrl(file: string | { file_no: string }, options?: SignedUrlOptions): Promise<SignedUrl>;
 }
 
 /** Upload responses parsed with the shared zod schemas, like every other response of this client. */
@@ -43,13 +53,15 @@ export function clientOf<TInput>(
   ctx: ClientContext,
   delivery: Pick<ClientOptions, "assetsUrl" | "workspaceNo">,
 ): TroveClient<TInput> {
+  const files = filesResource(ctx);
   return {
     ...uploadClientOf<TInput>(ctx),
-    files: filesResource(ctx),
+    files,
     folders: foldersResource(ctx),
     sources: sourcesResource(ctx),
     uploadTokens: uploadTokensResource(ctx),
     url: (file, transform) => deliveryUrl(file, transform, delivery.assetsUrl, delivery.workspaceNo),
+    signedUrl: (file, options) => files.signedUrl(typeof file === "string" ? file : file.file_no, options),
   };
 }
 

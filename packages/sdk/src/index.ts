@@ -11,6 +11,8 @@ export type {
   FilesResource,
   ListFilesQuery,
   RequestOptions,
+  SignedUrl,
+  SignedUrlOptions,
 } from "./resources/files.js";
 export type { FoldersResource } from "./resources/folders.js";
 export type { ListSourcesQuery, SourcesResource } from "./resources/sources.js";
