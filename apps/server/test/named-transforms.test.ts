@@ -1,7 +1,9 @@
 // Named transforms and strict mode: what the CLI stores (setNamedTransform & co.) and what
 // delivery gets from resolveTransform, against a real (PGlite) database.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { THUMBNAIL_TRANSFORM } from "../src/files/file-urls.js";
 import type { PrismaClient } from "../src/generated/prisma/client.js";
+import { solid } from "../src/media/test-images.js";
 import {
   listNamedTransforms,
   NamedTransformError,
@@ -12,6 +14,7 @@ import {
   setStrictTransforms,
 } from "../src/transforms/index.js";
 import { createTestApp, type TestApp } from "./support/index.js";
+import { directUpload } from "./uploads-helpers.js";
 
 let t: TestApp;
 let db: PrismaClient;
@@ -137,6 +140,10 @@ describe("resolveTransform", () => {
       });
       expect(await resolveTransform(db, workspaceId, transform, { signed: true })).not.toMatch(/t_/);
     }
+    // The thumbnail that file responses link to still renders.
+    expect(await resolveTransform(db, workspaceId, THUMBNAIL_TRANSFORM, { signed: false })).toBe(
+      THUMBNAIL_TRANSFORM,
+    );
     // An unknown name is still a 400, signed or not.
     expect(await refusal("t_nope")).toMatchObject({ status: 400 });
     expect(await refusal("t_nope", true)).toMatchObject({ status: 400 });
@@ -164,6 +171,19 @@ describe("resolveTransform", () => {
     await resolveTransform(counting, workspaceId, "w_100", { signed: false });
     expect(queries).toBe(2);
     await resolveTransform(counting, workspaceId, "w_100/e_grayscale", { signed: true });
+    await resolveTransform(counting, workspaceId, THUMBNAIL_TRANSFORM, { signed: false });
     expect(queries).toBe(2);
+  });
+});
+
+describe("upload-time transforms", () => {
+  it("refuse a named step (only delivery knows the names) with 400 INVALID_TRANSFORM", async () => {
+    const png = await solid(20, 20, { r: 1, g: 2, b: 3 }, "png");
+    const res = await directUpload(t, { file_name: "a.png", transform: "t_card" }, { content: png });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      errorCode: "INVALID_TRANSFORM",
+      message: "t_card: named transforms apply at delivery only",
+    });
   });
 });

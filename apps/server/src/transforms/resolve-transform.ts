@@ -5,14 +5,18 @@
  *   await resolveTransform(db, workspaceId, "t_card/e_grayscale", { signed: false })
  *     -> "w_400,h_300,c_fill,f_auto/e_grayscale"
  *   unknown name                       -> 400 "Unknown named transform t_x" (INVALID_TRANSFORM)
- *   strict workspace, a plain step     -> 403, unless the URL is signed
+ *   strict workspace, a plain step     -> 403, unless the URL is signed or asks for the thumbnail
  *
- * At most one query (none for a signed URL without named steps): the workspace's strict flag and
+ * The thumbnail (THUMBNAIL_TRANSFORM, as file responses write it) passes strict mode: the API
+ * hands its URL out for every image, and it is one fixed size, not a caller's choice.
+ *
+ * At most one query (none for a signed URL without named steps, nor for the thumbnail): the workspace's strict flag and
  * the definitions of the names used, read together. There is no cache, so a change made by the
  * CLI on one instance holds at once on every other.
  */
 import { isNamedStep, parseTransform, safeParseTransform, TransformParseError } from "@trove/schema";
 import { HttpError } from "../errors/index.js";
+import { THUMBNAIL_TRANSFORM } from "../files/file-urls.js";
 import type { PrismaClient } from "../generated/prisma/client.js";
 
 export interface ResolveTransformOptions {
@@ -42,7 +46,7 @@ export async function resolveTransform(
   const steps = parseOrThrow(transform);
   const names = [...new Set(steps.filter(isNamedStep).map((step) => step.t))];
   const allNamed = names.length > 0 && steps.every(isNamedStep);
-  if (names.length === 0 && options.signed) return transform;
+  if (names.length === 0 && (options.signed || transform === THUMBNAIL_TRANSFORM)) return transform;
 
   const rows = await db.$queryRaw<Row[]>`
     SELECT w.strict_transforms AS strict, n.name, n.transform
