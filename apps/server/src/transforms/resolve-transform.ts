@@ -10,9 +10,9 @@
  * The thumbnail (THUMBNAIL_TRANSFORM, as file responses write it) passes strict mode: the API
  * hands its URL out for every image, and it is one fixed size, not a caller's choice.
  *
- * At most one query (none for a signed URL without named steps, nor for the thumbnail): the workspace's strict flag and
- * the definitions of the names used, read together. There is no cache, so a change made by the
- * CLI on one instance holds at once on every other.
+ * At most one query (none for a signed URL without named steps, nor for the thumbnail): the
+ * workspace's strict flag and the definitions of the names used, read together by primary key.
+ * There is no cache, so a change made by the CLI on one instance holds at once on every other.
  */
 import { isNamedStep, parseTransform, safeParseTransform, TransformParseError } from "@trove/schema";
 import { HttpError } from "../errors/index.js";
