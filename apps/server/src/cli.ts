@@ -10,6 +10,7 @@
  *     [--folder-match exact|prefix] [--no-remote] [--no-multipart]
  *   trove-server keys revoke <prefix-or-key>
  *   trove-server keys list --workspace <no>
+ *   trove-server transforms set|rm|list|strict --workspace <no> ...   (src/transforms/transforms-command.ts)
  *
  * Configuration comes from the environment (see src/config.ts).
  */
@@ -23,6 +24,7 @@ import { openDatabase } from "./db/database.js";
 import { ApiKeyLookupError, createApiKey, listApiKeys, revokeApiKey } from "./keys/api-keys.js";
 import { findWorkspaceByNo } from "./keys/workspaces.js";
 import { startServer } from "./server.js";
+import { addTransformsCommand } from "./transforms/transforms-command.js";
 import { normalizePolicy } from "./uploads/upload-policy.js";
 
 export interface CliIo {
@@ -215,6 +217,18 @@ export function createProgram(io: CliIo = defaultIo): Command {
         }
       });
     });
+
+  addTransformsCommand(program, {
+    out: io.out,
+    err: io.err,
+    fail: (message) => new CliError(message),
+    withWorkspace: (workspaceNo, fn) =>
+      withDatabase(loadConfig(io.env), async ({ prisma }) => {
+        const workspace = await findWorkspaceByNo(prisma, workspaceNo);
+        if (!workspace) throw new CliError(`No workspace ${workspaceNo}`);
+        await fn(prisma, workspace);
+      }),
+  });
 
   return program;
 }

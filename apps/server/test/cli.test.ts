@@ -117,6 +117,64 @@ describe("trove-server CLI", () => {
     expect(await runCli(privateArgs, onPrivate.io)).not.toBe(0);
   }, 60_000);
 
+  it("sets, lists and removes named transforms, and switches strict mode", async () => {
+    const run = async (...args: string[]) => {
+      const call = io();
+      const code = await runCli(["transforms", ...args], call.io);
+      return { code, out: call.out.join("\n"), err: call.err.join("\n") };
+    };
+    const ws = ["--workspace", workspaceNo];
+
+    const set = await run("set", ...ws, "card", "h_300,w_400,f_jpeg");
+    expect(set).toMatchObject({ code: 0, out: "t_card w_400,h_300,c_fill,f_jpg" });
+    expect((await run("set", ...ws, "t_thumb", "w_100")).code).toBe(0);
+    const listed = await run("list", ...ws);
+    expect(listed).toMatchObject({ code: 0, out: "t_card w_400,h_300,c_fill,f_jpg\nt_thumb w_100" });
+    expect(listed.err).toBe("Strict mode is off.");
+
+    const strict = await run("strict", ...ws, "on");
+    expect(strict.code).toBe(0);
+    expect((await run("list", ...ws)).err).toMatch(/^Strict mode is on: .*named transforms/);
+    const config = loadConfig({ TROVE_DATA_DIR: dir });
+    const db = await openDatabase(config.database);
+    try {
+      const workspace = await db.prisma.workspace.findUniqueOrThrow({ where: { workspaceNo } });
+      expect(workspace.strictTransforms).toBe(true);
+      const stored = await db.prisma.namedTransform.findMany({ where: { workspaceId: workspace.id } });
+      expect(stored.map((row) => row.name).sort()).toEqual(["card", "thumb"]);
+    } finally {
+      await db.close();
+    }
+    expect((await run("strict", ...ws, "off")).code).toBe(0);
+    expect((await run("list", ...ws)).err).toBe("Strict mode is off.");
+
+    expect((await run("rm", ...ws, "thumb")).code).toBe(0);
+    expect((await run("list", ...ws)).out).toBe("t_card w_400,h_300,c_fill,f_jpg");
+  }, 60_000);
+
+  it("refuses bad named transforms with a message and no stack", async () => {
+    const cases: [args: string[], code: number, message: RegExp][] = [
+      [["set", "--workspace", workspaceNo, "Card", "w_1"], 1, /"Card" is not a transform name/],
+      [
+        ["set", "--workspace", workspaceNo, "bad", "q_200"],
+        1,
+        /Invalid transform: q_200: quality must be 1\.\.100/,
+      ],
+      [["set", "--workspace", workspaceNo, "bad", "t_card"], 1, /cannot use another one/],
+      [["set", "--workspace", workspaceNo, "bad", "r_0"], 1, /does nothing/],
+      [["rm", "--workspace", workspaceNo, "missing"], 1, /No named transform t_missing/],
+      [["strict", "--workspace", workspaceNo, "maybe"], 2, /must be on or off/],
+      [["list", "--workspace", "nope"], 1, /No workspace nope/],
+    ];
+    for (const [args, code, message] of cases) {
+      const call = io();
+      expect(await runCli(["transforms", ...args], call.io), args.join(" ")).toBe(code);
+      const err = call.err.join("\n");
+      expect(err, args.join(" ")).toMatch(message);
+      expect(err, args.join(" ")).not.toMatch(/\n\s+at /);
+    }
+  }, 60_000);
+
   it("fails clearly on bad input", async () => {
     const badType = io();
     expect(await runCli(["keys", "create", "--workspace", workspaceNo, "--type", "admin"], badType.io)).toBe(

@@ -1,5 +1,6 @@
 // Names that would make a URL mean two things are refused wherever a name is given: a folder or
-// file named like a transformation step (delivery reads `w_100/cat.jpg` as "w_100 of cat.jpg"),
+// file named like a transformation step (delivery reads `w_100/cat.jpg` as "w_100 of cat.jpg", and
+// `t_card/cat.jpg` as the workspace's named transform `card` of cat.jpg),
 // and bidirectional controls (a name that displays as another). Each entry point answers 400 in
 // its group's envelope with a message that says why.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,7 +16,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const STEP_NAMES = ["w_100", "r_0", "w_256,h_256,c_limit,f_webp", "e_grayscale", "f_auto"];
+const STEP_NAMES = ["w_100", "r_0", "w_256,h_256,c_limit,f_webp", "e_grayscale", "f_auto", "t_card"];
 const BIDI_NAMES = ["cat\u202egpj.exe", "a\u2066b", "x\u200fy"];
 const STEP_MESSAGE = /must not read as a transformation step/;
 const BIDI_MESSAGE = /must not contain bidirectional control characters/;
@@ -76,9 +77,11 @@ describe("names that read as a transformation step", () => {
       await directUpload(t, { file_name: "rename-me.txt" }, { content: Buffer.from("x") }),
     );
     const file_no = (await t.app.db.file.findUniqueOrThrow({ where: { id: file.id } })).fileNo;
-    const res = await inject("PATCH", `/api/v1/files/${file_no}/rename`, { name: "r_0" });
-    expect(res.statusCode).toBe(400);
-    expect(JSON.stringify(res.json())).toMatch(STEP_MESSAGE);
+    for (const name of ["r_0", "t_card"]) {
+      const res = await inject("PATCH", `/api/v1/files/${file_no}/rename`, { name });
+      expect(res.statusCode).toBe(400);
+      expect(JSON.stringify(res.json())).toMatch(STEP_MESSAGE);
+    }
   });
 });
 

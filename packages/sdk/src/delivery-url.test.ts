@@ -41,6 +41,20 @@ describe("client.url", () => {
     });
   });
 
+  it("writes named transforms, as a string or typed, and refuses one that is not alone", () => {
+    expect(client.url(fileListRow, "t_card")).toBe(`${ASSETS_URL}/ws1/t_card/photos/cat.jpg`);
+    expect(client.url(fileListRow, { t: "card" })).toBe(`${ASSETS_URL}/ws1/t_card/photos/cat.jpg`);
+    expect(client.url(fileListRow, [{ t: "hero_2x" }, { e: "grayscale" }])).toBe(
+      `${ASSETS_URL}/ws1/t_hero_2x/e_grayscale/photos/cat.jpg`,
+    );
+    expect(() => client.url(fileListRow, "t_card,w_100")).toThrow(
+      "Invalid transform: t_card: a named transform stands alone in its step",
+    );
+    expect(() => client.url(fileListRow, { t: "Card" })).toThrow(
+      /Invalid transform: t_Card: a transform name is/,
+    );
+  });
+
   it("accepts file details (workspace.workspace_no) and the rename record", () => {
     expect(client.url(fileDetails, { w: 10 })).toBe(`${ASSETS_URL}/ws1/w_10/photos/cat.jpg`);
     expect(client.url(fileRecord, { w: 10 })).toBe(`${ASSETS_URL}/ws1/w_10/photos/dog.jpg`);

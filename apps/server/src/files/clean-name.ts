@@ -7,6 +7,7 @@
  *   cleanName("a/b")              -> throws 400 "name must not contain path separators"
  *   cleanName("x\n", "folder")    -> throws 400 "folder must not contain control characters"
  *   cleanName("w_300", "folder")  -> throws 400 (a delivery URL would read it as a resize)
+ *   cleanName("t_card", "folder") -> throws 400 (a delivery URL would read it as a named transform)
  */
 import { isTransformStep } from "@trove/schema";
 import { badRequest } from "../errors/index.js";

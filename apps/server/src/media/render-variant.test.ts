@@ -95,6 +95,12 @@ describe("renderVariant", () => {
       code: "INVALID_TRANSFORM",
       status: 400,
     });
+    // A named step left unresolved would otherwise render as the source itself.
+    await expect(renderVariant({ source, transform: "w_20/t_card" })).rejects.toMatchObject({
+      code: "INVALID_TRANSFORM",
+      status: 400,
+      message: "t_card: named transforms apply at delivery only",
+    });
     await expect(renderVariant({ source, transform: "w_8192,h_8192,c_scale" })).rejects.toMatchObject({
       code: "IMAGE_TOO_LARGE",
       status: 400,

@@ -4,6 +4,11 @@ export { COLOUR_NAMES, type ColourName } from "./colour.js";
 export { EFFECT_NAMES, type Effect, type EffectName, splitEffect } from "./effect.js";
 export { isTransformStep } from "./is-transform-step.js";
 export { MAX_DIMENSION, MAX_ROTATION, MAX_TRANSFORM_LENGTH, MAX_TRANSFORM_STEPS } from "./limits.js";
+export {
+  isNamedStep,
+  isNamedTransformName,
+  MAX_NAMED_TRANSFORM_LENGTH,
+} from "./named-transform.js";
 export { normalizeTransform } from "./normalize-transform.js";
 export { parseTransform, type SafeParseTransformResult, safeParseTransform } from "./parse-transform.js";
 export { TransformParseError } from "./transform-parse-error.js";

@@ -21,6 +21,8 @@ export function normalizeValidTransform(steps: readonly TransformStep[]): Transf
 function normalizeStep(step: TransformStep): TransformStep {
   const out: TransformStep = { ...step };
 
+  // t: kept as written; the server replaces a named step by its (canonical) definition.
+
   // ar: lowest terms, 32:18 → 16:9 and 1.5:1 → 3:2 (see canonicalAspectRatio).
   if (out.ar !== undefined) out.ar = canonicalAspectRatio(out.ar);
 

@@ -2,6 +2,7 @@ import { readAspectRatio } from "./aspect-ratio.js";
 import { readColour } from "./colour.js";
 import { readEffect } from "./effect.js";
 import { MAX_DIMENSION, MAX_ROTATION } from "./limits.js";
+import { readNamedTransformName } from "./named-transform.js";
 import { readInteger } from "./read-integer.js";
 import { TransformParseError } from "./transform-parse-error.js";
 import {
@@ -22,6 +23,7 @@ const oneOf =
     (values as readonly string[]).includes(text) ? accept(text as T) : refuse(reason);
 
 const VALUE_READERS: ValueReaders = {
+  t: readNamedTransformName,
   w: (text) =>
     readInteger(text, 1, MAX_DIMENSION, {
       kind: "width must be an integer",

@@ -1,8 +1,25 @@
 import type { ColourName } from "./colour.js";
 import type { Effect } from "./effect.js";
 
-/** Keys in canonical order: a canonical string writes a step's directives in this order. */
-export const TRANSFORM_KEYS = ["w", "h", "ar", "c", "p", "f", "q", "r", "flip", "bg", "br", "e"] as const;
+/**
+ * Keys in canonical order: a canonical string writes a step's directives in this order. `t` (a
+ * named transform) is always alone in its step, so its place only matters to this list.
+ */
+export const TRANSFORM_KEYS = [
+  "t",
+  "w",
+  "h",
+  "ar",
+  "c",
+  "p",
+  "f",
+  "q",
+  "r",
+  "flip",
+  "bg",
+  "br",
+  "e",
+] as const;
 export type TransformKey = (typeof TRANSFORM_KEYS)[number];
 
 export const CROP_MODES = ["fill", "fit", "limit", "scale", "pad", "crop"] as const;
@@ -28,6 +45,12 @@ export interface AspectRatio {
  * optional; a key appears at most once per step.
  */
 export interface TransformStep {
+  /**
+   * A named transform (`t_card`): a transformation the workspace defines under that name, 1 to
+   * 64 of `a-z`, `0-9`, `_` and `-`. Alone in its step; the server replaces it by its definition
+   * before rendering, so the grammar keeps it as written.
+   */
+  t?: string;
   /** Target width, integer 1..8192. */
   w?: number;
   /** Target height, integer 1..8192. */
