@@ -57,6 +57,7 @@ import { SNIFF_HEAD_BYTES, sniffContent } from "../media/sniff-content.js";
 import { negotiatesFormat, variantCacheKey } from "../media/variant-cache-key.js";
 import { variantOutputFormat } from "../media/variant-output-format.js";
 import { ObjectNotFoundError } from "../storage/driver.js";
+import { resolveTransform } from "../transforms/resolve-transform.js";
 import { imageInputOf, putBuffer, readObjectHead } from "../uploads/object-keys.js";
 import { CACHE_CONTROL, type DeliveryFallback, type DeliveryFile } from "./delivery.js";
 import { deliveryAccess } from "./delivery-access.js";
@@ -93,6 +94,10 @@ function digest(text: string): string {
 export interface VariantServeOptions {
   /** Whose variants these are (VariantStore's cap and eviction). */
   owner: VariantOwner;
+  /** The workspace whose named transforms and strict mode apply. */
+  workspaceId: string;
+  /** The request carried a valid signature (strict mode renders any transform for it). */
+  signed: boolean;
   /** Cache-Control of every response. */
   cacheControl: string;
 }
@@ -175,9 +180,13 @@ export function variantDelivery(app: FastifyInstance): VariantDelivery {
     options: VariantServeOptions,
   ) => {
     const { owner } = options;
+    // Named steps (`t_card`) written out, and strict mode enforced: src/transforms/.
+    const resolved = await resolveTransform(app.db, options.workspaceId, transform, {
+      signed: options.signed,
+    });
     let canonical: string;
     try {
-      canonical = canonicalizeTransform(transform);
+      canonical = canonicalizeTransform(resolved);
     } catch (error) {
       if (error instanceof TransformParseError) {
         throw new HttpError(400, error.message, { errorCode: "INVALID_TRANSFORM", cause: error });
@@ -279,6 +288,8 @@ export function variantDelivery(app: FastifyInstance): VariantDelivery {
         if (!access) return false;
         await serve(request, reply, file, transform, {
           owner: { fileId: file.id },
+          workspaceId: file.workspaceId,
+          signed: access.signed,
           cacheControl: access.cacheControl,
         });
         return true;

@@ -79,6 +79,7 @@ export function parseDeliveryPath(
 /** What delivery reads of a file row, for a stored file and for the variants of one. */
 export const DELIVERY_FILE_SELECT = {
   id: true,
+  workspaceId: true,
   path: true,
   storageKey: true,
   thumbnailKey: true,
@@ -93,6 +94,7 @@ export const DELIVERY_FILE_SELECT = {
 
 export interface DeliveryFile {
   id: string;
+  workspaceId: string;
   path: string;
   storageKey: string;
   thumbnailKey: string | null;

@@ -49,9 +49,10 @@ export function splitTransform(path: string): { transform: string; path: string 
   return { transform: segments.slice(0, steps).join("/"), path: segments.slice(steps).join("/") };
 }
 
-function asDeliveryFile(row: OriginObjectRow): DeliveryFile {
+function asDeliveryFile(row: OriginObjectRow, workspaceId: string): DeliveryFile {
   return {
     id: row.id,
+    workspaceId,
     path: row.path,
     storageKey: row.storageKey,
     thumbnailKey: null,
@@ -83,6 +84,7 @@ export function originDelivery(app: FastifyInstance, variants: VariantDelivery):
         where: { name: target.origin, workspace: { workspaceNo: target.workspaceNo } },
         select: {
           id: true,
+          workspaceId: true,
           name: true,
           type: true,
           configuration: true,
@@ -114,8 +116,11 @@ export function originDelivery(app: FastifyInstance, variants: VariantDelivery):
         throw new HttpError(error.status, error.message, { expose: true, cause: error });
       }
       if (transform !== "") {
-        return variants.serve(request, reply, asDeliveryFile(object), transform, {
+        return variants.serve(request, reply, asDeliveryFile(object, source.workspaceId), transform, {
           owner: { originObjectId: object.id },
+          workspaceId: source.workspaceId,
+          // Sources have no private objects, so no signed URLs: strict mode applies as written.
+          signed: false,
           cacheControl,
         });
       }
