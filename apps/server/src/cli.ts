@@ -10,6 +10,7 @@
  *     [--folder-match exact|prefix] [--no-remote] [--no-multipart]
  *   trove-server keys revoke <prefix-or-key>
  *   trove-server keys list --workspace <no>
+ *   trove-server webhooks secret|rotate|add|list|remove|deliveries ...   (src/webhooks/webhook-commands.ts)
  *
  * Configuration comes from the environment (see src/config.ts).
  */
@@ -18,12 +19,14 @@ import { fileURLToPath } from "node:url";
 import { type UploadPolicy, uploadPolicySchema } from "@trove/schema";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { parseByteSize } from "./byte-size.js";
+import { CliError } from "./cli-error.js";
 import { ConfigError, loadConfig, type ServerConfig } from "./config.js";
 import { openDatabase } from "./db/database.js";
 import { ApiKeyLookupError, createApiKey, listApiKeys, revokeApiKey } from "./keys/api-keys.js";
 import { findWorkspaceByNo } from "./keys/workspaces.js";
 import { startServer } from "./server.js";
 import { normalizePolicy } from "./uploads/upload-policy.js";
+import { registerWebhookCommands } from "./webhooks/webhook-commands.js";
 
 export interface CliIo {
   out(text: string): void;
@@ -36,10 +39,6 @@ const defaultIo: CliIo = {
   err: (text) => process.stderr.write(`${text}\n`),
   env: process.env,
 };
-
-class CliError extends Error {
-  override name = "CliError";
-}
 
 async function withDatabase<T>(
   config: ServerConfig,
@@ -215,6 +214,14 @@ export function createProgram(io: CliIo = defaultIo): Command {
         }
       });
     });
+
+  registerWebhookCommands(program, {
+    io,
+    withDatabase: (fn) => {
+      const config = loadConfig(io.env);
+      return withDatabase(config, ({ prisma }) => fn({ prisma, config }));
+    },
+  });
 
   return program;
 }

@@ -104,12 +104,18 @@ export interface WebhookDeliveryResult {
  * throws `RemoteFetchError` when the guard refuses the URL or the request fails.
  */
 export async function deliverWebhook(
-  input: { url: string; webhookId: string; event: WebhookEvent; secret: string; timestamp?: Date },
+  input: {
+    url: string;
+    webhookId: string;
+    event: WebhookEvent;
+    secrets: readonly string[];
+    timestamp?: Date;
+  },
   options: WebhookDeliveryOptions = {},
 ): Promise<WebhookDeliveryResult> {
   const body = JSON.stringify(input.event);
   const signature = signWebhook({
-    secret: input.secret,
+    secrets: input.secrets,
     webhookId: input.webhookId,
     body,
     ...(input.timestamp ? { timestamp: input.timestamp } : {}),
@@ -134,8 +140,11 @@ export async function deliverWebhook(
 }
 
 export interface WebhookHandlerOptions extends WebhookDeliveryOptions {
-  /** The workspace's plaintext signing secret (`whsec_...`), or null if the workspace is gone. */
-  resolveSecret(workspaceId: string): Promise<string | null>;
+  /**
+   * The workspace's plaintext signing secrets (`whsec_...`), current first, the previous one too
+   * during a rotation's grace; empty when the workspace is gone.
+   */
+  resolveSecrets(workspaceId: string): Promise<readonly string[]>;
 }
 
 /**
@@ -146,11 +155,13 @@ export interface WebhookHandlerOptions extends WebhookDeliveryOptions {
 export function createWebhookHandler(options: WebhookHandlerOptions): JobHandler<WebhookJobPayload> {
   return async (job) => {
     const payload = job.payload;
-    const secret = await options.resolveSecret(payload.workspaceId);
-    if (!secret) throw new PermanentJobError(`workspace ${payload.workspaceId} has no webhook secret`);
+    const secrets = await options.resolveSecrets(payload.workspaceId);
+    if (secrets.length === 0) {
+      throw new PermanentJobError(`workspace ${payload.workspaceId} has no webhook secret`);
+    }
     let result: WebhookDeliveryResult;
     try {
-      result = await deliverWebhook({ ...payload, secret }, options);
+      result = await deliverWebhook({ ...payload, secrets }, options);
     } catch (error) {
       if (isRemoteFetchError(error) && error.code === "REMOTE_URL_FORBIDDEN") {
         throw new PermanentJobError(`${error.message}${error.detail ? ` (${error.detail})` : ""}`);

@@ -13,7 +13,7 @@
  * // Server start-up: one runner per instance, any number of instances.
  * const runner = new JobRunner(prisma, { pollIntervalMs?, batchSize?, lockMs?, backoff?, logger?, workerId? });
  * runner.register(WEBHOOK_JOB_KIND, createWebhookHandler({
- *   resolveSecret: async (workspaceId) => decrypt(workspace.webhookSecret),   // plaintext "whsec_..." or null
+ *   resolveSecrets: (workspaceId) => signingSecrets(db, secretKey, workspaceId),  // ["whsec_...", previous?]
  *   trustedRanges: config.trustedRanges, timeoutMs?: 10_000,
  * }));
  * runner.register("multipart-expiry", sweeperHandler);        // other kinds share the runner
@@ -26,8 +26,8 @@
  * completeJob / retryJob / failJob(db, id, workerId, ...): Promise<boolean>   // false: lock lost
  * backoffDelayMs(attempts, { baseMs, factor, maxMs, jitter }, random?): number
  * class PermanentJobError extends Error                        // throw from a handler: fail, no retry
- * deliverWebhook({ url, webhookId, event, secret, timestamp? }, options): Promise<{ status, ok }>
- * signWebhook({ secret, webhookId, body, timestamp? }): { "webhook-id", "webhook-timestamp", "webhook-signature" }
+ * deliverWebhook({ url, webhookId, event, secrets, timestamp? }, options): Promise<{ status, ok }>
+ * signWebhook({ secrets, webhookId, body, timestamp? }): { "webhook-id", "webhook-timestamp", "webhook-signature" }
  * generateWebhookSecret(): string                              // "whsec_" + base64(32 random bytes)
  * ```
  *
