@@ -47,6 +47,7 @@ export function createJobRunner(app: FastifyInstance): JobRunner {
       resolveSecrets: (workspaceId) => signingSecrets(app.db, config.secretKey, workspaceId),
       trustedRanges: config.trustedRanges,
       timeoutMs: config.webhooks.timeoutMs,
+      maxAttempts: config.webhooks.maxAttempts,
       ...(config.outbound?.lookup ? { lookup: config.outbound.lookup } : {}),
       ...(config.outbound?.connect ? { connect: config.outbound.connect } : {}),
     }),

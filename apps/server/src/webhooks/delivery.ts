@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Prisma } from "../generated/prisma/client.js";
 import { enqueueJob, type JobWriter } from "../jobs/job-queue.js";
-import { type JobHandler, PermanentJobError } from "../jobs/job-runner.js";
+import { describeError, type JobHandler, PermanentJobError } from "../jobs/job-runner.js";
 import { checkRemoteUrl } from "../network/check-url.js";
 import type { Connector, LookupAll } from "../network/guarded-connector.js";
 import { isRemoteFetchError } from "../network/remote-fetch-error.js";
@@ -29,6 +29,8 @@ export interface WebhookEvent<T = unknown> {
 /** What a webhook job stores in `jobs.payload`. */
 export interface WebhookJobPayload {
   workspaceId: string;
+  /** The registered endpoint this goes to; absent for an upload's one-off `webhook_url`. */
+  endpointId?: string;
   url: string;
   /** `webhook-id` header: `msg_<uuid>`, the same on every attempt, so receivers can drop repeats. */
   webhookId: string;
@@ -141,6 +143,12 @@ export async function deliverWebhook(
 
 export interface WebhookHandlerOptions extends WebhookDeliveryOptions {
   /**
+   * Attempts after which a delivery fails for good (TROVE_WEBHOOK_MAX_ATTEMPTS), applied at run
+   * time so that it also holds for jobs enqueued without the config (endpoint events); a job's own
+   * smaller `maxAttempts` still wins.
+   */
+  maxAttempts?: number;
+  /**
    * The workspace's plaintext signing secrets (`whsec_...`), current first, the previous one too
    * during a rotation's grace; empty when the workspace is gone.
    */
@@ -166,8 +174,19 @@ export function createWebhookHandler(options: WebhookHandlerOptions): JobHandler
       if (isRemoteFetchError(error) && error.code === "REMOTE_URL_FORBIDDEN") {
         throw new PermanentJobError(`${error.message}${error.detail ? ` (${error.detail})` : ""}`);
       }
-      throw error;
+      throw lastAttempt(job.attempts, options.maxAttempts)
+        ? new PermanentJobError(describeError(error))
+        : error;
     }
-    if (!result.ok) throw new Error(`receiver answered HTTP ${result.status}`);
+    if (!result.ok) {
+      const message = `receiver answered HTTP ${result.status}`;
+      throw lastAttempt(job.attempts, options.maxAttempts)
+        ? new PermanentJobError(message)
+        : new Error(message);
+    }
   };
+}
+
+function lastAttempt(attempts: number, maxAttempts: number | undefined): boolean {
+  return maxAttempts !== undefined && attempts >= maxAttempts;
 }
