@@ -6,6 +6,9 @@ import type { IncomingHttpHeaders, ServerResponse } from "node:http";
 import { Command } from "commander";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { JobStatus } from "../src/generated/prisma/client.js";
+import { enqueueJob } from "../src/jobs/job-queue.js";
+import { sweepFinishedJobs } from "../src/jobs/job-retention.js";
 import { createJobRunner } from "../src/jobs/start-workers.js";
 import { solid } from "../src/media/test-images.js";
 import { forbidSystemDns, startTestServer, type TestServer } from "../src/network/test-doubles.js";
@@ -165,7 +168,12 @@ describe("workspace endpoints receive every event type, signed with the secret t
   let secret: string;
   beforeAll(async () => {
     t = await createTestApp({
-      config: { trustedRanges: "127.0.0.0/8", workers: true, jobPollIntervalMs: 50 },
+      config: {
+        trustedRanges: "127.0.0.0/8",
+        workers: true,
+        jobPollIntervalMs: 50,
+        multipart: { sweepIntervalMs: 200 },
+      },
     });
     secret = (await cli(t, "secret", "-w", t.workspace.workspaceNo)).out[0] as string;
   });
@@ -305,6 +313,16 @@ describe("workspace endpoints receive every event type, signed with the secret t
     );
     expect(received("/hooks/folders")).toHaveLength(1);
   });
+
+  it("runs the retention sweep on the workers' clock", async () => {
+    const delivered = await t.app.db.job.count({ where: { status: "succeeded" } });
+    expect(delivered).toBeGreaterThan(0);
+    await t.app.db
+      .$executeRaw`UPDATE jobs SET updated_at = now() - interval '8 days' WHERE status = 'succeeded'`;
+    await waitFor(async () =>
+      (await t.app.db.job.count({ where: { status: "succeeded" } })) === 0 ? true : undefined,
+    );
+  });
 });
 
 describe("retries, failure and ordering (the test drives the runner)", () => {
@@ -391,5 +409,25 @@ describe("retries, failure and ordering (the test drives the runner)", () => {
     expect(seen().slice(2)).toEqual([1]);
     await runDue();
     expect(seen().slice(3)).toEqual([2]);
+  });
+
+  it("deletes finished jobs of every kind after the retention period, never unfinished ones", async () => {
+    await enqueueJob(t.app.db, { kind: "no.handler", payload: {} }); // stays pending: no runner takes it
+    await t.app.db.job.create({ data: { kind: "storage.delete-objects", status: "succeeded" } });
+    const finished = { status: { in: ["succeeded", "failed"] as JobStatus[] } };
+    const finishedCount = await t.app.db.job.count({ where: finished });
+    const total = await t.app.db.job.count();
+    expect(finishedCount).toBeGreaterThanOrEqual(5); // delivered, failed, and the one above
+    expect((await deliveryLines()).some((line) => line.includes("failed"))).toBe(true);
+
+    // Finished less than TROVE_JOB_RETENTION_HOURS ago: kept.
+    expect(await sweepFinishedJobs(t.app.db, t.config.jobRetentionMs)).toBe(0);
+    // A week and a day later (the clock moved by ageing every row, unfinished ones included).
+    await t.app.db.$executeRaw`UPDATE jobs SET updated_at = now() - interval '8 days'`;
+    expect(await sweepFinishedJobs(t.app.db, t.config.jobRetentionMs)).toBe(finishedCount);
+    expect(await t.app.db.job.count()).toBe(total - finishedCount);
+    expect(await t.app.db.job.count({ where: finished })).toBe(0);
+    expect(await t.app.db.job.count({ where: { kind: "no.handler", status: "pending" } })).toBe(1);
+    expect((await deliveryLines()).some((line) => line.includes("failed"))).toBe(false);
   });
 });

@@ -17,7 +17,9 @@
  * - `storage.delete-objects`: removal of a deleted file's objects (src/files/delete-objects-job.ts).
  *
  * Beside the runner, the sweep of expired multipart sessions and orphaned objects runs on this
- * instance's own timer every `config.multipart.sweepIntervalMs` (src/multipart/sweep-timer.ts).
+ * instance's own timer every `config.multipart.sweepIntervalMs` (src/multipart/sweep-timer.ts),
+ * and so, on a timer of its own with the same interval, does the deletion of jobs finished more
+ * than `config.jobRetentionMs` ago (./job-retention.ts).
  */
 import type { FastifyInstance } from "fastify";
 import { createDeleteObjectsHandler, DELETE_OBJECTS_JOB_KIND } from "../files/delete-objects-job.js";
@@ -25,6 +27,7 @@ import { sweepExpiredSessions } from "../multipart/sweep-sessions.js";
 import { type SweepTimer, startSweepTimer } from "../multipart/sweep-timer.js";
 import { createWebhookHandler, WEBHOOK_JOB_KIND } from "../webhooks/delivery.js";
 import { signingSecrets } from "../webhooks/workspace-secrets.js";
+import { sweepFinishedJobs } from "./job-retention.js";
 import { JobRunner } from "./job-runner.js";
 
 declare module "fastify" {
@@ -62,8 +65,15 @@ export function setupWorkers(app: FastifyInstance): void {
   app.decorate("jobRunner", runner);
   if (!runner) return;
   let sweeper: SweepTimer | undefined;
+  let retention: SweepTimer | undefined;
   app.addHook("onReady", async () => {
     runner.start();
+    retention = startSweepTimer({
+      intervalMs: app.config.multipart.sweepIntervalMs,
+      run: () => sweepFinishedJobs(app.db, app.config.jobRetentionMs),
+      onError: (error) =>
+        app.log.warn({ err: error }, "job retention sweep failed; it runs again next interval"),
+    });
     sweeper = startSweepTimer({
       intervalMs: app.config.multipart.sweepIntervalMs,
       run: () => sweepExpiredSessions(app),
@@ -72,6 +82,6 @@ export function setupWorkers(app: FastifyInstance): void {
   });
   // preClose: before the database plugin's onClose closes the client under the runner.
   app.addHook("preClose", async () => {
-    await Promise.all([runner.stop(), sweeper?.stop()]);
+    await Promise.all([runner.stop(), sweeper?.stop(), retention?.stop()]);
   });
 }
