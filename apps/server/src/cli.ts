@@ -11,6 +11,7 @@
  *   trove-server keys revoke <prefix-or-key>
  *   trove-server keys list --workspace <no>
  *   trove-server transforms set|rm|list|strict --workspace <no> ...   (src/transforms/transforms-command.ts)
+ *   trove-server webhooks secret|rotate|add|list|remove|deliveries ...   (src/webhooks/webhook-commands.ts)
  *
  * Configuration comes from the environment (see src/config.ts).
  */
@@ -19,6 +20,7 @@ import { fileURLToPath } from "node:url";
 import { type UploadPolicy, uploadPolicySchema } from "@trove/schema";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { parseByteSize } from "./byte-size.js";
+import { CliError } from "./cli-error.js";
 import { ConfigError, loadConfig, type ServerConfig } from "./config.js";
 import { openDatabase } from "./db/database.js";
 import { ApiKeyLookupError, createApiKey, listApiKeys, revokeApiKey } from "./keys/api-keys.js";
@@ -26,6 +28,7 @@ import { findWorkspaceByNo } from "./keys/workspaces.js";
 import { startServer } from "./server.js";
 import { addTransformsCommand } from "./transforms/transforms-command.js";
 import { normalizePolicy } from "./uploads/upload-policy.js";
+import { registerWebhookCommands } from "./webhooks/webhook-commands.js";
 
 export interface CliIo {
   out(text: string): void;
@@ -38,10 +41,6 @@ const defaultIo: CliIo = {
   err: (text) => process.stderr.write(`${text}\n`),
   env: process.env,
 };
-
-class CliError extends Error {
-  override name = "CliError";
-}
 
 async function withDatabase<T>(
   config: ServerConfig,
@@ -228,6 +227,14 @@ export function createProgram(io: CliIo = defaultIo): Command {
         if (!workspace) throw new CliError(`No workspace ${workspaceNo}`);
         await fn(prisma, workspace);
       }),
+  });
+
+  registerWebhookCommands(program, {
+    io,
+    withDatabase: (fn) => {
+      const config = loadConfig(io.env);
+      return withDatabase(config, ({ prisma }) => fn({ prisma, config }));
+    },
   });
 
   return program;

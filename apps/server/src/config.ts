@@ -25,7 +25,8 @@
  *   none), TROVE_REMOTE_FETCH_TIMEOUT_MS (60000), TROVE_MAX_INPUT_PIXELS (100000000),
  *   TROVE_MAX_OUTPUT_PIXELS (40000000), TROVE_MEDIA_TIMEOUT_SECONDS (30), TROVE_WEBHOOK_MAX_ATTEMPTS (10),
  *   TROVE_WEBHOOK_TIMEOUT_MS (10000), TROVE_WORKERS (run the job runner in this process; default true),
- *   TROVE_JOB_POLL_INTERVAL_MS (1000).
+ *   TROVE_JOB_POLL_INTERVAL_MS (1000), TROVE_JOB_RETENTION_HOURS (finished jobs of every kind are
+ *   deleted this long after they finished, 168).
  *   TROVE_MAX_UPSCALE_PIXELS (largest image the media pipeline makes that has more pixels than its
  *   source: upscales, pads, rotated canvases; 16777216 = 4096²).
  * Delivery host (src/routes/delivery-limits.ts):
@@ -144,6 +145,8 @@ export interface ServerConfig {
   /** Run background workers (webhook delivery, object cleanup) in this process. */
   workers: boolean;
   jobPollIntervalMs: number;
+  /** Age after which succeeded and failed jobs are deleted, ms (TROVE_JOB_RETENTION_HOURS). */
+  jobRetentionMs: number;
   /** Render admission and the per-file variant cap of the delivery host. */
   delivery: DeliveryLimits;
   /** Reading from sources' origins: cache TTL, size limit, deadline, GCS endpoint. */
@@ -223,6 +226,7 @@ const envSchema = z.object({
   TROVE_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
   TROVE_WORKERS: optionalString.pipe(z.enum(["true", "false", "1", "0"]).optional()),
   TROVE_JOB_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(1000),
+  TROVE_JOB_RETENTION_HOURS: z.coerce.number().int().min(1).max(87_600).default(168),
   TROVE_RENDER_CONCURRENCY: z.coerce.number().int().min(1).optional(),
   TROVE_RENDER_QUEUE: z.coerce.number().int().min(0).optional(),
   TROVE_RENDER_WAIT_MS: z.coerce.number().int().min(1).optional(),
@@ -414,6 +418,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     webhooks: { maxAttempts: e.TROVE_WEBHOOK_MAX_ATTEMPTS, timeoutMs: e.TROVE_WEBHOOK_TIMEOUT_MS },
     workers: e.TROVE_WORKERS === undefined ? true : e.TROVE_WORKERS === "true" || e.TROVE_WORKERS === "1",
     jobPollIntervalMs: e.TROVE_JOB_POLL_INTERVAL_MS,
+    jobRetentionMs: e.TROVE_JOB_RETENTION_HOURS * 3_600_000,
     delivery: {
       renderConcurrency: e.TROVE_RENDER_CONCURRENCY,
       renderQueue: e.TROVE_RENDER_QUEUE,
@@ -512,6 +517,7 @@ export function resolveConfig(input: ConfigInput): ServerConfig {
     // Off unless asked for: tests and embedders start workers explicitly; loadConfig turns them on.
     workers: input.workers ?? false,
     jobPollIntervalMs: input.jobPollIntervalMs ?? 1000,
+    jobRetentionMs: input.jobRetentionMs ?? 168 * 3_600_000,
     delivery: resolveDeliveryLimits(input.delivery),
     origins: resolveOriginSettings(input.origins),
     ...(input.outbound ? { outbound: input.outbound } : {}),

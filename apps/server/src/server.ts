@@ -51,7 +51,11 @@ export function startupBanner(config: ServerConfig, address: string, seed: SeedR
           `    ${key.type === "public" ? "public key " : "private key"}  ${shown}   (workspace ${key.workspaceNo})`,
         );
       }
-    } else {
+    }
+    for (const { workspaceNo, secret } of seed.webhookSecrets) {
+      lines.push(`  Webhook signing secret of workspace ${workspaceNo}: ${secret}`);
+    }
+    if (seed.created.length === 0) {
       lines.push(
         "  Development keys already exist (shown at first start). New key:",
         `    trove-server keys create --workspace ${seed.workspace.workspaceNo} --type private`,

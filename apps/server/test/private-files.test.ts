@@ -6,6 +6,8 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { solid } from "../src/media/test-images.js";
 import { signDelivery } from "../src/signing/delivery-signature.js";
+import { WEBHOOK_JOB_KIND } from "../src/webhooks/delivery.js";
+import { addEndpoint } from "../src/webhooks/endpoints.js";
 import { complete, putPart, start } from "./multipart-helpers.js";
 import { createTestApp, type TestApp } from "./support/index.js";
 import { directUpload } from "./uploads-helpers.js";
@@ -149,8 +151,25 @@ describe("a private file", () => {
         headers: { "x-api-key": t.keys.private },
         payload: { is_private: isPrivate },
       });
+    const jobsBefore = await t.app.db.job.count({ where: { kind: WEBHOOK_JOB_KIND } });
     const pub = await patch(false);
     expect(pub.statusCode).toBe(200);
+    // The endpoint registered below hears each later change as file.updated.
+    const jobs = await t.app.db.job.findMany({ where: { kind: WEBHOOK_JOB_KIND }, skip: jobsBefore });
+    expect(jobs).toEqual([]);
+    await addEndpoint(t.app.db, {
+      workspaceId: t.workspace.id,
+      url: "https://hooks.example.com/x",
+      eventTypes: ["file.updated"],
+    });
+    expect((await patch(false)).statusCode).toBe(200);
+    const events = (await t.app.db.job.findMany({ where: { kind: WEBHOOK_JOB_KIND } })).map(
+      (job) =>
+        (job.payload as { event: { type: string; data: { file_no: string; is_private: boolean } } }).event,
+    );
+    expect(events.filter((event) => event.type === "file.updated").map((event) => event.data)).toContainEqual(
+      expect.objectContaining({ file_no: file.file_no, is_private: false }),
+    );
     expect(pub.json().data.is_private).toBe(false);
     expect(pub.json().data.url).not.toContain("?");
     expect((await get(plain)).statusCode).toBe(200);

@@ -35,6 +35,7 @@ it("starts on loopback, prints URLs and the new development keys once, and close
     expect(banner).toContain(`data        ${dir}`);
     expect(banner).toMatch(/public key\s+trove_pk_[0-9A-Za-z]{32}/);
     expect(banner).toMatch(/private key\s+trove_sk_[0-9A-Za-z]{32}/);
+    expect(banner).toMatch(/Webhook signing secret of workspace \w+: whsec_[A-Za-z0-9+/]{43}=/);
 
     // Restart on the same data directory: data kept, no new keys.
     printed.length = 0;
@@ -42,6 +43,7 @@ it("starts on loopback, prints URLs and the new development keys once, and close
     await second.close();
     expect(printed.join("\n")).not.toMatch(/trove_[ps]k_[0-9A-Za-z]{32}/);
     expect(printed.join("\n")).toContain("already exist");
+    expect(printed.join("\n")).not.toContain("whsec_");
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -56,6 +58,7 @@ it("prints keys set in the environment by prefix only: the operator has them, lo
     workspace,
     workspace2: undefined,
     createdWorkspace: true,
+    webhookSecrets: [],
     created: [
       { type: "private", key: envKey, workspaceNo: "1001" },
       { type: "public", key: generated, workspaceNo: "1001" },

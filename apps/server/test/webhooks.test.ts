@@ -5,7 +5,7 @@ import { uploadResponseSchema } from "@trove/schema";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSecret } from "../src/crypto/secret-box.js";
-import { createJobRunner, resolveWebhookSecret } from "../src/jobs/start-workers.js";
+import { createJobRunner } from "../src/jobs/start-workers.js";
 import { WEBHOOK_SECRET_PURPOSE } from "../src/keys/workspaces.js";
 import { solid } from "../src/media/test-images.js";
 import {
@@ -15,6 +15,7 @@ import {
   type TestServer,
   tableLookup,
 } from "../src/network/test-doubles.js";
+import { signingSecrets } from "../src/webhooks/workspace-secrets.js";
 import { createTestApp, type TestApp } from "./support/index.js";
 import { directUpload, remoteUpload, uploaded, waitFor } from "./uploads-helpers.js";
 
@@ -201,8 +202,11 @@ describe("webhooks without workers", () => {
   });
 
   it("decrypts the workspace's sealed secret for signing", async () => {
-    const secret = await resolveWebhookSecret(t.app, t.workspace.id);
-    expect(secret).toMatch(/^whsec_/);
-    expect(await resolveWebhookSecret(t.app, "00000000-0000-7000-8000-000000000000")).toBeNull();
+    const secrets = await signingSecrets(t.app.db, t.config.secretKey, t.workspace.id);
+    expect(secrets).toEqual([expect.stringMatching(/^whsec_/)]);
+    expect(t.workspace.webhookSecret).not.toContain(secrets[0]);
+    expect(
+      await signingSecrets(t.app.db, t.config.secretKey, "00000000-0000-7000-8000-000000000000"),
+    ).toEqual([]);
   });
 });

@@ -12,9 +12,10 @@
  * database and storage. The row is locked (`FOR UPDATE`) while the new path is computed from its
  * current one, so a concurrent folder rename cannot be overwritten with a stale folder path. A
  * clash with another file of the same folder is the database's unique (workspace_id, path): 409.
+ * A `file.renamed` event is enqueued in the same transaction (src/webhooks/workspace-events.ts).
  *
- * Delete: the row goes first, together with a `storage.delete-objects` job, in one transaction
- * (no storage I/O inside it); then the objects (file and thumbnail) are deleted and the job
+ * Delete: the row goes first, together with a `storage.delete-objects` job and a `file.deleted`
+ * event, in one transaction (no storage I/O inside it); then the objects (file and thumbnail) are deleted and the job
  * dropped. Failure after the commit leaves no row pointing at nothing, and the job makes sure the
  * orphaned objects are removed later (./delete-objects-job.ts). The opposite order (objects first)
  * could leave a row whose bytes are gone, served as 404 by delivery: worse for the caller.
@@ -26,6 +27,8 @@ import { assertPathFits } from "../folders/folder-path.js";
 import type { File, PrismaClient } from "../generated/prisma/client.js";
 import { enqueueJob } from "../jobs/job-queue.js";
 import type { StorageDriver } from "../storage/driver.js";
+import { fileEventData } from "../webhooks/event-data.js";
+import { emitWorkspaceEvent } from "../webhooks/workspace-events.js";
 import {
   DELETE_OBJECTS_JOB_KIND,
   type DeleteObjectsPayload,
@@ -44,16 +47,18 @@ const DELETE_JOB_MAX_ATTEMPTS = 20;
  * stay there until their max-age (a year for stored files: purge the CDN when hiding a file).
  */
 export async function setFilePrivacy(
-  db: Pick<PrismaClient, "file">,
+  db: PrismaClient,
   workspaceId: string,
   fileNo: bigint,
   isPrivate: boolean,
 ): Promise<FileDetailsSource> {
-  const { count } = await db.file.updateMany({
-    where: { workspaceId, fileNo },
-    data: { isPrivate, updatedAt: new Date() },
+  // The `file.updated` event commits with the change, or neither does.
+  await db.$transaction(async (tx) => {
+    const current = await tx.file.findFirst({ where: { workspaceId, fileNo }, select: { id: true } });
+    if (!current) throw notFound("files");
+    const file = await tx.file.update({ where: { id: current.id }, data: { isPrivate, updatedAt: new Date() } });
+    await emitWorkspaceEvent(tx, { workspaceId, type: "file.updated", data: fileEventData(file), subject: file.id });
   });
-  if (count === 0) throw notFound("files");
   return findFileDetails(db, workspaceId, fileNo);
 }
 
@@ -102,14 +107,22 @@ export async function renameFile(
     // The folder part of the current path ("photos/2024/" or ""); names never contain "/".
     const path = locked.path.slice(0, locked.path.lastIndexOf("/") + 1) + name;
     assertPathFits(path);
+    let renamed: File;
     try {
-      return await tx.file.update({ where: { id: locked.id }, data: { name, path } });
+      renamed = await tx.file.update({ where: { id: locked.id }, data: { name, path } });
     } catch (error) {
       if (isUniqueViolation(error)) {
         throw new HttpError(409, `A file named "${name}" already exists in this folder`, { cause: error });
       }
       throw error;
     }
+    await emitWorkspaceEvent(tx, {
+      workspaceId,
+      type: "file.renamed",
+      data: { ...fileEventData(renamed), previous_name: locked.name, previous_path: locked.path },
+      subject: renamed.id,
+    });
+    return renamed;
   });
 }
 
@@ -121,10 +134,7 @@ export interface DeleteFileDeps {
 
 export async function deleteFile(deps: DeleteFileDeps, workspaceId: string, fileNo: bigint): Promise<void> {
   const { db } = deps;
-  const file = await db.file.findFirst({
-    where: { workspaceId, fileNo },
-    select: { id: true, storageKey: true, thumbnailKey: true },
-  });
+  const file = await db.file.findFirst({ where: { workspaceId, fileNo } });
   if (!file) throw notFound("files");
   const keys = [file.storageKey, ...(file.thumbnailKey ? [file.thumbnailKey] : [])];
   const payload: DeleteObjectsPayload = { keys };
@@ -133,6 +143,12 @@ export async function deleteFile(deps: DeleteFileDeps, workspaceId: string, file
     const deleted = await tx.file.deleteMany({ where: { id: file.id, workspaceId } });
     // Deleted by a concurrent request meanwhile: that request owns the cleanup.
     if (deleted.count === 0) throw notFound("files");
+    await emitWorkspaceEvent(tx, {
+      workspaceId,
+      type: "file.deleted",
+      data: fileEventData(file),
+      subject: file.id,
+    });
     const job = await enqueueJob(tx, {
       kind: DELETE_OBJECTS_JOB_KIND,
       payload: { ...payload },

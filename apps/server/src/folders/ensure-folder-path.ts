@@ -14,7 +14,7 @@
  *   `HttpError` (rendered in the caller's envelope) for `.`/`..`, `\`, control characters, a path
  *   over MAX_PATH_BYTES or deeper than MAX_FOLDER_DEPTH. Names are case-sensitive.
  * - Creates the missing levels (`photos`, then `photos/2024`), recording `createdBy` (the API key
- *   id, or null).
+ *   id, or null), and enqueues a `folder.created` event for each (src/webhooks/workspace-events.ts).
  * - Concurrency: two requests creating the same path both succeed and get the same folder. Each
  *   insert is `ON CONFLICT DO NOTHING` against the unique (workspace_id, path), followed by the
  *   lookup again, so no unique violation ever aborts the caller's transaction.
@@ -27,6 +27,8 @@
  *   transaction at a time).
  */
 import type { Folder } from "../generated/prisma/client.js";
+import { folderEventData } from "../webhooks/event-data.js";
+import { type EventDb, emitWorkspaceEvent } from "../webhooks/workspace-events.js";
 import { assertFolderPathFits, splitFolderPath } from "./folder-path.js";
 import { type FolderDb, insertFolder } from "./insert-folder.js";
 
@@ -40,7 +42,7 @@ async function lockFolderIdByPath(db: FolderDb, workspaceId: string, path: strin
 }
 
 export async function ensureFolderPath(
-  db: FolderDb,
+  db: FolderDb & EventDb,
   workspaceId: string,
   path: string,
   createdBy: string | null,
@@ -59,6 +61,14 @@ export async function ensureFolderPath(
       if (id !== null) break;
       const inserted = await insertFolder(db, { workspaceId, parentId, name, path: current, createdBy });
       id = inserted.folder?.id ?? null;
+      if (inserted.folder) {
+        await emitWorkspaceEvent(db, {
+          workspaceId,
+          type: "folder.created",
+          data: folderEventData(inserted.folder),
+          subject: inserted.folder.id,
+        });
+      }
     }
     if (id === null) throw new Error(`Could not create folder "${current}": it keeps disappearing`);
     parentId = id;

@@ -22,6 +22,9 @@
  * - Delete: refused (409) while any file is in the folder or anywhere below it; otherwise the
  *   folder and its (empty) subfolders go (ON DELETE CASCADE on parent_id). A file inserted
  *   concurrently below it trips the files -> folders RESTRICT key and becomes the same 409.
+ * - Events: `folder.created`, `folder.renamed` (only the folder: files and subfolders below move
+ *   with it without events of their own) and `folder.deleted` (one per folder removed, subfolders
+ *   included) are enqueued in the same transaction (src/webhooks/workspace-events.ts).
  */
 import type { ListFoldersQuery } from "@trove/schema";
 import { isForeignKeyViolation, isUniqueViolation } from "../db/prisma-errors.js";
@@ -29,6 +32,8 @@ import { HttpError, notFound } from "../errors/index.js";
 import { cleanName } from "../files/clean-name.js";
 import { escapeLike } from "../files/escape-like.js";
 import { type Folder, Prisma, type PrismaClient } from "../generated/prisma/client.js";
+import { folderEventData } from "../webhooks/event-data.js";
+import { emitWorkspaceEvent } from "../webhooks/workspace-events.js";
 import { assertFolderPathFits, childPath, MAX_PATH_BYTES, pathBytes } from "./folder-path.js";
 import { insertFolder } from "./insert-folder.js";
 import type { FolderListSource } from "./serialize-folder.js";
@@ -93,6 +98,12 @@ export async function createFolder(
       createdBy,
     });
     if (!inserted.folder) throw nameTaken(name);
+    await emitWorkspaceEvent(tx, {
+      workspaceId,
+      type: "folder.created",
+      data: folderEventData(inserted.folder),
+      subject: inserted.folder.id,
+    });
     return inserted.folder;
   });
 }
@@ -184,6 +195,12 @@ export async function renameFolder(
       ${subtreeOf(folder.id)}
       UPDATE files SET path = ${newPath} || substr(path, length(${oldPath}::text) + 1), updated_at = now()
       WHERE folder_id IN (SELECT id FROM subtree)`;
+    await emitWorkspaceEvent(tx, {
+      workspaceId,
+      type: "folder.renamed",
+      data: { ...folderEventData(renamed), previous_name: folder.name, previous_path: oldPath },
+      subject: renamed.id,
+    });
     return renamed;
   });
 }
@@ -196,11 +213,24 @@ export async function deleteFolder(db: PrismaClient, workspaceId: string, folder
       ${subtreeOf(folder.id)}
       SELECT EXISTS (SELECT 1 FROM files WHERE folder_id IN (SELECT id FROM subtree)) AS busy`;
     if (row?.busy) throw new HttpError(409, FOLDER_NOT_EMPTY_MESSAGE);
+    // The (empty) subfolders go too: each gets its own folder.deleted.
+    const doomed = await tx.$queryRaw<Array<Pick<Folder, "id" | "folderNo" | "name" | "path" | "parentId">>>`
+      ${subtreeOf(folder.id)}
+      SELECT id::text AS id, folder_no AS "folderNo", name, path, parent_id::text AS "parentId"
+      FROM folders WHERE id IN (SELECT id FROM subtree) ORDER BY length(path) DESC`;
     try {
       await tx.folder.deleteMany({ where: { id: folder.id } });
     } catch (error) {
       if (isForeignKeyViolation(error)) throw new HttpError(409, FOLDER_NOT_EMPTY_MESSAGE, { cause: error });
       throw error;
+    }
+    for (const gone of doomed) {
+      await emitWorkspaceEvent(tx, {
+        workspaceId,
+        type: "folder.deleted",
+        data: folderEventData(gone),
+        subject: gone.id,
+      });
     }
   });
 }

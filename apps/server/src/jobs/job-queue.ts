@@ -10,6 +10,12 @@
  * died mid-run (its `locked_until` passes and another instance reclaims it) still uses up an attempt.
  * Results are written only while the writer still holds the lock (`locked_by` matches, status
  * `running`), so a worker that overran its lock cannot overwrite the new owner's outcome.
+ *
+ * Ordered jobs: jobs enqueued with the same `orderKey` run one at a time, in insertion order (`seq`):
+ * a job is not claimed while an earlier one with its key is `pending` or `running`, so a retrying
+ * job holds back the later ones until it succeeds or fails for good.
+ *
+ * Finished jobs (`succeeded`, `failed`) are deleted after a retention period: deleteFinishedJobs.
  */
 import type { Prisma, PrismaClient } from "../generated/prisma/client.js";
 
@@ -25,6 +31,8 @@ export interface EnqueueJobInput {
   maxAttempts?: number;
   /** Earliest start (default: now). */
   runAt?: Date;
+  /** Jobs sharing a key run one after another, in enqueue order (see the module comment). */
+  orderKey?: string;
 }
 
 export interface ClaimedJob<P = unknown> {
@@ -46,6 +54,7 @@ export async function enqueueJob(db: JobWriter, input: EnqueueJobInput): Promise
       payload: input.payload,
       ...(input.maxAttempts === undefined ? {} : { maxAttempts: input.maxAttempts }),
       ...(input.runAt === undefined ? {} : { runAt: input.runAt }),
+      ...(input.orderKey === undefined ? {} : { orderKey: input.orderKey }),
     },
     select: { id: true },
   });
@@ -73,7 +82,8 @@ interface ClaimedRow {
 
 /**
  * Atomically claims up to `limit` due jobs: `pending` with `run_at <= now()`, or `running` with an
- * expired lock (their worker died). Oldest `run_at` first.
+ * expired lock (their worker died), and not held back by an earlier job of their `order_key`.
+ * Oldest `run_at` first.
  */
 export async function claimJobs(db: JobDb, options: ClaimOptions): Promise<ClaimedJob[]> {
   if (options.kinds.length === 0 || options.limit <= 0) return [];
@@ -92,6 +102,10 @@ export async function claimJobs(db: JobDb, options: ClaimOptions): Promise<Claim
                 WHERE c."kind" = ANY(${kinds}::text[])
                   AND ((c."status" = 'pending' AND c."run_at" <= now())
                     OR (c."status" = 'running' AND c."locked_until" < now()))
+                  AND (c."order_key" IS NULL OR NOT EXISTS (
+                        SELECT 1 FROM "jobs" AS e
+                         WHERE e."order_key" = c."order_key" AND e."seq" < c."seq"
+                           AND e."status" IN ('pending', 'running')))
                 ORDER BY c."run_at"
                 LIMIT ${options.limit}::int
                 FOR UPDATE SKIP LOCKED
@@ -155,4 +169,21 @@ const MAX_ERROR_LENGTH = 2_000;
 
 function truncateError(error: string): string {
   return error.length > MAX_ERROR_LENGTH ? `${error.slice(0, MAX_ERROR_LENGTH - 1)}…` : error;
+}
+
+/**
+ * Deletes jobs that finished (`succeeded` or `failed`) more than `olderThanMs` ago, every kind, at
+ * most `limit` per call so that a large backlog never holds one long statement. Returns how many.
+ */
+export async function deleteFinishedJobs(
+  db: JobDb,
+  options: { olderThanMs: number; limit?: number },
+): Promise<number> {
+  return db.$executeRaw`
+    DELETE FROM "jobs"
+     WHERE "id" IN (
+             SELECT "id" FROM "jobs"
+              WHERE "status" IN ('succeeded', 'failed')
+                AND "updated_at" < now() - (${Math.max(0, Math.round(options.olderThanMs))}::bigint * interval '1 millisecond')
+              LIMIT ${options.limit ?? 10_000}::int)`;
 }

@@ -205,7 +205,8 @@ export class JobRunner {
   }
 }
 
-function describeError(error: unknown): string {
+/** An error as recorded in `jobs.last_error`: its message, and its `detail` when it has one. */
+export function describeError(error: unknown): string {
   if (error instanceof Error) {
     const detail = (error as { detail?: unknown }).detail;
     return typeof detail === "string" && detail !== "" ? `${error.message} (${detail})` : error.message;

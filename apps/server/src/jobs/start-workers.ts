@@ -10,21 +10,24 @@
  * on. `app.jobRunner` exists either way (null when off) so other plugins can register handlers.
  *
  * Handlers registered here:
- * - `webhook`: signed deliveries (src/webhooks). The secret is the workspace's webhook secret,
- *   decrypted with TROVE_SECRET_KEY; a deleted workspace fails the job. Trusted ranges, the
+ * - `webhook`: signed deliveries (src/webhooks). Signed with the workspace's webhook secret
+ *   (and the previous one during a rotation's grace), decrypted with TROVE_SECRET_KEY; a deleted
+ *   workspace fails the job. Trusted ranges, the
  *   attempt timeout and the test resolver/connector come from the config.
  * - `storage.delete-objects`: removal of a deleted file's objects (src/files/delete-objects-job.ts).
  *
  * Beside the runner, the sweep of expired multipart sessions and orphaned objects runs on this
- * instance's own timer every `config.multipart.sweepIntervalMs` (src/multipart/sweep-timer.ts).
+ * instance's own timer every `config.multipart.sweepIntervalMs` (src/multipart/sweep-timer.ts),
+ * and so, on a timer of its own with the same interval, does the deletion of jobs finished more
+ * than `config.jobRetentionMs` ago (./job-retention.ts).
  */
 import type { FastifyInstance } from "fastify";
-import { isSealed, openSecret } from "../crypto/secret-box.js";
 import { createDeleteObjectsHandler, DELETE_OBJECTS_JOB_KIND } from "../files/delete-objects-job.js";
-import { WEBHOOK_SECRET_PURPOSE } from "../keys/workspaces.js";
 import { sweepExpiredSessions } from "../multipart/sweep-sessions.js";
 import { type SweepTimer, startSweepTimer } from "../multipart/sweep-timer.js";
 import { createWebhookHandler, WEBHOOK_JOB_KIND } from "../webhooks/delivery.js";
+import { signingSecrets } from "../webhooks/workspace-secrets.js";
+import { sweepFinishedJobs } from "./job-retention.js";
 import { JobRunner } from "./job-runner.js";
 
 declare module "fastify" {
@@ -32,22 +35,6 @@ declare module "fastify" {
     /** The background job runner of this instance, or null when `config.workers` is off. */
     jobRunner: JobRunner | null;
   }
-}
-
-/** The plaintext webhook secret of a workspace (`whsec_...`), or null when it has none. */
-export async function resolveWebhookSecret(
-  app: FastifyInstance,
-  workspaceId: string,
-): Promise<string | null> {
-  const workspace = await app.db.workspace.findUnique({
-    where: { id: workspaceId },
-    select: { webhookSecret: true },
-  });
-  if (!workspace?.webhookSecret) return null;
-  const stored = workspace.webhookSecret;
-  if (isSealed(stored as unknown)) return openSecret(app.config.secretKey, WEBHOOK_SECRET_PURPOSE, stored);
-  // Rows written before secrets were sealed (or by tests) hold the plaintext.
-  return stored.startsWith("whsec_") ? stored : null;
 }
 
 /** A runner with every built-in handler registered (not started). */
@@ -60,9 +47,10 @@ export function createJobRunner(app: FastifyInstance): JobRunner {
   runner.register(
     WEBHOOK_JOB_KIND,
     createWebhookHandler({
-      resolveSecret: (workspaceId) => resolveWebhookSecret(app, workspaceId),
+      resolveSecrets: (workspaceId) => signingSecrets(app.db, config.secretKey, workspaceId),
       trustedRanges: config.trustedRanges,
       timeoutMs: config.webhooks.timeoutMs,
+      maxAttempts: config.webhooks.maxAttempts,
       ...(config.outbound?.lookup ? { lookup: config.outbound.lookup } : {}),
       ...(config.outbound?.connect ? { connect: config.outbound.connect } : {}),
     }),
@@ -77,8 +65,15 @@ export function setupWorkers(app: FastifyInstance): void {
   app.decorate("jobRunner", runner);
   if (!runner) return;
   let sweeper: SweepTimer | undefined;
+  let retention: SweepTimer | undefined;
   app.addHook("onReady", async () => {
     runner.start();
+    retention = startSweepTimer({
+      intervalMs: app.config.multipart.sweepIntervalMs,
+      run: () => sweepFinishedJobs(app.db, app.config.jobRetentionMs),
+      onError: (error) =>
+        app.log.warn({ err: error }, "job retention sweep failed; it runs again next interval"),
+    });
     sweeper = startSweepTimer({
       intervalMs: app.config.multipart.sweepIntervalMs,
       run: () => sweepExpiredSessions(app),
@@ -87,6 +82,6 @@ export function setupWorkers(app: FastifyInstance): void {
   });
   // preClose: before the database plugin's onClose closes the client under the runner.
   app.addHook("preClose", async () => {
-    await Promise.all([runner.stop(), sweeper?.stop()]);
+    await Promise.all([runner.stop(), sweeper?.stop(), retention?.stop()]);
   });
 }

@@ -20,9 +20,15 @@ describe("development seeding", () => {
     expect(first.createdWorkspace).toBe(true);
     expect(first.created.map((k) => k.type).sort()).toEqual(["private", "public"]);
     expect(first.created[0]?.key).toMatch(/^trove_(pk|sk)_[0-9A-Za-z]{32}$/);
+    // The new workspace's webhook secret, in plaintext this once (stored sealed).
+    expect(first.webhookSecrets).toEqual([
+      { workspaceNo: first.workspace?.workspaceNo, secret: expect.stringMatching(/^whsec_/) },
+    ]);
+    expect(first.workspace?.webhookSecret).not.toContain(first.webhookSecrets[0]?.secret);
     const second = await seedDevelopment(db.prisma, { devKeys: {}, secretKey });
     expect(second.created).toEqual([]);
     expect(second.createdWorkspace).toBe(false);
+    expect(second.webhookSecrets).toEqual([]);
     expect(await db.prisma.workspace.count()).toBe(1);
     expect(await db.prisma.apiKey.count()).toBe(2);
   });

@@ -7,12 +7,14 @@
  *   workspace that already holds one of them, else the oldest workspace, else a new one.
  * - TROVE_DEV_PRIVATE_KEY_2: a second workspace ("Development 2") holding that private key, for
  *   isolation tests.
- * A revoked development key stays revoked.
+ * A revoked development key stays revoked. A workspace created here has its webhook signing secret
+ * returned in plaintext too (`trove-server webhooks secret` shows it again later).
  */
 import type { ServerConfig } from "../config.js";
+import { openSecret } from "../crypto/secret-box.js";
 import type { PrismaClient, Workspace } from "../generated/prisma/client.js";
 import { type ApiKeyType, createApiKey, hashApiKey } from "./api-keys.js";
-import { createWorkspace } from "./workspaces.js";
+import { createWorkspace, WEBHOOK_SECRET_PURPOSE } from "./workspaces.js";
 
 export interface SeedResult {
   /** Workspace of the development keys (undefined when nothing was seeded or found). */
@@ -22,6 +24,8 @@ export interface SeedResult {
   created: Array<{ type: ApiKeyType; key: string; workspaceNo: string }>;
   /** Whether the first development workspace was created by this call. */
   createdWorkspace: boolean;
+  /** Webhook signing secrets of the workspaces created by this call, in plaintext. */
+  webhookSecrets: Array<{ workspaceNo: string; secret: string }>;
 }
 
 async function ensureKey(
@@ -60,6 +64,13 @@ export async function seedDevelopment(
     workspace2: undefined,
     created: [],
     createdWorkspace: false,
+    webhookSecrets: [],
+  };
+  const newWorkspace = async (name: string) => {
+    const workspace = await createWorkspace(prisma, { name, secretKey: config.secretKey });
+    const secret = openSecret(config.secretKey, WEBHOOK_SECRET_PURPOSE, workspace.webhookSecret);
+    result.webhookSecrets.push({ workspaceNo: workspace.workspaceNo, secret });
+    return workspace;
   };
 
   if (publicKey || privateKey) {
@@ -72,14 +83,14 @@ export async function seedDevelopment(
       })) ??
       undefined;
     if (!workspace) {
-      workspace = await createWorkspace(prisma, { name: "Development", secretKey: config.secretKey });
+      workspace = await newWorkspace("Development");
       result.createdWorkspace = true;
     }
     if (publicKey) await ensureKey(prisma, workspace, "public", publicKey, result.created);
     if (privateKey) await ensureKey(prisma, workspace, "private", privateKey, result.created);
     result.workspace = workspace;
   } else if ((await prisma.workspace.count()) === 0) {
-    const workspace = await createWorkspace(prisma, { name: "Development", secretKey: config.secretKey });
+    const workspace = await newWorkspace("Development");
     result.createdWorkspace = true;
     for (const type of ["public", "private"] as const) {
       const { key } = await createApiKey(prisma, {
@@ -98,7 +109,7 @@ export async function seedDevelopment(
   if (privateKey2) {
     let workspace2 = await workspaceOfKey(prisma, privateKey2);
     if (!workspace2) {
-      workspace2 = await createWorkspace(prisma, { name: "Development 2", secretKey: config.secretKey });
+      workspace2 = await newWorkspace("Development 2");
       await ensureKey(prisma, workspace2, "private", privateKey2, result.created);
     }
     if (result.workspace && workspace2.id === result.workspace.id) {

@@ -1,9 +1,9 @@
 /** Workspaces: creation with a unique short `workspace_no` and a sealed webhook secret. */
-import { randomBytes } from "node:crypto";
 import { sealSecret } from "../crypto/secret-box.js";
 import { isUniqueViolation } from "../db/prisma-errors.js";
 import type { PrismaClient, Workspace } from "../generated/prisma/client.js";
 import { randomShortNo } from "../ids.js";
+import { generateWebhookSecret } from "../webhooks/signing.js";
 
 export const WEBHOOK_SECRET_PURPOSE = "webhook-secret";
 
@@ -11,12 +11,7 @@ export async function createWorkspace(
   prisma: PrismaClient,
   input: { name: string; secretKey: Buffer; workspaceNo?: string },
 ): Promise<Workspace> {
-  // Standard Webhooks secrets are `whsec_` + base64 of 24 to 64 random bytes.
-  const webhookSecret = sealSecret(
-    input.secretKey,
-    WEBHOOK_SECRET_PURPOSE,
-    `whsec_${randomBytes(32).toString("base64")}`,
-  );
+  const webhookSecret = sealSecret(input.secretKey, WEBHOOK_SECRET_PURPOSE, generateWebhookSecret());
   for (let attempt = 0; ; attempt++) {
     try {
       return await prisma.workspace.create({

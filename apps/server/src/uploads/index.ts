@@ -50,8 +50,10 @@
  * the thumbnail (rendered by delivery on its first request, ./object-keys.ts); choose the stored
  * name; then, in one transaction, ensure the folder path, check for another file with the same
  * hash (`is_duplicate`) and insert the row (one statement, ./insert-file-row.ts), and enqueue
- * the webhook. A file in the root with no webhook and no `inTransaction` needs no transaction:
- * its one statement is the whole database work.
+ * the webhook and the `file.uploaded` deliveries of the workspace's endpoints
+ * (src/webhooks/workspace-events.ts). A file in the root with no webhook, no `inTransaction` and
+ * no endpoint subscribed to `file.uploaded` needs no transaction: its one statement is the whole
+ * database work.
  *
  * ## Decisions
  *

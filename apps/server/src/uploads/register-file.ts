@@ -21,7 +21,8 @@ import type { TrustedRangesInput } from "../network/trusted-ranges.js";
 import type { RenderGate } from "../render-gate.js";
 import { objectKey, type StorageDriver } from "../storage/driver.js";
 import { hashStream } from "../storage/multipart/block-hash.js";
-import { enqueueWebhook, fileUploadedEvent } from "../webhooks/delivery.js";
+import { enqueueWebhook, FILE_UPLOADED, fileUploadedEvent } from "../webhooks/delivery.js";
+import { emitWorkspaceEvent, hasSubscribers } from "../webhooks/workspace-events.js";
 import { insertFileRow, type NewFileRow } from "./insert-file-row.js";
 import { imageInputOf, putBuffer, readObjectHead, thumbnailKeyOf } from "./object-keys.js";
 import { collisionName, collisionPattern, collisionStem, storedFileName } from "./stored-name.js";
@@ -355,7 +356,8 @@ async function insertFile(
 
   // A file in the root, with no more work to commit with it, is one statement: no transaction.
   const inRoot = splitFolderPath(input.folder ?? "").length === 0;
-  if (inRoot && !input.inTransaction && !input.webhookUrl && !input.uploadTokenId) {
+  const alone = inRoot && !input.inTransaction && !input.webhookUrl && !input.uploadTokenId;
+  if (alone && !(await hasSubscribers(deps.db, input.workspaceId, FILE_UPLOADED))) {
     const { file, isDuplicate } = await place(deps.db, null);
     const response = toUploadResponse(deps, input.workspaceNo, file, null, isDuplicate);
     return { file, folder: null, isDuplicate, response, webhook: null };
@@ -378,6 +380,12 @@ async function insertFile(
           ...(deps.webhookMaxAttempts === undefined ? {} : { maxAttempts: deps.webhookMaxAttempts }),
         })
       : null;
+    await emitWorkspaceEvent(tx, {
+      workspaceId: input.workspaceId,
+      type: FILE_UPLOADED,
+      data: response,
+      subject: file.id,
+    });
     return { file, folder, isDuplicate, response, webhook };
   });
 }

@@ -87,8 +87,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function handlerOptions(overrides: Partial<WebhookHandlerOptions> = {}): WebhookHandlerOptions {
   return {
     // Tests keep the secret in plaintext; the server decrypts workspace.webhookSecret here.
-    resolveSecret: async (id) =>
-      (await db.prisma.workspace.findUnique({ where: { id } }))?.webhookSecret ?? null,
+    resolveSecrets: async (id) => {
+      const workspace = await db.prisma.workspace.findUnique({ where: { id } });
+      return workspace ? [workspace.webhookSecret] : [];
+    },
     trustedRanges: TRUST,
     timeoutMs: 2_000,
     lookup: tableLookup({ "hooks.localhost": "127.0.0.1" }),
@@ -367,7 +369,12 @@ describe("enqueueWebhook validation (before any row is written)", () => {
 
 describe("signWebhook / deliverWebhook", () => {
   it("signs exactly what standardwebhooks expects", () => {
-    const headers = signWebhook({ secret, webhookId: "msg_1", body: '{"a":1}', timestamp: new Date() });
+    const headers = signWebhook({
+      secrets: [secret],
+      webhookId: "msg_1",
+      body: '{"a":1}',
+      timestamp: new Date(),
+    });
     expect(new Webhook(secret).verify('{"a":1}', { ...headers })).toEqual({ a: 1 });
     expect(generateWebhookSecret()).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
   });
@@ -375,7 +382,7 @@ describe("signWebhook / deliverWebhook", () => {
   it("deliverWebhook reports the receiver's status", async () => {
     script = [418];
     const result = await deliverWebhook(
-      { url: `${hooks(receiver)}/x`, webhookId: "msg_2", event: fileUploadedEvent({}), secret },
+      { url: `${hooks(receiver)}/x`, webhookId: "msg_2", event: fileUploadedEvent({}), secrets: [secret] },
       {
         trustedRanges: TRUST,
         connect: loopbackOnlyConnector(),

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Prisma } from "../generated/prisma/client.js";
 import { enqueueJob, type JobWriter } from "../jobs/job-queue.js";
-import { type JobHandler, PermanentJobError } from "../jobs/job-runner.js";
+import { describeError, type JobHandler, PermanentJobError } from "../jobs/job-runner.js";
 import { checkRemoteUrl } from "../network/check-url.js";
 import type { Connector, LookupAll } from "../network/guarded-connector.js";
 import { isRemoteFetchError } from "../network/remote-fetch-error.js";
@@ -29,6 +29,8 @@ export interface WebhookEvent<T = unknown> {
 /** What a webhook job stores in `jobs.payload`. */
 export interface WebhookJobPayload {
   workspaceId: string;
+  /** The registered endpoint this goes to; absent for an upload's one-off `webhook_url`. */
+  endpointId?: string;
   url: string;
   /** `webhook-id` header: `msg_<uuid>`, the same on every attempt, so receivers can drop repeats. */
   webhookId: string;
@@ -104,12 +106,18 @@ export interface WebhookDeliveryResult {
  * throws `RemoteFetchError` when the guard refuses the URL or the request fails.
  */
 export async function deliverWebhook(
-  input: { url: string; webhookId: string; event: WebhookEvent; secret: string; timestamp?: Date },
+  input: {
+    url: string;
+    webhookId: string;
+    event: WebhookEvent;
+    secrets: readonly string[];
+    timestamp?: Date;
+  },
   options: WebhookDeliveryOptions = {},
 ): Promise<WebhookDeliveryResult> {
   const body = JSON.stringify(input.event);
   const signature = signWebhook({
-    secret: input.secret,
+    secrets: input.secrets,
     webhookId: input.webhookId,
     body,
     ...(input.timestamp ? { timestamp: input.timestamp } : {}),
@@ -134,8 +142,17 @@ export async function deliverWebhook(
 }
 
 export interface WebhookHandlerOptions extends WebhookDeliveryOptions {
-  /** The workspace's plaintext signing secret (`whsec_...`), or null if the workspace is gone. */
-  resolveSecret(workspaceId: string): Promise<string | null>;
+  /**
+   * Attempts after which a delivery fails for good (TROVE_WEBHOOK_MAX_ATTEMPTS), applied at run
+   * time so that it also holds for jobs enqueued without the config (endpoint events); a job's own
+   * smaller `maxAttempts` still wins.
+   */
+  maxAttempts?: number;
+  /**
+   * The workspace's plaintext signing secrets (`whsec_...`), current first, the previous one too
+   * during a rotation's grace; empty when the workspace is gone.
+   */
+  resolveSecrets(workspaceId: string): Promise<readonly string[]>;
 }
 
 /**
@@ -146,17 +163,30 @@ export interface WebhookHandlerOptions extends WebhookDeliveryOptions {
 export function createWebhookHandler(options: WebhookHandlerOptions): JobHandler<WebhookJobPayload> {
   return async (job) => {
     const payload = job.payload;
-    const secret = await options.resolveSecret(payload.workspaceId);
-    if (!secret) throw new PermanentJobError(`workspace ${payload.workspaceId} has no webhook secret`);
+    const secrets = await options.resolveSecrets(payload.workspaceId);
+    if (secrets.length === 0) {
+      throw new PermanentJobError(`workspace ${payload.workspaceId} has no webhook secret`);
+    }
     let result: WebhookDeliveryResult;
     try {
-      result = await deliverWebhook({ ...payload, secret }, options);
+      result = await deliverWebhook({ ...payload, secrets }, options);
     } catch (error) {
       if (isRemoteFetchError(error) && error.code === "REMOTE_URL_FORBIDDEN") {
         throw new PermanentJobError(`${error.message}${error.detail ? ` (${error.detail})` : ""}`);
       }
-      throw error;
+      throw lastAttempt(job.attempts, options.maxAttempts)
+        ? new PermanentJobError(describeError(error))
+        : error;
     }
-    if (!result.ok) throw new Error(`receiver answered HTTP ${result.status}`);
+    if (!result.ok) {
+      const message = `receiver answered HTTP ${result.status}`;
+      throw lastAttempt(job.attempts, options.maxAttempts)
+        ? new PermanentJobError(message)
+        : new Error(message);
+    }
   };
+}
+
+function lastAttempt(attempts: number, maxAttempts: number | undefined): boolean {
+  return maxAttempts !== undefined && attempts >= maxAttempts;
 }

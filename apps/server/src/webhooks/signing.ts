@@ -15,21 +15,26 @@ export function generateWebhookSecret(): string {
 
 /**
  * Signs `body` the Standard Webhooks way: `webhook-signature` is `v1,<base64 HMAC-SHA256 of
- * "<id>.<unix seconds>.<body>">` keyed with the secret's decoded bytes. `body` must be the exact
- * bytes sent. Receivers verify with any Standard Webhooks library (`new Webhook(secret).verify(body,
- * headers)`), which also rejects timestamps more than 5 minutes away, so sign at send time.
+ * "<id>.<unix seconds>.<body>">` keyed with the secret's decoded bytes, one such signature per
+ * secret, space-separated (during a rotation's grace: the new secret's, then the old one's).
+ * `body` must be the exact bytes sent. Receivers verify with any Standard Webhooks library
+ * (`new Webhook(secret).verify(body, headers)`), which accepts the header when any signature
+ * matches and rejects timestamps more than 5 minutes away, so sign at send time.
  */
 export function signWebhook(input: {
-  secret: string;
+  secrets: readonly string[];
   webhookId: string;
   body: string;
   timestamp?: Date;
 }): WebhookSignatureHeaders {
+  if (input.secrets.length === 0) throw new TypeError("signWebhook needs at least one secret");
   const timestamp = input.timestamp ?? new Date();
-  const signature = new Webhook(input.secret).sign(input.webhookId, timestamp, input.body);
+  const signatures = input.secrets.map((secret) =>
+    new Webhook(secret).sign(input.webhookId, timestamp, input.body),
+  );
   return {
     "webhook-id": input.webhookId,
     "webhook-timestamp": String(Math.floor(timestamp.getTime() / 1000)),
-    "webhook-signature": signature,
+    "webhook-signature": signatures.join(" "),
   };
 }
