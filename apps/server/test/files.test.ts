@@ -392,6 +392,7 @@ describe("GET /api/v1/files/:fileNo (details)", () => {
         asset_key: String(file.fileNo),
         asset_url: file.url,
         extension: "jpg",
+        is_private: false,
       },
     });
   });
