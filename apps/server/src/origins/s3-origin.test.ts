@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type S3rverHandle, startS3rver } from "../../test/support/s3rver.js";
 import { tableLookup } from "../network/test-doubles.js";
 import { parseTrustedRanges } from "../network/trusted-ranges.js";
-import { parseS3Endpoint, S3StorageDriver } from "../storage/s3-driver.js";
+import { S3StorageDriver } from "../storage/s3-driver.js";
 import { OriginError } from "./origin-error.js";
 import type { OriginReadRequest } from "./origin-reader.js";
 import { createS3OriginReader } from "./s3-origin.js";
@@ -153,43 +153,5 @@ describe("s3 origin reader: the guard decides before any socket", () => {
     const error = await failure(reader.read(readRequest("latest/meta-data")));
     expect(error.kind).toBe("forbidden_address");
     expect(dialled).toEqual([]);
-  });
-});
-
-// s3rver checks the access key but not the SigV4 signature; a real MinIO checks both.
-const minioEndpoint = process.env.MINIO_ENDPOINT;
-describe.runIf(minioEndpoint)("s3 origin reader on a real MinIO", () => {
-  const minio = {
-    region: process.env.MINIO_REGION ?? "us-east-1",
-    bucket: process.env.MINIO_BUCKET ?? "trove-test",
-    endpoint: minioEndpoint ?? "",
-    access_key: process.env.MINIO_ACCESS_KEY ?? "minioadmin",
-    secret_key: process.env.MINIO_SECRET_KEY ?? "minioadmin",
-  };
-  const key = `trove-origin-test-${Date.now()}.bin`;
-  const bytes = Buffer.from("origin bytes on minio");
-
-  beforeAll(async () => {
-    const driver = new S3StorageDriver({
-      ...parseS3Endpoint(minio.endpoint),
-      region: minio.region,
-      bucket: minio.bucket,
-      accessKey: minio.access_key,
-      secretKey: minio.secret_key,
-      pathStyle: true,
-    });
-    await driver.ensureBucket({ create: true });
-    await driver.put(key, Readable.from([bytes]));
-  });
-
-  it("reads, revalidates, and refuses a wrong secret as denied", async () => {
-    const reader = createS3OriginReader(minio, context);
-    const result = await reader.read(readRequest(key));
-    if (result.kind !== "object") throw new Error("expected an object");
-    expect(Buffer.compare(await buffer(result.object.body), bytes)).toBe(0);
-    const again = await reader.read(readRequest(key, { validators: { etag: result.object.etag as string } }));
-    expect(again.kind).toBe("not-modified");
-    const wrong = createS3OriginReader({ ...minio, secret_key: "not-the-secret" }, context);
-    expect((await failure(wrong.read(readRequest(key)))).kind).toBe("denied");
   });
 });
