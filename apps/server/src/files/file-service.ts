@@ -56,8 +56,16 @@ export async function setFilePrivacy(
   await db.$transaction(async (tx) => {
     const current = await tx.file.findFirst({ where: { workspaceId, fileNo }, select: { id: true } });
     if (!current) throw notFound("files");
-    const file = await tx.file.update({ where: { id: current.id }, data: { isPrivate, updatedAt: new Date() } });
-    await emitWorkspaceEvent(tx, { workspaceId, type: "file.updated", data: fileEventData(file), subject: file.id });
+    const file = await tx.file.update({
+      where: { id: current.id },
+      data: { isPrivate, updatedAt: new Date() },
+    });
+    await emitWorkspaceEvent(tx, {
+      workspaceId,
+      type: "file.updated",
+      data: fileEventData(file),
+      subject: file.id,
+    });
   });
   return findFileDetails(db, workspaceId, fileNo);
 }
