@@ -7,7 +7,8 @@ const MASK = /^\*+$/;
 /**
  * Sources: create an S3 source with credentials, read it back (secrets come back masked, never
  * in plaintext), update it by sending the configuration back as read with one field changed
- * (the masked secrets in it keep the stored ones), list, and delete.
+ * (the masked secrets in it keep the stored ones), list, and delete. A source's name is its
+ * delivery origin, so it is never renamed.
  */
 export async function manageSources(trove: TroveClient, name: string, log: Log): Promise<void> {
   const created = await trove.sources.create({
@@ -40,8 +41,8 @@ export async function manageSources(trove: TroveClient, name: string, log: Log):
     );
     if (!kept) throw new Error("the server dropped a secret that was sent back masked");
 
-    const renamed = await trove.sources.update(created.id, { name: `${name}-renamed` });
-    log(`renamed to ${renamed.name}`);
+    // The name is the source's delivery origin ({assets}/{workspace_no}-{name}/...): it cannot change.
+    log(`deliver its objects at {assets}/{workspace_no}-${created.name}/<path in the bucket>`);
 
     let count = 0;
     for await (const source of trove.sources.listAll({ search: name })) {

@@ -34,6 +34,12 @@ export const REVIEWED_DYNAMIC_REGEXES: readonly ReviewedDynamicRegex[] = [
     example: { source: "^[a-z0-9]{1,16}$", flags: "" },
   },
   {
+    file: "packages/schema/src/transform/named-transform.ts",
+    expression: "`^[a-z0-9_-]{1,${MAX_NAMED_TRANSFORM_LENGTH}}$`",
+    reason: "a constant bound from the same module; one anchored character class",
+    example: { source: "^[a-z0-9_-]{1,64}$", flags: "" },
+  },
+  {
     file: "apps/server/src/storage/sweep-orphan-objects.ts",
     expression: "`^(?:${UUID}/${UUID}/[^/]+|thumbnails/${UUID}/${UUID}\\\\.webp)$`",
     reason: "built from a constant UUID pattern; runs on storage keys, not on request input",
