@@ -131,9 +131,10 @@ describe.runIf(adminUrl)("secrets never appear in plaintext (PostgreSQL)", () =>
         })
       ).status,
     ).toBe(200);
+    // A new name is refused (it is the delivery origin); the error path is logged like the others.
     expect(
       (await call("patch name", "PATCH", `/api/v1/sources/${s3}`, { name: "s3-src-renamed" })).status,
-    ).toBe(200);
+    ).toBe(400);
 
     // Error paths, each carrying a secret in the request.
     const errors: [string, string, string, unknown, string | null | undefined, number][] = [
@@ -305,7 +306,7 @@ describe.runIf(adminUrl)("secrets never appear in plaintext (PostgreSQL)", () =>
       maxBuffer: 256 * 1024 * 1024,
       stdio: ["ignore", "pipe", "pipe"],
     }).toString();
-    expect(dump).toContain("s3-src-renamed"); // the dump really holds the sources
+    expect(dump).toContain("azure-src"); // the dump really holds the sources
     // Delete last (204), so the rows above were present in the dump.
     expect((await call("delete", "DELETE", `/api/v1/sources/${created["gcp-src"]}`)).status).toBe(204);
     await new Promise((resolve) => setTimeout(resolve, 300));
