@@ -182,13 +182,13 @@ export class OriginCache {
         if (!previous) return tx.originObject.create({ data: { ...where, ...data } });
         // The old copy's variants were rendered from other bytes.
         await tx.fileVariant.deleteMany({ where: { originObjectId: previous.id } });
-        await this.#enqueueDeletion(tx, [previous.storage_key]);
+        await enqueueDeletion(tx, [previous.storage_key]);
         return tx.originObject.update({ where: { id: previous.id }, data });
       });
     } catch (error) {
       // Another request stored the first copy meanwhile: keep theirs, drop ours.
       if (!isUniqueViolation(error)) throw error;
-      await this.#enqueueDeletion(this.db, [storageKey]);
+      await enqueueDeletion(this.db, [storageKey]);
       return this.db.originObject.findUniqueOrThrow({ where: { sourceId_host_path: where } });
     }
   }
@@ -198,16 +198,7 @@ export class OriginCache {
       const { count } = await tx.originObject.deleteMany({
         where: { id: row.id, storageKey: row.storageKey },
       });
-      if (count > 0) await this.#enqueueDeletion(tx, [row.storageKey]);
-    });
-  }
-
-  #enqueueDeletion(db: Parameters<typeof enqueueJob>[0], keys: string[]) {
-    const payload: DeleteObjectsPayload = { keys };
-    return enqueueJob(db, {
-      kind: DELETE_OBJECTS_JOB_KIND,
-      payload: { ...payload },
-      maxAttempts: DELETE_JOB_MAX_ATTEMPTS,
+      if (count > 0) await enqueueDeletion(tx, [row.storageKey]);
     });
   }
 }
@@ -220,8 +211,16 @@ export async function forgetSourceCopies(
   const rows = await db.originObject.findMany({ where: { sourceId }, select: { storageKey: true } });
   if (rows.length === 0) return;
   await db.originObject.deleteMany({ where: { sourceId } });
-  const payload: DeleteObjectsPayload = { keys: rows.map((row) => row.storageKey) };
-  await enqueueJob(db, {
+  await enqueueDeletion(
+    db,
+    rows.map((row) => row.storageKey),
+  );
+}
+
+/** Removes stored copies (and their variants) through the durable object-deletion job. */
+function enqueueDeletion(db: Parameters<typeof enqueueJob>[0], keys: string[]) {
+  const payload: DeleteObjectsPayload = { keys };
+  return enqueueJob(db, {
     kind: DELETE_OBJECTS_JOB_KIND,
     payload: { ...payload },
     maxAttempts: DELETE_JOB_MAX_ATTEMPTS,

@@ -98,6 +98,8 @@ export interface VariantServeOptions {
   workspaceId: string;
   /** The request carried a valid signature (strict mode renders any transform for it). */
   signed: boolean;
+  /** The workspace's strict mode, when already read with the workspace (saves a query). */
+  strict?: boolean;
   /** Cache-Control of every response. */
   cacheControl: string;
 }
@@ -290,6 +292,7 @@ export function variantDelivery(app: FastifyInstance): VariantDelivery {
           owner: { fileId: file.id },
           workspaceId: file.workspaceId,
           signed: access.signed,
+          strict: target.strictTransforms,
           cacheControl: access.cacheControl,
         });
         return true;

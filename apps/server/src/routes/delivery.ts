@@ -126,7 +126,7 @@ export interface DeliveryFallback {
   serve(
     request: FastifyRequest,
     reply: FastifyReply,
-    target: { workspaceNo: string; path: string },
+    target: { workspaceNo: string; path: string; strictTransforms: boolean },
     sources: ReadonlyMap<string, DeliveryFile>,
   ): Promise<boolean>;
 }
@@ -149,7 +149,7 @@ export const deliveryRoutes: FastifyPluginAsync<{
     }
     const workspace = await app.db.workspace.findUnique({
       where: { workspaceNo: target.workspaceNo },
-      select: { id: true },
+      select: { id: true, strictTransforms: true },
     });
     if (!workspace) throw notFound("files");
     const sourcePaths = options.fallback?.sourcePaths(target.path) ?? [];
@@ -170,7 +170,16 @@ export const deliveryRoutes: FastifyPluginAsync<{
           });
     const byPath = new Map(rows.map((row) => [row.path, row]));
     const file = claimed ? undefined : byPath.get(target.path);
-    if (!file && options.fallback && (await options.fallback.serve(request, reply, target, byPath))) {
+    if (
+      !file &&
+      options.fallback &&
+      (await options.fallback.serve(
+        request,
+        reply,
+        { ...target, strictTransforms: workspace.strictTransforms },
+        byPath,
+      ))
+    ) {
       return reply;
     }
     if (!file) throw notFound("files");

@@ -22,6 +22,11 @@ import type { PrismaClient } from "../generated/prisma/client.js";
 export interface ResolveTransformOptions {
   /** The URL carries a valid signature: strict mode lets any transform through. */
   signed: boolean;
+  /**
+   * The workspace's strict mode, when the caller has already read the workspace row (the
+   * delivery host has): a transform without named steps then needs no query at all.
+   */
+  strict?: boolean;
 }
 
 export const STRICT_TRANSFORMS_MESSAGE =
@@ -47,6 +52,10 @@ export async function resolveTransform(
   const names = [...new Set(steps.filter(isNamedStep).map((step) => step.t))];
   const allNamed = names.length > 0 && steps.every(isNamedStep);
   if (names.length === 0 && (options.signed || transform === THUMBNAIL_TRANSFORM)) return transform;
+  if (names.length === 0 && options.strict !== undefined) {
+    if (options.strict) throw new HttpError(403, STRICT_TRANSFORMS_MESSAGE);
+    return transform;
+  }
 
   const rows = await db.$queryRaw<Row[]>`
     SELECT w.strict_transforms AS strict, n.name, n.transform
