@@ -12,7 +12,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { mkdir, open, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { assertValidKey } from "../driver.js";
@@ -242,8 +242,10 @@ export class FsMultipartStore implements MultipartStore {
       if (!UPLOAD_ID.test(uploadId)) continue;
       const raw = await readFile(join(this.dir, uploadId, "meta.json"), "utf8").catch(() => null);
       if (raw === null) {
-        // begin() died before writing meta.json: report it with the epoch so sweeps remove it.
-        yield { uploadId, key: "", size: 0, createdAt: new Date(0) };
+        // Either begin() died before writing meta.json, or it is writing it right now: date the
+        // directory by its own mtime, so the sweep's grace protects an upload being created.
+        const dir = await stat(join(this.dir, uploadId)).catch(() => null);
+        if (dir) yield { uploadId, key: "", size: 0, createdAt: dir.mtime };
         continue;
       }
       const meta = JSON.parse(raw) as UploadMeta;

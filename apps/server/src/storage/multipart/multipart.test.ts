@@ -3,7 +3,7 @@
  * patched with ListParts/AbortMultipartUpload; see patches/s3rver.patch).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
@@ -374,7 +374,6 @@ multipartSuite("fs", async () => {
   return { harness, teardown: () => rm(root, { recursive: true, force: true }) };
 });
 
-/** s3rver keeps an upload's parts in <data>/<bucket>/._S3rver_uploads/<uploadId>/. */
 describe("fs multipart housekeeping", () => {
   it("lists pending uploads (for sweeping) until they complete or abort", async () => {
     const root = await mkdtemp(join(tmpdir(), "trove-fs-pending-"));
@@ -402,8 +401,28 @@ describe("fs multipart housekeeping", () => {
       await rm(root, { recursive: true, force: true });
     }
   });
+  it("dates an upload without meta.json by its directory, so one being created is not swept as old", async () => {
+    const root = await mkdtemp(join(tmpdir(), "trove-fs-pending-"));
+    try {
+      const store = multipartStoreFor(new FsStorageDriver(root));
+      // What the sweep sees between begin()'s mkdir and its meta.json write.
+      const creating = "a".repeat(32);
+      const abandoned = "b".repeat(32);
+      await mkdir(join(root, FS_MULTIPART_DIR, creating, "parts"), { recursive: true });
+      await mkdir(join(root, FS_MULTIPART_DIR, abandoned, "parts"), { recursive: true });
+      const hourAgo = new Date(Date.now() - 3_600_000);
+      await utimes(join(root, FS_MULTIPART_DIR, abandoned), hourAgo, hourAgo);
+      const ages = new Map<string, number>();
+      for await (const upload of store.listPending!()) ages.set(upload.uploadId, upload.createdAt.getTime());
+      expect(ages.get(creating)).toBeGreaterThan(Date.now() - 60_000);
+      expect(Math.abs((ages.get(abandoned) ?? 0) - hourAgo.getTime())).toBeLessThan(1000);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
 });
 
+/** s3rver keeps an upload's parts in <data>/<bucket>/._S3rver_uploads/<uploadId>/. */
 function s3rverUploadGone(s3: S3rverHandle) {
   return async (uploadId: string) => {
     const entries = await readdir(join(s3.directory, s3.bucket, "._S3rver_uploads")).catch(
