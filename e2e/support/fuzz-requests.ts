@@ -719,7 +719,8 @@ export async function sendFuzzRequest(ctx: FuzzContext, req: FuzzRequest): Promi
 
 /** The group whose envelope applies: the endpoint's route group, or the path's prefix group. */
 function groupOf(req: FuzzRequest): ErrorGroup | undefined {
-  return errorGroupOf(req.url.split("?")[0] ?? "");
+  const group = errorGroupOf(req.url);
+  return group === "other" ? undefined : group;
 }
 
 export interface FuzzCheck {

@@ -14,13 +14,13 @@
  * `app.jobRunner` and, when `config.workers` is on, starts it on ready and stops it on close
  * (src/jobs/start-workers.ts).
  */
+import { buildErrorBody, errorGroupOf } from "@trove/schema";
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply } from "fastify";
 import type { DestinationStream } from "pino";
 import type { ServerConfig } from "./config.js";
 import { type Database, openDatabase } from "./db/database.js";
 import "./fastify-types.js";
 import { clientErrorHandler } from "./errors/client-error.js";
-import { buildErrorBody, errorGroupOf } from "./errors/error-body.js";
 import { setupWorkers } from "./jobs/start-workers.js";
 import { type SeedResult, seedDevelopment } from "./keys/seed.js";
 import { loggerOptions } from "./logging.js";

@@ -17,9 +17,9 @@
  *   { config: { drainUnreadBodyUpTo: n } }        bytes of a refused body read to keep the connection (src/plugins/unread-body.ts)
  *   { config: { acceptsSpentUploadToken: true } } an upload token that created all its files still authenticates (multipart complete)
  */
+import type { ErrorVariant, ResponseGroup } from "@trove/schema";
 import type { ServerConfig } from "./config.js";
 import type { Database, DbKind } from "./db/database.js";
-import type { ErrorGroup, ErrorVariant } from "./errors/error-body.js";
 import type { PrismaClient } from "./generated/prisma/client.js";
 import type { AuthContext, AuthMode } from "./plugins/auth.js";
 import type { RenderGate } from "./render-gate.js";
@@ -40,7 +40,7 @@ declare module "fastify" {
   }
   interface FastifyContextConfig {
     auth?: AuthMode;
-    errorGroup?: ErrorGroup;
+    errorGroup?: ResponseGroup;
     errorVariant?: ErrorVariant;
     drainUnreadBodyUpTo?: number;
     acceptsSpentUploadToken?: boolean;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ENDPOINTS } from "./endpoints.js";
-import { errorGroupOf } from "./error-shapes.js";
+import { errorGroupOf } from "./error-groups.js";
 
 describe("ENDPOINTS", () => {
   it("lists the spec's 18 endpoints and Trove's own (19 upload tokens, 20 privacy, 21 signed URLs) in order, with unique operation ids", () => {

@@ -1,6 +1,6 @@
 import type * as z from "zod";
 import { messageResponseSchema } from "./common.js";
-import type { ErrorGroup } from "./error-shapes.js";
+import type { ErrorGroup } from "./error-groups.js";
 import {
   fileDetailsResponseSchema,
   fileNoParamsSchema,

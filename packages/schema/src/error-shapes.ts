@@ -1,4 +1,5 @@
 import type * as z from "zod";
+import type { ErrorGroup } from "./error-groups.js";
 import {
   errorMessageSchema,
   errorOnlySchema,
@@ -9,21 +10,10 @@ import {
   uploadErrorSchema,
 } from "./errors.js";
 
-/** Endpoint groups, which decide the error envelope. Chosen by path prefix. */
-export const ERROR_GROUPS = ["upload", "multipart", "files", "folders", "sources"] as const;
-export type ErrorGroup = (typeof ERROR_GROUPS)[number];
-
-/** The group of an API path, or undefined outside `/api/v1/<group>`. */
-export function errorGroupOf(path: string): ErrorGroup | undefined {
-  const match = /^\/api\/v1\/(uploads|multipart|files|folders|sources)(?:[/?]|$)/.exec(path);
-  if (!match) return undefined;
-  const segment = match[1];
-  return segment === "uploads" ? "upload" : (segment as ErrorGroup);
-}
-
 /**
  * The envelope a group answers with for a status, following the spec's Errors table; where the
- * spec leaves a shape open we use ARCHITECTURE.md's choice (noted inline).
+ * spec leaves a shape open, Trove's choice is noted inline. The bodies themselves are built by
+ * `buildErrorBody` (./error-envelope.ts); a test checks that every body matches its shape here.
  * `variant` picks between two shapes a group uses for one status.
  */
 export function errorShapeFor(
@@ -37,7 +27,10 @@ export function errorShapeFor(
       // Every upload error carries the full `{ error, success, errorCode, message }`.
       return uploadErrorSchema;
     case "multipart":
-      return status === 401 ? failureWithMessageSchema : failureSchema;
+      if (status === 401) return failureWithMessageSchema;
+      // The spec's `{ error, message }` for 403; a body over the limit is refused before routing.
+      if (status === 403 || status === 413) return errorMessageSchema;
+      return failureSchema;
     case "files":
       if (status === 401) return failureWithMessageSchema;
       if (status === 404) return variant === "rename" ? fileNotFoundCodeSchema : errorOnlySchema;
@@ -45,7 +38,7 @@ export function errorShapeFor(
     case "folders":
       if (status === 401) return failureWithMessageSchema;
       if (status === 404) return errorOnlySchema;
-      // Non-empty folder delete (409) is not shown in the spec; ARCHITECTURE.md picks `{ success: false, error }`.
+      // Non-empty folder delete (409) is not shown in the spec; Trove answers `{ success: false, error }`.
       if (status === 409) return failureSchema;
       // The create route answers every malformed request (400, 413, 415) in its `{ success: false, error }`.
       if (variant === "folder-create" && (status === 400 || status === 413 || status === 415))

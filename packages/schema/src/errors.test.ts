@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ERROR_GROUPS, errorGroupOf, errorShapeFor } from "./error-shapes.js";
+import { ERROR_GROUPS, errorGroupOf } from "./error-groups.js";
+import { errorShapeFor } from "./error-shapes.js";
 import {
   errorEnvelopeSchema,
   errorMessageSchema,
@@ -89,7 +90,7 @@ describe("errorGroupOf", () => {
     expect(errorGroupOf("/api/v1/sources/1f2e3d4c-5b6a-4789-8a9b-0c1d2e3f4a5b")).toBe("sources");
   });
 
-  it("is undefined outside /api/v1/<group>", () => {
+  it("is other outside /api/v1/<group>", () => {
     for (const path of [
       "/",
       "/api/v1",
@@ -97,8 +98,10 @@ describe("errorGroupOf", () => {
       "/api/v2/files",
       "/ws7Kp2/a.jpg",
       "/api/v1/upload",
+      "/api/v1/upload-tokens",
+      "/api/v1/uploadsX",
     ]) {
-      expect(errorGroupOf(path), path).toBeUndefined();
+      expect(errorGroupOf(path), path).toBe("other");
     }
   });
 });

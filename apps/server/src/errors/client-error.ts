@@ -10,7 +10,7 @@
  */
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
-import { buildErrorBody, errorGroupOf } from "./error-body.js";
+import { buildErrorBody, errorGroupOf } from "@trove/schema";
 
 interface HttpParserError extends Error {
   code?: string;

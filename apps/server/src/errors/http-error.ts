@@ -1,6 +1,7 @@
 /**
  * `HttpError`: the one error type routes throw. The global error handler (src/plugins/errors.ts)
- * turns it into the envelope of the endpoint group for its status (src/errors/error-body.ts), so
+ * turns it into the envelope of the endpoint group for its status (`buildErrorBody` from
+ * @trove/schema), so
  * a route never builds an error body itself.
  *
  *   throw new HttpError(400, "name is required");
@@ -21,11 +22,11 @@
  */
 
 export interface HttpErrorOptions {
-  /** `error` of `{ error, message }` envelopes; defaults by status (see `defaultTitle`). */
+  /** `error` of `{ error, message }` envelopes; defaults by status (`errorTitleForStatus` in @trove/schema). */
   title?: string;
   /** Adds `code` to `{ error }` envelopes (rename of a missing file: `FILE_NOT_FOUND`). */
   code?: string;
-  /** `errorCode` of upload-group envelopes; defaults by status (see `defaultErrorCode`). */
+  /** `errorCode` of upload-group envelopes; defaults by status (`errorCodeForStatus` in @trove/schema). */
   errorCode?: string;
   /** Extra data for logs; never sent to the client. */
   details?: unknown;
@@ -70,48 +71,4 @@ export class HttpError extends Error {
 
 export function isHttpError(error: unknown): error is HttpError {
   return error instanceof HttpError;
-}
-
-const TITLES: Record<number, string> = {
-  400: "Validation failed",
-  401: "Unauthorized",
-  403: "Forbidden",
-  404: "Not Found",
-  405: "Method Not Allowed",
-  408: "Request Timeout",
-  409: "Conflict",
-  410: "Gone",
-  411: "Length Required",
-  413: "Payload Too Large",
-  415: "Unsupported Media Type",
-  416: "Range Not Satisfiable",
-  422: "Unprocessable Entity",
-  429: "Too Many Requests",
-  431: "Request Header Fields Too Large",
-  500: "Internal Server Error",
-  502: "Bad Gateway",
-  503: "Service Unavailable",
-  504: "Gateway Timeout",
-};
-
-/** The default `error` title for a status ("Validation failed" for 400). */
-export function defaultTitle(status: number): string {
-  return TITLES[status] ?? (status >= 500 ? "Internal Server Error" : "Bad Request");
-}
-
-const ERROR_CODES: Record<number, string> = {
-  400: "VALIDATION_FAILED",
-  401: "UNAUTHORIZED",
-  403: "FORBIDDEN",
-  404: "NOT_FOUND",
-  409: "CONFLICT",
-  413: "FILE_TOO_LARGE",
-  415: "UNSUPPORTED_MEDIA_TYPE",
-  429: "RATE_LIMITED",
-  503: "SERVICE_UNAVAILABLE",
-};
-
-/** The default upload-group `errorCode` for a status. */
-export function defaultErrorCode(status: number): string {
-  return ERROR_CODES[status] ?? (status >= 500 ? "INTERNAL_ERROR" : "VALIDATION_FAILED");
 }

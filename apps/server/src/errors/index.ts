@@ -1,15 +1,15 @@
 /**
  * Errors: throw `HttpError` (or a helper below) from any route; the global handler in
- * src/plugins/errors.ts renders the group's envelope. See ./http-error.ts and ./error-body.ts.
+ * src/plugins/errors.ts renders the group's envelope with `buildErrorBody` from @trove/schema,
+ * whose error catalogue also holds the messages the spec fixes.
  */
-import { type ErrorGroup, notFoundMessage } from "./error-body.js";
+import { notFoundMessage, type ResponseGroup } from "@trove/schema";
 import { HttpError } from "./http-error.js";
 
-export * from "./error-body.js";
 export * from "./http-error.js";
 
 /** The group's standard 404: "File not found", "Folder not found", "Source not found", "Session not found". */
-export function notFound(group: ErrorGroup): HttpError {
+export function notFound(group: ResponseGroup): HttpError {
   return new HttpError(404, notFoundMessage(group));
 }
 

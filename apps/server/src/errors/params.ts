@@ -5,7 +5,7 @@
  *   const fileNo = parseFileNo(request.params.fileNo);            // bigint, or throws 404 File not found
  *   const id = parseUuidParam(request.params.sourceId, "sources"); // string, or throws 404 Source not found
  */
-import type { ErrorGroup } from "./error-body.js";
+import type { ResponseGroup } from "@trove/schema";
 import { notFound } from "./index.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -18,20 +18,20 @@ export function isUuid(value: unknown): value is string {
 }
 
 /** `{fileNo}`: a positive integer that fits a PostgreSQL bigint. */
-export function parseFileNo(value: unknown, group: ErrorGroup = "files"): bigint {
+export function parseFileNo(value: unknown, group: ResponseGroup = "files"): bigint {
   if (typeof value !== "string" || !FILE_NO.test(value)) throw notFound(group);
   const n = BigInt(value);
   if (n > MAX_BIGINT) throw notFound(group);
   return n;
 }
 
-export function parseUuidParam(value: unknown, group: ErrorGroup): string {
+export function parseUuidParam(value: unknown, group: ResponseGroup): string {
   if (!isUuid(value)) throw notFound(group);
   return value.toLowerCase();
 }
 
 /** `{folderNo}`, `workspace_no`: short alphanumeric. */
-export function parseShortNo(value: unknown, group: ErrorGroup): string {
+export function parseShortNo(value: unknown, group: ResponseGroup): string {
   if (typeof value !== "string" || !SHORT_NO.test(value)) throw notFound(group);
   return value;
 }

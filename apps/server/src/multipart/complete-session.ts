@@ -20,6 +20,7 @@
  * - Re-running the assembly after a crash is safe: when storage says the upload is gone but the
  *   object is there with the session's size, it was assembled already.
  */
+import { ERROR_MESSAGES } from "@trove/schema";
 import { badRequest, HttpError, notFound } from "../errors/index.js";
 import { isUuid } from "../errors/params.js";
 import type { File, MultipartSession, Prisma } from "../generated/prisma/client.js";
@@ -78,7 +79,7 @@ export async function completeSession(
     if (!session) throw notFound("multipart");
 
     if (session.status === "completed") return completedFile(deps, session);
-    if (session.status === "expired") throw badRequest("Session expired");
+    if (session.status === "expired") throw badRequest(ERROR_MESSAGES.sessionExpired);
     if (session.status === "aborted") throw badRequest("Session aborted");
 
     let claimed: boolean;
@@ -90,7 +91,7 @@ export async function completeSession(
       }
       claimed = await claim(deps, id, { status: "completing", updatedAt: session.updatedAt }, now());
     } else {
-      if (session.expiresAt.getTime() <= now()) throw badRequest("Session expired");
+      if (session.expiresAt.getTime() <= now()) throw badRequest(ERROR_MESSAGES.sessionExpired);
       claimed = await claim(deps, id, { status: "pending", expiresAt: { gt: new Date(now()) } }, now());
     }
     if (!claimed) continue; // someone else moved it: look again

@@ -9,7 +9,7 @@
  * on fs the bytes were overwritten in place, so an earlier upload of that number is gone too.
  */
 import type { Readable } from "node:stream";
-import type { PartUploadResponse } from "@trove/schema";
+import { ERROR_MESSAGES, type PartUploadResponse } from "@trove/schema";
 import { badRequest } from "../errors/index.js";
 import { isUuid } from "../errors/params.js";
 import { SizeMismatchError } from "../storage/driver.js";
@@ -38,7 +38,7 @@ const STATUS_MESSAGES: Record<string, string> = {
   completing: "Session is already being completed",
   completed: "Session already completed",
   aborted: "Session aborted",
-  expired: "Session expired",
+  expired: ERROR_MESSAGES.sessionExpired,
 };
 
 export async function receivePart(deps: MultipartDeps, input: ReceivePartInput): Promise<PartUploadResponse> {
@@ -71,9 +71,9 @@ export async function receivePart(deps: MultipartDeps, input: ReceivePartInput):
       storageUploadId: true,
     },
   });
-  if (!session?.storageKey || !session.storageUploadId) throw badRequest("Session not found");
+  if (!session?.storageKey || !session.storageUploadId) throw badRequest(ERROR_MESSAGES.sessionNotFound);
   if (session.status !== "pending") throw badRequest(STATUS_MESSAGES[session.status] ?? "Session closed");
-  if (session.expiresAt.getTime() <= now) throw badRequest("Session expired");
+  if (session.expiresAt.getTime() <= now) throw badRequest(ERROR_MESSAGES.sessionExpired);
   if (session.mode !== "gateway") throw badRequest("This session takes its parts at presigned storage URLs");
   if (partNumber > session.partCount) {
     throw badRequest(`Part number must be from 1 to ${session.partCount}`);
@@ -104,7 +104,7 @@ export async function receivePart(deps: MultipartDeps, input: ReceivePartInput):
       throw badRequest(`Part ${partNumber} must be ${expectedSize} bytes, ${received}`);
     }
     if (error instanceof InvalidPartError) throw badRequest(error.message);
-    if (error instanceof UploadNotFoundError) throw badRequest("Session expired");
+    if (error instanceof UploadNotFoundError) throw badRequest(ERROR_MESSAGES.sessionExpired);
     throw error;
   }
   await recordPart(deps, sessionId, partNumber, key, stored);

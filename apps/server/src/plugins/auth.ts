@@ -23,6 +23,7 @@
  * `config.acceptsSpentUploadToken`, multipart complete, which spends nothing new by itself).
  * A public key carries its own policy, or the server-wide default (`config.publicKeyPolicy`).
  */
+import { ERROR_MESSAGES } from "@trove/schema";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { HttpError } from "../errors/http-error.js";
@@ -98,15 +99,15 @@ export const authPlugin = fp(
       const mode = authModeOf(request);
       if (mode === "none") return;
       const key = apiKeyFromRequest(request);
-      if (!key) throw new HttpError(401, "Invalid or missing API key");
+      if (!key) throw new HttpError(401, ERROR_MESSAGES.unauthorized);
       if (isUploadTokenShaped(key)) {
         request.auth = await authenticateToken(request, key, mode);
         return;
       }
       const record = await findActiveApiKey(app.db, key);
-      if (!record) throw new HttpError(401, "Invalid or missing API key");
+      if (!record) throw new HttpError(401, ERROR_MESSAGES.unauthorized);
       if (mode === "private" && record.type !== "private") {
-        throw new HttpError(403, "This endpoint requires a private API key");
+        throw new HttpError(403, ERROR_MESSAGES.privateKeyRequired);
       }
       request.auth = {
         workspaceId: record.workspaceId,
@@ -123,8 +124,8 @@ export const authPlugin = fp(
 
     const authenticateToken = async (request: FastifyRequest, token: string, mode: AuthMode) => {
       const found = await findUploadToken(app.db, token);
-      if (!found) throw new HttpError(401, "Invalid or missing API key");
-      if (mode === "private") throw new HttpError(403, "This endpoint requires a private API key");
+      if (!found) throw new HttpError(401, ERROR_MESSAGES.unauthorized);
+      if (mode === "private") throw new HttpError(403, ERROR_MESSAGES.privateKeyRequired);
       if (found.expired) throw tokenExpired();
       if (found.exhausted && !request.routeOptions.config?.acceptsSpentUploadToken) throw tokenExhausted();
       return {

@@ -2,7 +2,7 @@
  * `errors` plugin: the one error handler and the not-found handler.
  *
  * Every thrown error becomes the envelope of the request's group for its status (see
- * src/errors/error-body.ts). Mapping:
+ * `buildErrorBody` in @trove/schema). Mapping:
  * - `HttpError`                         -> its status and fields
  * - Fastify schema validation failure   -> 400, or the group's 404 when it is a path parameter
  * - ZodError (thrown from a handler)    -> 400 with the issues as message
@@ -14,18 +14,18 @@
  * - anything else                       -> 500 without details, logged with the request id
  * Unknown routes: 404 `{ error: "Not Found", message: "Route GET /x not found" }`.
  */
+import {
+  buildErrorBody,
+  type ErrorBodyInput,
+  errorGroupOf,
+  notFoundMessage,
+  type ResponseGroup,
+  retryAfterSecondsOf,
+} from "@trove/schema";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { isRecordNotFound } from "../db/prisma-errors.js";
 import { DEPENDENCY_RETRY_AFTER_SECONDS, isDependencyUnavailable } from "../errors/dependency-unavailable.js";
-import {
-  buildErrorBody,
-  type ErrorBodyInput,
-  type ErrorGroup,
-  errorGroupOf,
-  notFoundMessage,
-  retryAfterSecondsOf,
-} from "../errors/error-body.js";
 import { HttpError } from "../errors/http-error.js";
 import { redactUrl } from "../log-redaction.js";
 
@@ -66,7 +66,7 @@ const CONTENT_TYPE_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_BODY_TOO_LARGE: "Request body is too large",
 };
 
-export function normalizeError(error: unknown, group: ErrorGroup): Normalized {
+export function normalizeError(error: unknown, group: ResponseGroup): Normalized {
   if (error instanceof HttpError) {
     const headers = { ...error.headers };
     // A 503 that knows when capacity returns (a busy renderer) says so, as a 429 always does.
@@ -107,7 +107,7 @@ export function normalizeError(error: unknown, group: ErrorGroup): Normalized {
   return { status: 500, input: { message: "Internal Server Error" } };
 }
 
-export function groupOf(request: FastifyRequest): ErrorGroup {
+export function groupOf(request: FastifyRequest): ResponseGroup {
   return request.routeOptions?.config?.errorGroup ?? errorGroupOf(request.url);
 }
 

@@ -16,6 +16,7 @@
 import {
   canonicalizeTransform,
   DEFAULT_SIGNED_URL_EXPIRES_IN,
+  ERROR_MESSAGES,
   type FileDetailsResponse,
   type FileRecord,
   type ListFilesResponse,
@@ -46,8 +47,6 @@ interface FileNoParams {
   fileNo: string;
 }
 
-export const DETAILS_FAILED_TITLE = "Failed to get file details";
-
 export const fileRoutes: FastifyPluginAsync = async (app) => {
   const config = { auth: "private" as const };
 
@@ -75,7 +74,10 @@ export const fileRoutes: FastifyPluginAsync = async (app) => {
     } catch (error) {
       if (isHttpError(error)) throw error;
       // The spec's body for this failure: { error: "Failed to get file details", message }.
-      throw new HttpError(500, DETAILS_FAILED_TITLE, { title: DETAILS_FAILED_TITLE, cause: error });
+      throw new HttpError(500, ERROR_MESSAGES.fileDetailsFailed, {
+        title: ERROR_MESSAGES.fileDetailsFailed,
+        cause: error,
+      });
     }
   });
 
@@ -98,7 +100,7 @@ export const fileRoutes: FastifyPluginAsync = async (app) => {
       request.auth.workspaceId,
       fileNo,
     );
-    return { message: "File deleted successfully" };
+    return { message: ERROR_MESSAGES.fileDeleted };
   });
 
   app.patch<{ Params: FileNoParams }>(

@@ -10,7 +10,12 @@
  * Name uniqueness is the database's (unique index on workspace_id, name), so two concurrent
  * creates or renames to the same name cannot both succeed: the loser's P2002 becomes the 409.
  */
-import type { CreateSourceBody, ListSourcesQuery, UpdateSourceBody } from "@trove/schema";
+import {
+  type CreateSourceBody,
+  ERROR_MESSAGES,
+  type ListSourcesQuery,
+  type UpdateSourceBody,
+} from "@trove/schema";
 import { isUniqueViolation } from "../db/prisma-errors.js";
 import { HttpError } from "../errors/http-error.js";
 import { notFound } from "../errors/index.js";
@@ -26,7 +31,6 @@ import {
 import { mergeConfiguration } from "./merge-configuration.js";
 import { parseConfiguration } from "./validate-source-body.js";
 
-export const DUPLICATE_NAME_MESSAGE = "Origin name already exists in this workspace";
 export const NAME_IS_FIXED_MESSAGE =
   "name: a source's name is part of its delivery URLs ({workspace_no}-{name}) and cannot change after creation";
 
@@ -38,7 +42,7 @@ export interface SourceContext {
 }
 
 function duplicateName(cause: unknown): HttpError {
-  return new HttpError(409, DUPLICATE_NAME_MESSAGE, { cause });
+  return new HttpError(409, ERROR_MESSAGES.sourceNameTaken, { cause });
 }
 
 function asJson(configuration: ConfigurationRecord): Prisma.InputJsonObject {

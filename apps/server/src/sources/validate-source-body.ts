@@ -15,6 +15,7 @@
 import {
   type CreateSourceBody,
   createSourceBodySchema,
+  ERROR_MESSAGES,
   isMaskedSecret,
   type ListSourcesQuery,
   listSourcesQuerySchema,
@@ -30,11 +31,10 @@ import { HttpError } from "../errors/http-error.js";
 import { formatZodIssues } from "../plugins/errors.js";
 import type { ConfigurationRecord } from "./configuration-secrets.js";
 
-export const INVALID_CONFIGURATION_MESSAGE = "Configuration is invalid for the specified type";
 export const BODY_NOT_OBJECT_MESSAGE = "Request body must be a JSON object";
 
 export function invalidConfiguration(): HttpError {
-  return new HttpError(400, INVALID_CONFIGURATION_MESSAGE);
+  return new HttpError(400, ERROR_MESSAGES.sourceConfigInvalid);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

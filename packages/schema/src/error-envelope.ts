@@ -1,13 +1,15 @@
 /**
- * Error envelopes per endpoint group and status: the spec's "Errors" section plus our choices.
+ * The error body of every failure, by the request's group (./error-groups.ts) and status: the
+ * spec's "Errors" section plus Trove's choices where it is silent. The server renders every
+ * error through `buildErrorBody`; the OpenAPI document describes the same bodies
+ * (./error-shapes.ts, checked against this builder by a test). Zod-free.
  *
- *   errorGroupOf(url)                        -> "upload" | "multipart" | "files" | "folders" | "sources" | "other"
- *   buildErrorBody(group, status, error, variant?) -> the JSON body
+ *   buildErrorBody("files", 404, { message: "File not found" })   -> { error: "File not found" }
+ *   buildErrorBody("upload", 400, { message: "name is required" })
+ *     -> { error: "Validation failed", success: false, errorCode: "VALIDATION_FAILED", message: "name is required" }
  *
- * Groups by path: /api/v1/uploads* -> upload, /api/v1/multipart/* -> multipart, /api/v1/files* ->
- * files, /api/v1/folders* -> folders, /api/v1/sources* -> sources, anything else -> other. A route
- * can override the group with `config: { errorGroup }`, and the folder-create route sets
- * `config: { errorVariant: "folder-create" }` (its 400 is `{ success: false, error }`).
+ * `title` (default by status) is the `error` of `{ error, message }` envelopes; envelopes that
+ * carry only `error` (404, 409, multipart 4xx, folder create 400) carry the message there.
  *
  * | status  | upload                                   | multipart               | files / folders / sources / other |
  * | 400,415 | { error: title, success: false, errorCode, message } | { success: false, error: message } | { error: title, message }; folder create: { success: false, error: message } |
@@ -20,63 +22,38 @@
  * | 5xx     | { error: "Internal Server Error", success: false, errorCode: "INTERNAL_ERROR", message } | { success: false, error } | { error, message } (message generic unless the error is `expose`d: a gateway error naming the upstream) |
  * | 503     | as 5xx, with the title "Service Unavailable", errorCode "SERVICE_UNAVAILABLE" and the server's message (retry advice); Retry-After is set |
  *
- * Upload-policy refusals (src/uploads/upload-policy.ts, POLICY_ERROR_CODES) carry their own
+ * Upload-policy refusals (UPLOAD_POLICY_ERROR_CODES) carry their own
  * errorCode: in the upload group as above; in the multipart group as `{ success: false, error:
  * message, errorCode }` whatever the status (401: `{ success: false, error: "Unauthorized",
  * message, errorCode }`), so that a client learns which rule it broke. Other multipart errors keep
  * the spec's shapes. A 401 with an errorCode (an expired upload token) keeps its own message.
  */
-import { UPLOAD_POLICY_ERROR_CODES } from "@trove/schema";
-import { defaultErrorCode, defaultTitle } from "./http-error.js";
+import {
+  ERROR_MESSAGES,
+  errorCodeForStatus,
+  errorTitleForStatus,
+  rateLimitMessage,
+} from "./error-catalogue.js";
+import { UPLOAD_POLICY_ERROR_CODES } from "./error-codes.js";
+import type { ResponseGroup } from "./error-groups.js";
 
-export type ErrorGroup = "upload" | "multipart" | "files" | "folders" | "sources" | "other";
+/** The folder-create route answers every malformed request in `{ success: false, error }`. */
 export type ErrorVariant = "folder-create";
 export type ErrorBody = Record<string, unknown>;
 
-/** What the body builder needs from an error (an `HttpError` has all of it). */
+/** What the body builder needs from an error. */
 export interface ErrorBodyInput {
   message: string;
   title?: string | undefined;
   code?: string | undefined;
   errorCode?: string | undefined;
   retryAfterSeconds?: number | undefined;
-  /** A 5xx whose message may be sent (HttpError's `expose`). */
+  /** A 5xx whose message may be sent: a gateway error naming the upstream. */
   expose?: boolean | undefined;
 }
 
-export const UNAUTHORIZED_MESSAGE = "Invalid or missing API key";
-export const SOURCES_UNAUTHORIZED_ERROR = "Invalid API key.";
-export const SOURCES_UNAUTHORIZED_MESSAGE = "The API key is invalid, inactive, or deleted.";
-export const FORBIDDEN_MESSAGE = "This endpoint requires a private API key";
-const INTERNAL_MESSAGE = "An unexpected error occurred";
-
 /** Codes of upload-policy refusals, the only ones the multipart envelope carries. */
 const POLICY_ERROR_CODES: ReadonlySet<string> = new Set(UPLOAD_POLICY_ERROR_CODES);
-
-/** The group of a request URL (path plus optional query). */
-export function errorGroupOf(url: string): ErrorGroup {
-  const path = url.split("?", 1)[0] ?? "";
-  if (path.startsWith("/api/v1/uploads")) return "upload";
-  if (path.startsWith("/api/v1/multipart/") || path === "/api/v1/multipart") return "multipart";
-  const match = /^\/api\/v1\/(files|folders|sources)(?:\/|$)/.exec(path);
-  return match ? (match[1] as ErrorGroup) : "other";
-}
-
-/** The 404 message of a group's lookups ("File not found", ...). */
-export function notFoundMessage(group: ErrorGroup): string {
-  switch (group) {
-    case "files":
-      return "File not found";
-    case "folders":
-      return "Folder not found";
-    case "sources":
-      return "Source not found";
-    case "multipart":
-      return "Session not found";
-    default:
-      return "Not Found";
-  }
-}
 
 /** Whole seconds, at least 1, as both the body and `Retry-After` carry them. */
 export function retryAfterSecondsOf(value: number | undefined): number {
@@ -84,26 +61,29 @@ export function retryAfterSecondsOf(value: number | undefined): number {
 }
 
 export function buildErrorBody(
-  group: ErrorGroup,
+  group: ResponseGroup,
   status: number,
   error: ErrorBodyInput,
   variant?: ErrorVariant,
 ): ErrorBody {
-  const title = error.title ?? defaultTitle(status);
+  const title = error.title ?? errorTitleForStatus(status);
 
   if (status === 429) {
     const seconds = retryAfterSecondsOf(error.retryAfterSeconds);
     return {
       error: "Too Many Requests",
-      message: `Rate limit exceeded, retry in ${seconds} seconds`,
+      message: rateLimitMessage(seconds),
       retryAfterSeconds: seconds,
     };
   }
 
   if (status === 401) {
     if (group === "sources")
-      return { error: SOURCES_UNAUTHORIZED_ERROR, message: SOURCES_UNAUTHORIZED_MESSAGE };
-    const message = error.errorCode ? error.message : UNAUTHORIZED_MESSAGE;
+      return {
+        error: ERROR_MESSAGES.sourcesUnauthorizedError,
+        message: ERROR_MESSAGES.sourcesUnauthorizedMessage,
+      };
+    const message = error.errorCode ? error.message : ERROR_MESSAGES.unauthorized;
     if (group === "upload") {
       return { success: false, error: "Unauthorized", errorCode: error.errorCode ?? "UNAUTHORIZED", message };
     }
@@ -118,13 +98,13 @@ export function buildErrorBody(
   // A 503's message is the server's own advice ("retry in N seconds"), a gateway error's names the
   // upstream (`expose`); other 5xx say nothing.
   const opaque = internal && status !== 503 && error.expose !== true;
-  const message = opaque ? INTERNAL_MESSAGE : error.message;
+  const message = opaque ? ERROR_MESSAGES.internal : error.message;
 
   if (group === "upload") {
     return {
       error: opaque ? "Internal Server Error" : title,
       success: false,
-      errorCode: error.errorCode ?? defaultErrorCode(status),
+      errorCode: error.errorCode ?? errorCodeForStatus(status),
       message,
     };
   }
