@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gradientPng } from "../support/png";
 import { reportFigures } from "../support/reliability-profile";
 import { type ServerProcess, startServerProcess } from "../support/server-process";
+import { uploadRecord } from "../support/upload-record.js";
 
 const SCRIPTED_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>fetch("/api/v1/files")</script></svg>';
@@ -33,7 +34,7 @@ async function upload(
     headers: { "x-api-key": key },
     body: form,
   });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  return { status: response.status, body: uploadRecord(await response.json()) };
 }
 
 function expectSandboxed(response: Response, what: string): void {

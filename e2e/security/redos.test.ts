@@ -8,6 +8,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ServerProcess, startServerProcess } from "../support/server-process";
+import { uploadRecord } from "../support/upload-record.js";
 
 // Upper bounds that only a stuck event loop breaks (the old sniffer needed hours), not benchmarks.
 const HEALTH_BOUND_MS = 10_000;
@@ -78,7 +79,7 @@ describe("regex denial of service (ReDoS) through a text upload", () => {
     expect(health.length).toBeGreaterThan(0);
     expect(health.every((status) => status === 200)).toBe(true);
     expect(response.status).toBe(200);
-    const body = (await response.json()) as { mime_type?: string; extension?: string; name?: string };
+    const body = uploadRecord(await response.json());
     expect(body).toMatchObject({ mime_type: "text/plain", extension: "txt", name });
   });
 });

@@ -10,6 +10,7 @@ import { gradientPng } from "../support/png";
 import { api } from "../support/reliability-profile";
 import { type ServerProcess, startServerProcess } from "../support/server-process";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { uploadRecord } from "../support/upload-record.js";
 
 const adminUrl = process.env.TROVE_TEST_DATABASE_URL;
 const ROUNDS = 5;
@@ -42,7 +43,7 @@ describe.runIf(adminUrl)("a one-shot token used on two instances at once", () =>
       headers: { authorization: `Bearer ${token}` },
       body: form,
     });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    return { status: response.status, body: uploadRecord(await response.json()) };
   }
 
   it("creates exactly one file per token, whichever instance wins", async () => {

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gradientPng } from "../support/png";
 import { api } from "../support/reliability-profile";
 import { type ServerProcess, startServerProcess } from "../support/server-process";
+import { uploadRecord } from "../support/upload-record.js";
 
 let server: ServerProcess;
 let origin: Server;
@@ -56,7 +57,7 @@ async function upload(
   const headers: Record<string, string> =
     header === "authorization" ? { authorization: `Bearer ${token}` } : { "x-api-key": token };
   const response = await fetch(`${server.baseUrl}/api/v1/uploads`, { method: "POST", headers, body: form });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  return { status: response.status, body: uploadRecord(await response.json()) };
 }
 
 /**

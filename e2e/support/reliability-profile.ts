@@ -5,6 +5,7 @@
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { uploadRecord } from "./upload-record.js";
 
 export const FULL = process.env.TROVE_RELIABILITY === "full";
 export const PROFILE = FULL ? "full" : "short";
@@ -56,7 +57,7 @@ export async function uploadSmallFile(
     headers: { "x-api-key": key },
     body: form,
   });
-  const body = (await response.json()) as Record<string, unknown>;
+  const body = uploadRecord(await response.json());
   if (!response.ok) throw new Error(`upload failed ${response.status}: ${JSON.stringify(body)}`);
   return body;
 }

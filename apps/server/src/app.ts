@@ -164,9 +164,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       fallback: variants.fallback,
       origins,
     });
-    await app.register(fileRoutes, { prefix: "/api/v1/files" });
-    await app.register(folderRoutes, { prefix: "/api/v1/folders" });
-    await app.register(sourceRoutes, { prefix: "/api/v1/sources" });
+    await app.register(fileRoutes);
+    await app.register(folderRoutes);
+    await app.register(sourceRoutes);
     await app.register(uploadRoutes);
     await app.register(multipartRoutes);
     await app.register(partGatewayRoutes);

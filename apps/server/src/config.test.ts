@@ -39,6 +39,14 @@ describe("loadConfig", () => {
     expect(config.multipart.orphanGraceMs).toBe(15 * 60_000);
   });
 
+  it("answers uploads wrapped unless TROVE_UPLOAD_RESPONSE=flat, and refuses other values", () => {
+    expect(loadConfig({ TROVE_DATA_DIR: dir }).uploadResponse).toBe("wrapped");
+    expect(loadConfig({ TROVE_DATA_DIR: dir, TROVE_UPLOAD_RESPONSE: "flat" }).uploadResponse).toBe("flat");
+    expect(() => loadConfig({ TROVE_DATA_DIR: dir, TROVE_UPLOAD_RESPONSE: "envelope" })).toThrow(
+      /TROVE_UPLOAD_RESPONSE/,
+    );
+  });
+
   it("reads the orphan grace and refuses one under a second", () => {
     expect(loadConfig({ TROVE_DATA_DIR: dir, TROVE_ORPHAN_GRACE_MS: "5000" }).multipart.orphanGraceMs).toBe(
       5000,

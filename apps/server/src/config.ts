@@ -16,6 +16,8 @@
  *   TROVE_URL_SIGNING_KEY, TROVE_URL_SIGNING_KEY_PREVIOUS (keys of private files' signed URLs, same
  *   format; unset: derived from the secret key; src/signing/url-signing-keys.ts), TROVE_SIGNED_URL_TTL_SECONDS
  *   (lifetime of the signed url in a private file's upload response, 3600),
+ *   TROVE_UPLOAD_RESPONSE (wrapped: direct and remote upload answer `{ success: true, data }`;
+ *   flat: the bare record, for clients written against it),
  *   REDIS_URL (unset: in-memory rate limits), TROVE_BODY_LIMIT (JSON body limit in bytes, 1 MiB),
  *   TROVE_DEV_PUBLIC_KEY (trove_pk_…), TROVE_DEV_PRIVATE_KEY, TROVE_DEV_PRIVATE_KEY_2 (trove_sk_…), TROVE_SEED_DEV (seed a dev workspace when none exists; default on for the
  *   embedded database, off with DATABASE_URL unless dev keys are given), LOG_LEVEL (info).
@@ -97,6 +99,10 @@ export type DatabaseConfig =
 
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 
+/** TROVE_UPLOAD_RESPONSE: the success body of direct and remote upload. */
+export const UPLOAD_RESPONSE_FORMS = ["wrapped", "flat"] as const;
+export type UploadResponseForm = (typeof UPLOAD_RESPONSE_FORMS)[number];
+
 export interface ServerConfig {
   port: number;
   host: string;
@@ -122,6 +128,8 @@ export interface ServerConfig {
   urlSigning: UrlSigningKeys;
   /** Lifetime of the signed `url` in a private file's upload response, seconds. */
   signedUrlTtlSeconds: number;
+  /** The success body of direct and remote upload: `{ success, data }` (default) or the flat record. */
+  uploadResponse: UploadResponseForm;
   redisUrl: string | undefined;
   /** Limits per key, per address, per visitor of a public key, per part session (rate-limit-config.ts). */
   rateLimit: RateLimitConfig;
@@ -186,6 +194,7 @@ const envSchema = z.object({
   TROVE_URL_SIGNING_KEY: optionalString,
   TROVE_URL_SIGNING_KEY_PREVIOUS: optionalString,
   TROVE_SIGNED_URL_TTL_SECONDS: z.coerce.number().int().min(1).max(MAX_SIGNED_URL_TTL_SECONDS).optional(),
+  TROVE_UPLOAD_RESPONSE: z.enum(UPLOAD_RESPONSE_FORMS).optional(),
   REDIS_URL: optionalString.pipe(
     z
       .string()
@@ -391,6 +400,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       ? parseSecretKey(e.TROVE_URL_SIGNING_KEY_PREVIOUS, "TROVE_URL_SIGNING_KEY_PREVIOUS")
       : undefined,
     signedUrlTtlSeconds: e.TROVE_SIGNED_URL_TTL_SECONDS,
+    uploadResponse: e.TROVE_UPLOAD_RESPONSE,
     redisUrl: e.REDIS_URL,
     rateLimit: {
       max: e.TROVE_RATE_LIMIT_MAX,
@@ -502,6 +512,7 @@ export function resolveConfig(input: ConfigInput): ServerConfig {
       previous: input.urlSigningKeyPrevious,
     }),
     signedUrlTtlSeconds: input.signedUrlTtlSeconds ?? 3600,
+    uploadResponse: input.uploadResponse ?? "wrapped",
     redisUrl: input.redisUrl,
     rateLimit: resolveRateLimitConfig(input.rateLimit),
     trustProxy: input.trustProxy ?? false,

@@ -16,13 +16,15 @@
  *   { config: { errorVariant: "folder-create" } } 400 as { success: false, error }
  *   { config: { drainUnreadBodyUpTo: n } }        bytes of a refused body read to keep the connection (src/plugins/unread-body.ts)
  *   { config: { acceptsSpentUploadToken: true } } an upload token that created all its files still authenticates (multipart complete)
+ *   API endpoints get `auth`, `operationId` and `invalidRequest` from src/routes/endpoint-route.ts.
  */
-import type { ErrorVariant, ResponseGroup } from "@trove/schema";
+import type { EndpointOperationId, ErrorVariant, ResponseGroup } from "@trove/schema";
 import type { ServerConfig } from "./config.js";
 import type { Database, DbKind } from "./db/database.js";
 import type { PrismaClient } from "./generated/prisma/client.js";
 import type { AuthContext, AuthMode } from "./plugins/auth.js";
 import type { RenderGate } from "./render-gate.js";
+import type { InvalidRequestMapper } from "./routes/endpoint-route.js";
 import type { StorageDriver } from "./storage/driver.js";
 
 declare module "fastify" {
@@ -44,5 +46,9 @@ declare module "fastify" {
     errorVariant?: ErrorVariant;
     drainUnreadBodyUpTo?: number;
     acceptsSpentUploadToken?: boolean;
+    /** The registry endpoint this route serves (src/routes/endpoint-route.ts). */
+    operationId?: EndpointOperationId;
+    /** The error for a request that fails its endpoint's schemas, where the spec fixes the body. */
+    invalidRequest?: InvalidRequestMapper;
   }
 }

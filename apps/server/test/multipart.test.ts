@@ -115,7 +115,7 @@ describe("POST /api/v1/multipart/start", () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({
       success: false,
-      error: "Invalid input: expected object, received undefined",
+      error: "Request body must be a JSON object",
     });
     expect(await pendingUploads(t.storageDir)).toEqual(before);
   });

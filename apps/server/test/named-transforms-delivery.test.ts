@@ -7,7 +7,7 @@ import { solid } from "../src/media/test-images.js";
 import { setNamedTransform, setStrictTransforms } from "../src/transforms/named-transforms.js";
 import { STRICT_TRANSFORMS_MESSAGE } from "../src/transforms/resolve-transform.js";
 import { createTestApp, type TestApp } from "./support/index.js";
-import { directUpload } from "./uploads-helpers.js";
+import { directUpload, uploaded } from "./uploads-helpers.js";
 
 let t: TestApp;
 let path: string;
@@ -16,7 +16,7 @@ beforeAll(async () => {
   t = await createTestApp();
   const png = await solid(800, 600, { r: 90, g: 90, b: 200 }, "png");
   const res = await directUpload(t, { file_name: "card.png" }, { content: png, type: "image/png" });
-  path = res.json().path;
+  path = uploaded(res).path;
   await setNamedTransform(t.app.db, t.workspace.id, "card", "w_400,h_300,c_fill,f_webp");
 });
 afterAll(async () => {

@@ -10,7 +10,7 @@ import { WEBHOOK_JOB_KIND } from "../src/webhooks/delivery.js";
 import { addEndpoint } from "../src/webhooks/endpoints.js";
 import { complete, putPart, start } from "./multipart-helpers.js";
 import { createTestApp, type TestApp } from "./support/index.js";
-import { directUpload } from "./uploads-helpers.js";
+import { directUpload, uploaded } from "./uploads-helpers.js";
 
 let t: TestApp;
 let png: Buffer;
@@ -35,8 +35,8 @@ async function uploadPrivate(name: string, fields: Record<string, string> = {}) 
     { file_name: name, is_private: "true", ...fields },
     { content: png, type: "image/png" },
   );
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json() as { file_no: string; url: string; path: string; thumbnail: string; is_private: boolean };
+  const file = uploaded(res);
+  return { ...file, thumbnail: file.thumbnail as string };
 }
 
 async function signedUrl(fileNo: string, body: Record<string, unknown> = {}) {
@@ -196,7 +196,7 @@ describe("a private file", () => {
 
   it("a public file opened with a wrong signature is a 404 too; without one it stays public", async () => {
     const res = await directUpload(t, { file_name: "open.png" }, { content: png, type: "image/png" });
-    const file = res.json() as { url: string; is_private: boolean };
+    const file = uploaded(res);
     expect(file.is_private).toBe(false);
     expect((await get(local(file.url))).headers["cache-control"]).toBe("public, max-age=31536000, immutable");
     expect((await get(`${local(file.url)}?exp=9999999999&sig=00000000.x`)).statusCode).toBe(404);
@@ -228,8 +228,7 @@ describe("privacy on every upload path", () => {
       { content: png, type: "image/png" },
       { key: mint.json().token },
     );
-    expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().is_private).toBe(true);
+    expect(uploaded(res).is_private).toBe(true);
   });
 });
 

@@ -102,7 +102,7 @@ describe("rate limiting", () => {
     // (3 of its 4 used): B gets the one left.
     const fromB = await upload(app, app.keys.public, B);
     expect(fromB.statusCode, fromB.body).toBe(200);
-    expect(fromB.json().file_no).toEqual(expect.any(String));
+    expect(fromB.json().data.file_no).toEqual(expect.any(String));
     // The shared bucket is a bound too: all visitors together stop at publicKeyMax.
     expectRateLimited(await upload(app, app.keys.public, "10.0.0.3"), 30);
     // The private key of the same workspace has its own budget.

@@ -7,7 +7,7 @@
  */
 import { readdir } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
-import { type UploadResponse, uploadResponseSchema } from "@trove/schema";
+import { type UploadResponse, uploadResponseSchema, wrappedUploadResponseSchema } from "@trove/schema";
 import type { LightMyRequestResponse } from "fastify";
 import type { TestApp } from "./support/index.js";
 
@@ -69,9 +69,21 @@ export async function directUpload(
 }
 
 /** Parses a 200 upload response with the shared schema (fails the test on any other status). */
+/**
+ * The upload record of a 200, from the default wrapped body `{ success: true, data }` (whose
+ * `file_size` and `workspace_no` must agree with the record), or from the flat body when the test
+ * app runs with `uploadResponse: "flat"`.
+ */
 export function uploaded(res: LightMyRequestResponse): UploadResponse {
   if (res.statusCode !== 200) throw new Error(`expected 200, got ${res.statusCode}: ${res.body}`);
-  return uploadResponseSchema.parse(res.json());
+  const body = res.json() as Record<string, unknown>;
+  if (!("success" in body)) return uploadResponseSchema.parse(body);
+  const { file_size, workspace_no, ...record } = wrappedUploadResponseSchema.parse(body).data;
+  if (file_size !== record.size) throw new Error(`file_size ${file_size} differs from size ${record.size}`);
+  if (!record.url.includes(`/${workspace_no}/`) && !record.url.includes(`/${workspace_no}-`)) {
+    throw new Error(`workspace_no ${workspace_no} is not the one in ${record.url}`);
+  }
+  return record;
 }
 
 /** POST /api/v1/uploads/remote with the private key. */

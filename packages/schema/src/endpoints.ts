@@ -58,6 +58,8 @@ export interface EndpointDefinition {
   readonly query?: z.ZodType;
   readonly body?: z.ZodType;
   readonly bodyContentType?: "application/json" | "multipart/form-data" | "application/octet-stream";
+  /** Every body field is optional, and so is the body: a request without one is read as `{}`. */
+  readonly bodyOptional?: true;
   readonly successStatus: 200 | 201 | 204;
   /** Undefined for a response without a body (204). */
   readonly response?: z.ZodType;
@@ -67,7 +69,8 @@ export interface EndpointDefinition {
 
 /**
  * Every endpoint of the spec, with the schemas of its request and response. The server registers
- * routes from it, the SDK calls it, the OpenAPI document and the fuzzer are generated from it.
+ * its routes from it (apps/server/src/routes/endpoint-route.ts), the SDK calls it, the OpenAPI
+ * document and the fuzzer are generated from it.
  */
 export const ENDPOINTS = [
   {
@@ -327,6 +330,7 @@ export const ENDPOINTS = [
     group: "upload",
     body: createUploadTokenBodySchema,
     bodyContentType: "application/json",
+    bodyOptional: true,
     successStatus: 200,
     response: uploadTokenResponseSchema,
     errors: [400, 403],
@@ -359,6 +363,7 @@ export const ENDPOINTS = [
     params: fileNoParamsSchema,
     body: signedUrlBodySchema,
     bodyContentType: "application/json",
+    bodyOptional: true,
     successStatus: 200,
     response: signedUrlResponseSchema,
     errors: [400, 403, 404],

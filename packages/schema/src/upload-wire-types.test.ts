@@ -8,6 +8,7 @@ import type {
   multipartStartBodySchema,
   uploadEnvelopeResponseSchema,
   uploadResponseSchema,
+  wrappedUploadResponseSchema,
 } from "./index.js";
 import type * as Wire from "./upload-wire-types.js";
 
@@ -15,6 +16,7 @@ import type * as Wire from "./upload-wire-types.js";
 describe("the zod-free upload wire types", () => {
   it("equal the types the schemas infer", () => {
     expectTypeOf<Wire.UploadResponse>().toEqualTypeOf<z.infer<typeof uploadResponseSchema>>();
+    expectTypeOf<Wire.WrappedUploadResponse>().toEqualTypeOf<z.infer<typeof wrappedUploadResponseSchema>>();
     expectTypeOf<Wire.UploadEnvelopeResponse>().toEqualTypeOf<z.infer<typeof uploadEnvelopeResponseSchema>>();
     expectTypeOf<Wire.AnyUploadResponse>().toEqualTypeOf<z.infer<typeof anyUploadResponseSchema>>();
     expectTypeOf<Wire.MultipartStartBodyInput>().toEqualTypeOf<z.input<typeof multipartStartBodySchema>>();

@@ -31,14 +31,36 @@ export interface UploadResponse {
   is_private: boolean;
 }
 
-/** The second success shape the spec's prose shows for direct upload. Clients accept both. */
-export interface UploadEnvelopeResponse {
+/** Trove's default success body: the flat record wrapped, with `file_size` and `workspace_no`. */
+export interface WrappedUploadResponse {
   success: true;
-  data: { file_no: string; name: string; url: string; path: string; format: string; file_size: number };
+  data: WrappedUploadData;
 }
 
-/** Either documented success body of a direct upload. */
-export type AnyUploadResponse = UploadResponse | UploadEnvelopeResponse;
+/** `data` of the wrapped body: every flat field, plus the hosted service's names for two. */
+export interface WrappedUploadData extends UploadResponse {
+  file_size: number;
+  workspace_no: string;
+}
+
+/** The wrapped body as the hosted service documents its minimum. */
+export interface UploadEnvelopeResponse {
+  success: true;
+  data: {
+    file_no: string;
+    name: string;
+    url: string;
+    path: string;
+    width?: number | null | undefined;
+    height?: number | null | undefined;
+    format: string;
+    file_size: number;
+    workspace_no?: string | undefined;
+  };
+}
+
+/** Any documented success body of direct and remote upload. */
+export type AnyUploadResponse = UploadResponse | WrappedUploadResponse | UploadEnvelopeResponse;
 
 /** Endpoint 3's body as a caller writes it. */
 export interface MultipartStartBodyInput {

@@ -110,7 +110,24 @@ export const uploadResponseSchema = z.object({
   is_private: z.boolean(),
 });
 
-/** The second success shape the spec's prose shows for direct upload. Clients accept both. */
+/**
+ * The wrapped success body, Trove's default for direct and remote upload: the hosted service's
+ * documented `{ success: true, data }` with every field of the flat record in `data`, plus
+ * `file_size` and `workspace_no` as its documentation names them. The flat form stays available
+ * through a server setting (TROVE_UPLOAD_RESPONSE=flat).
+ */
+export const wrappedUploadResponseSchema = z.object({
+  success: z.literal(true),
+  data: uploadResponseSchema.extend({
+    file_size: z.number().int().min(0),
+    workspace_no: z.string(),
+  }),
+});
+
+/**
+ * The wrapped body as the hosted service documents its minimum; clients written against it read
+ * only these fields, and the SDK accepts a body that carries just them.
+ */
 export const uploadEnvelopeResponseSchema = z.object({
   success: z.literal(true),
   data: z.object({
@@ -118,15 +135,27 @@ export const uploadEnvelopeResponseSchema = z.object({
     name: z.string(),
     url: z.string(),
     path: z.string(),
+    width: z.number().int().nullable().optional(),
+    height: z.number().int().nullable().optional(),
     format: z.string(),
     file_size: z.number().int().min(0),
+    workspace_no: z.string().optional(),
   }),
 });
 
-/** Either documented success body of a direct upload. */
-export const anyUploadResponseSchema = z.union([uploadResponseSchema, uploadEnvelopeResponseSchema]);
+/** Any documented success body of direct and remote upload: flat, wrapped, or the hosted minimum. */
+export const anyUploadResponseSchema = z.union([
+  uploadResponseSchema,
+  wrappedUploadResponseSchema,
+  uploadEnvelopeResponseSchema,
+]);
 
 export const tagsArraySchema = z.array(tagSchema);
 
 // Written out without zod (upload-wire-types.test.ts proves they equal the schemas above).
-export type { AnyUploadResponse, UploadEnvelopeResponse, UploadResponse } from "./upload-wire-types.js";
+export type {
+  AnyUploadResponse,
+  UploadEnvelopeResponse,
+  UploadResponse,
+  WrappedUploadResponse,
+} from "./upload-wire-types.js";

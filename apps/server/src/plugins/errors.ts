@@ -4,7 +4,8 @@
  * Every thrown error becomes the envelope of the request's group for its status (see
  * `buildErrorBody` in @trove/schema). Mapping:
  * - `HttpError`                         -> its status and fields
- * - Fastify schema validation failure   -> 400, or the group's 404 when it is a path parameter
+ * - an endpoint's request schemas fail  -> the route's `invalidRequest`, else 400 with the issues,
+ *                                          or the group's 404 when it is a path parameter
  * - ZodError (thrown from a handler)    -> 400 with the issues as message
  * - Prisma P2025 (record not found)     -> the group's 404
  * - other errors with a 4xx statusCode  -> that status (bad JSON 400, wrong content type 415,
@@ -28,6 +29,7 @@ import { isRecordNotFound } from "../db/prisma-errors.js";
 import { DEPENDENCY_RETRY_AFTER_SECONDS, isDependencyUnavailable } from "../errors/dependency-unavailable.js";
 import { HttpError } from "../errors/http-error.js";
 import { redactUrl } from "../log-redaction.js";
+import { type RequestPart, RequestValidationError } from "../routes/endpoint-route.js";
 
 interface Normalized {
   status: number;
@@ -75,13 +77,7 @@ export function normalizeError(error: unknown, group: ResponseGroup): Normalized
     }
     return { status: error.status, input: error, headers };
   }
-  const fastifyError = error as Partial<FastifyError> & { validationContext?: string };
-  if (fastifyError?.validation) {
-    if (fastifyError.validationContext === "params") {
-      return { status: 404, input: { message: notFoundMessage(group) } };
-    }
-    return { status: 400, input: { message: fastifyError.message ?? "Invalid request" } };
-  }
+  const fastifyError = error as Partial<FastifyError>;
   if (isZodError(error)) return { status: 400, input: { message: formatZodIssues(error.issues) } };
   if (isRecordNotFound(error)) return { status: 404, input: { message: notFoundMessage(group) } };
   const statusCode = fastifyError?.statusCode;
@@ -111,8 +107,22 @@ export function groupOf(request: FastifyRequest): ResponseGroup {
   return request.routeOptions?.config?.errorGroup ?? errorGroupOf(request.url);
 }
 
-export function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
+/**
+ * A request that failed its endpoint's schemas (src/routes/endpoint-route.ts): the route's own
+ * mapping where the spec fixes the body, else the group's 404 for a path parameter (a malformed
+ * id names nothing) and a 400 listing the issues for the rest.
+ */
+function fromValidation(error: RequestValidationError, request: FastifyRequest, group: ResponseGroup) {
+  const part = (error.validationContext ?? "body") as RequestPart;
+  const mapped = request.routeOptions?.config?.invalidRequest?.(part, error.issues, request);
+  if (mapped) return mapped;
+  if (part === "params") return new HttpError(404, notFoundMessage(group));
+  return new HttpError(400, formatZodIssues(error.issues));
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, thrown: unknown): FastifyReply {
   const group = groupOf(request);
+  const error = thrown instanceof RequestValidationError ? fromValidation(thrown, request, group) : thrown;
   const { status, input, headers } = normalizeError(error, group);
   if (status >= 500) {
     request.log.error({ err: error, reqId: request.id }, "request failed");

@@ -8,25 +8,11 @@
  *   PATCH  /api/v1/files/:fileNo          200 { success: true, data: details }  (Trove's: { is_private })
  *   POST   /api/v1/files/:fileNo/signed-url  200 { success: true, data: { url, expires_at } }  (Trove's)
  *
- * Requests are validated with the @trove/schema schemas (a ZodError is the group's 400);
- * responses are built as the schema types. A malformed fileNo cannot name a file: the same 404
+ * Method, path, key and schemas come from the endpoint registry (./endpoint-route.ts). A malformed fileNo cannot name a file: the same 404
  * as an unknown one (rename: `{ error: "File <no> not found", code: "FILE_NOT_FOUND" }`). Filter,
  * sort, rename and delete rules: src/files/.
  */
-import {
-  canonicalizeTransform,
-  DEFAULT_SIGNED_URL_EXPIRES_IN,
-  ERROR_MESSAGES,
-  type FileDetailsResponse,
-  type FileRecord,
-  type ListFilesResponse,
-  listFilesQuerySchema,
-  type MessageResponse,
-  renameFileBodySchema,
-  type SignedUrlResponse,
-  signedUrlBodySchema,
-  updateFileBodySchema,
-} from "@trove/schema";
+import { canonicalizeTransform, DEFAULT_SIGNED_URL_EXPIRES_IN, ERROR_MESSAGES } from "@trove/schema";
 import type { FastifyPluginAsync } from "fastify";
 import { HttpError, isHttpError } from "../errors/http-error.js";
 import { parseFileNo } from "../errors/params.js";
@@ -42,16 +28,11 @@ import {
   toFileRecord,
   transformedUrl,
 } from "../files/index.js";
-
-interface FileNoParams {
-  fileNo: string;
-}
+import { registerEndpoint } from "./endpoint-route.js";
 
 export const fileRoutes: FastifyPluginAsync = async (app) => {
-  const config = { auth: "private" as const };
-
-  app.get("/", { config }, async (request): Promise<ListFilesResponse> => {
-    const query = listFilesQuerySchema.parse(request.query);
+  registerEndpoint(app, "listFiles", async (request) => {
+    const { query } = request;
     const { workspaceId, workspaceNo } = request.auth;
     const { rows, total } = await listFiles(app.db, workspaceId, query);
     return {
@@ -66,11 +47,11 @@ export const fileRoutes: FastifyPluginAsync = async (app) => {
     };
   });
 
-  app.get<{ Params: FileNoParams }>("/:fileNo", { config }, async (request): Promise<FileDetailsResponse> => {
+  registerEndpoint(app, "getFile", async (request) => {
     const fileNo = parseFileNo(request.params.fileNo);
     try {
       const file = await findFileDetails(app.db, request.auth.workspaceId, fileNo);
-      return { success: true, data: toFileDetails(app, file) };
+      return { success: true as const, data: toFileDetails(app, file) };
     } catch (error) {
       if (isHttpError(error)) throw error;
       // The spec's body for this failure: { error: "Failed to get file details", message }.
@@ -81,19 +62,29 @@ export const fileRoutes: FastifyPluginAsync = async (app) => {
     }
   });
 
-  app.patch<{ Params: FileNoParams }>("/:fileNo/rename", { config }, async (request): Promise<FileRecord> => {
-    const body = renameFileBodySchema.parse(request.body);
-    let fileNo: bigint;
-    try {
-      fileNo = parseFileNo(request.params.fileNo);
-    } catch {
-      throw renameNotFound(request.params.fileNo);
-    }
-    const file = await renameFile(app.db, request.auth.workspaceId, fileNo, body.name);
-    return toFileRecord(app, request.auth.workspaceNo, file);
-  });
+  registerEndpoint(
+    app,
+    "renameFile",
+    async (request) => {
+      let fileNo: bigint;
+      try {
+        fileNo = parseFileNo(request.params.fileNo);
+      } catch {
+        throw renameNotFound(request.params.fileNo);
+      }
+      const file = await renameFile(app.db, request.auth.workspaceId, fileNo, request.body.name);
+      return toFileRecord(app, request.auth.workspaceNo, file);
+    },
+    {
+      // The spec's 404 of a rename names the number it was given: { error, code }.
+      invalidRequest: (part, _issues, request) => {
+        const { fileNo } = request.params as { fileNo: string };
+        return part === "params" ? renameNotFound(fileNo) : undefined;
+      },
+    },
+  );
 
-  app.delete<{ Params: FileNoParams }>("/:fileNo", { config }, async (request): Promise<MessageResponse> => {
+  registerEndpoint(app, "deleteFile", async (request) => {
     const fileNo = parseFileNo(request.params.fileNo);
     await deleteFile(
       { db: app.db, storage: app.storage, log: request.log },
@@ -103,35 +94,26 @@ export const fileRoutes: FastifyPluginAsync = async (app) => {
     return { message: ERROR_MESSAGES.fileDeleted };
   });
 
-  app.patch<{ Params: FileNoParams }>(
-    "/:fileNo",
-    { config },
-    async (request): Promise<FileDetailsResponse> => {
-      const body = updateFileBodySchema.parse(request.body);
-      const fileNo = parseFileNo(request.params.fileNo);
-      const file = await setFilePrivacy(app.db, request.auth.workspaceId, fileNo, body.is_private);
-      return { success: true, data: toFileDetails(app, file) };
-    },
-  );
+  registerEndpoint(app, "updateFile", async (request) => {
+    const fileNo = parseFileNo(request.params.fileNo);
+    const file = await setFilePrivacy(app.db, request.auth.workspaceId, fileNo, request.body.is_private);
+    return { success: true as const, data: toFileDetails(app, file) };
+  });
 
-  app.post<{ Params: FileNoParams }>(
-    "/:fileNo/signed-url",
-    { config },
-    async (request): Promise<SignedUrlResponse> => {
-      const body = signedUrlBodySchema.parse(request.body ?? {});
-      const fileNo = parseFileNo(request.params.fileNo);
-      const file = await findFileDetails(app.db, request.auth.workspaceId, fileNo);
-      const expiresAt = new Date(Date.now() + (body.expires_in ?? DEFAULT_SIGNED_URL_EXPIRES_IN) * 1000);
-      // Signed in canonical form: the delivery host checks the canonical transform of the URL.
-      const transform = body.transform ? canonicalizeTransform(body.transform) : "";
-      const url = transformedUrl(
-        app,
-        request.auth.workspaceNo,
-        { path: file.path, isPrivate: true },
-        transform,
-        expiresAt,
-      );
-      return { success: true, data: { url, expires_at: expiresAt.toISOString() } };
-    },
-  );
+  registerEndpoint(app, "createSignedUrl", async (request) => {
+    const { body } = request;
+    const fileNo = parseFileNo(request.params.fileNo);
+    const file = await findFileDetails(app.db, request.auth.workspaceId, fileNo);
+    const expiresAt = new Date(Date.now() + (body.expires_in ?? DEFAULT_SIGNED_URL_EXPIRES_IN) * 1000);
+    // Signed in canonical form: the delivery host checks the canonical transform of the URL.
+    const transform = body.transform ? canonicalizeTransform(body.transform) : "";
+    const url = transformedUrl(
+      app,
+      request.auth.workspaceNo,
+      { path: file.path, isPrivate: true },
+      transform,
+      expiresAt,
+    );
+    return { success: true as const, data: { url, expires_at: expiresAt.toISOString() } };
+  });
 };

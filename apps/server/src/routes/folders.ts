@@ -6,20 +6,11 @@
  *   POST   /api/v1/folders/rename/:folderNo    200 the full folder record
  *   DELETE /api/v1/folders/:folderNo           200 { message: "Folder deleted successfully" }
  *
- * Errors (folders envelopes, src/errors/error-body.ts): unknown or malformed folder_no 404
+ * Errors (folders envelopes, `buildErrorBody` of @trove/schema): unknown or malformed folder_no 404
  * `{ error: "Folder not found" }`; name clash and non-empty delete 409 `{ success: false, error }`;
  * create's 400 `{ success: false, error }` (route config `errorVariant: "folder-create"`), the
  * other 400s `{ error: "Validation failed", message }`. Rules: src/folders/.
  */
-import {
-  type CreateFolderResponse,
-  createFolderBodySchema,
-  type FolderRecord,
-  type ListFoldersResponse,
-  listFoldersQuerySchema,
-  type MessageResponse,
-  renameFolderBodySchema,
-} from "@trove/schema";
 import type { FastifyPluginAsync } from "fastify";
 import { parseShortNo } from "../errors/params.js";
 import {
@@ -31,48 +22,33 @@ import {
   toFolderListRow,
   toFolderRecord,
 } from "../folders/index.js";
-
-interface FolderNoParams {
-  folderNo: string;
-}
+import { registerEndpoint } from "./endpoint-route.js";
 
 export const folderRoutes: FastifyPluginAsync = async (app) => {
-  const config = { auth: "private" as const };
-
-  app.post(
-    "/",
-    { config: { ...config, errorVariant: "folder-create" as const } },
-    async (request): Promise<CreateFolderResponse> => {
-      const body = createFolderBodySchema.parse(request.body);
+  registerEndpoint(
+    app,
+    "createFolder",
+    async (request) => {
       const { workspaceId, keyId } = request.auth;
-      return toFolderCreated(await createFolder(app.db, workspaceId, keyId, body));
+      return toFolderCreated(await createFolder(app.db, workspaceId, keyId, request.body));
     },
+    { config: { errorVariant: "folder-create" } },
   );
 
-  app.get("/", { config }, async (request): Promise<ListFoldersResponse> => {
-    const query = listFoldersQuerySchema.parse(request.query);
-    const rows = await listFolders(app.db, request.auth.workspaceId, query);
+  registerEndpoint(app, "listFolders", async (request) => {
+    const rows = await listFolders(app.db, request.auth.workspaceId, request.query);
     return { folders: rows.map(toFolderListRow) };
   });
 
-  app.post<{ Params: FolderNoParams }>(
-    "/rename/:folderNo",
-    { config },
-    async (request): Promise<FolderRecord> => {
-      const body = renameFolderBodySchema.parse(request.body);
-      const folderNo = parseShortNo(request.params.folderNo, "folders");
-      const folder = await renameFolder(app.db, request.auth.workspaceId, folderNo, body.name);
-      return toFolderRecord(folder, request.auth.workspaceNo);
-    },
-  );
+  registerEndpoint(app, "renameFolder", async (request) => {
+    const folderNo = parseShortNo(request.params.folderNo, "folders");
+    const folder = await renameFolder(app.db, request.auth.workspaceId, folderNo, request.body.name);
+    return toFolderRecord(folder, request.auth.workspaceNo);
+  });
 
-  app.delete<{ Params: FolderNoParams }>(
-    "/:folderNo",
-    { config },
-    async (request): Promise<MessageResponse> => {
-      const folderNo = parseShortNo(request.params.folderNo, "folders");
-      await deleteFolder(app.db, request.auth.workspaceId, folderNo);
-      return { message: "Folder deleted successfully" };
-    },
-  );
+  registerEndpoint(app, "deleteFolder", async (request) => {
+    const folderNo = parseShortNo(request.params.folderNo, "folders");
+    await deleteFolder(app.db, request.auth.workspaceId, folderNo);
+    return { message: "Folder deleted successfully" };
+  });
 };

@@ -11,36 +11,25 @@
  * 409 while another complete of the session runs longer than the wait. Behaviour and decisions:
  * src/multipart/index.ts.
  */
-import {
-  type MultipartCompleteResponse,
-  type MultipartSession,
-  multipartCompleteBodySchema,
-  multipartCompleteResponseSchema,
-  multipartStartBodySchema,
-} from "@trove/schema";
 import type { FastifyPluginAsync } from "fastify";
 import { completeSession, multipartDepsOf, startSession, toCompleteResult } from "../multipart/index.js";
+import { registerEndpoint } from "./endpoint-route.js";
 
 export const multipartRoutes: FastifyPluginAsync = async (app) => {
   const deps = multipartDepsOf(app);
-  const config = { auth: "any" as const };
 
-  app.post("/api/v1/multipart/start", { config }, async (request): Promise<MultipartSession> => {
-    const body = multipartStartBodySchema.parse(request.body);
-    return startSession(deps, request.auth, body);
-  });
+  registerEndpoint(app, "startMultipartUpload", async (request) =>
+    startSession(deps, request.auth, request.body),
+  );
 
   // A one-shot token whose complete succeeded may repeat it (complete is idempotent).
-  app.post(
-    "/api/v1/multipart/complete",
-    { config: { ...config, acceptsSpentUploadToken: true } },
-    async (request): Promise<MultipartCompleteResponse> => {
-      const { session_id } = multipartCompleteBodySchema.parse(request.body);
-      const file = await completeSession(deps, request.auth, session_id);
-      return multipartCompleteResponseSchema.parse({
-        success: true,
-        data: toCompleteResult(app, request.auth.workspaceNo, file),
-      });
+  registerEndpoint(
+    app,
+    "completeMultipartUpload",
+    async (request) => {
+      const file = await completeSession(deps, request.auth, request.body.session_id);
+      return { success: true as const, data: toCompleteResult(app, request.auth.workspaceNo, file) };
     },
+    { config: { acceptsSpentUploadToken: true } },
   );
 };

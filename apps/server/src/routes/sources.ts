@@ -14,21 +14,23 @@
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { parseUuidParam } from "../errors/params.js";
 import {
+  assertCreatable,
   createSource,
   deleteSource,
   findSource,
   listSources,
-  parseCreateSourceBody,
-  parseListSourcesQuery,
-  parseUpdateSourceBody,
   type SourceContext,
   serializeSource,
+  sourceBodyError,
   updateSource,
 } from "../sources/index.js";
+import { type EndpointOptions, registerEndpoint } from "./endpoint-route.js";
 
-interface SourceIdParams {
-  sourceId: string;
-}
+/** Create and update bodies answer with the spec's configuration message (src/sources/). */
+const SOURCE_BODY: EndpointOptions = {
+  invalidRequest: (part, issues, request) =>
+    part === "body" ? sourceBodyError(request.body, issues) : undefined,
+};
 
 export const sourceRoutes: FastifyPluginAsync = async (app) => {
   const contextOf = (request: FastifyRequest): SourceContext => ({
@@ -36,16 +38,20 @@ export const sourceRoutes: FastifyPluginAsync = async (app) => {
     secretKey: app.config.secretKey,
     workspaceId: request.auth.workspaceId,
   });
-  const config = { auth: "private" as const };
 
-  app.post("/", { config }, async (request, reply) => {
-    const body = parseCreateSourceBody(request.body);
-    const row = await createSource(contextOf(request), body);
-    return reply.status(201).send({ success: true, data: serializeSource(row) });
-  });
+  registerEndpoint(
+    app,
+    "createSource",
+    async (request) => {
+      assertCreatable(request.body);
+      const row = await createSource(contextOf(request), request.body);
+      return { success: true as const, data: serializeSource(row) };
+    },
+    SOURCE_BODY,
+  );
 
-  app.get("/", { config }, async (request) => {
-    const query = parseListSourcesQuery(request.query);
+  registerEndpoint(app, "listSources", async (request) => {
+    const { query } = request;
     const { rows, total } = await listSources(contextOf(request), query);
     return {
       sources: rows.map(serializeSource),
@@ -53,20 +59,25 @@ export const sourceRoutes: FastifyPluginAsync = async (app) => {
     };
   });
 
-  app.get<{ Params: SourceIdParams }>("/:sourceId", { config }, async (request) => {
+  registerEndpoint(app, "getSource", async (request) => {
     const id = parseUuidParam(request.params.sourceId, "sources");
-    return { success: true, data: serializeSource(await findSource(contextOf(request), id)) };
+    return { success: true as const, data: serializeSource(await findSource(contextOf(request), id)) };
   });
 
-  app.patch<{ Params: SourceIdParams }>("/:sourceId", { config }, async (request) => {
-    const id = parseUuidParam(request.params.sourceId, "sources");
-    const body = parseUpdateSourceBody(request.body);
-    return { success: true, data: serializeSource(await updateSource(contextOf(request), id, body)) };
-  });
+  registerEndpoint(
+    app,
+    "updateSource",
+    async (request) => {
+      const id = parseUuidParam(request.params.sourceId, "sources");
+      const data = serializeSource(await updateSource(contextOf(request), id, request.body));
+      return { success: true as const, data };
+    },
+    SOURCE_BODY,
+  );
 
-  app.delete<{ Params: SourceIdParams }>("/:sourceId", { config }, async (request, reply) => {
+  registerEndpoint(app, "deleteSource", async (request, reply) => {
     const id = parseUuidParam(request.params.sourceId, "sources");
     await deleteSource(contextOf(request), id);
-    return reply.status(204).send();
+    return reply.send();
   });
 };

@@ -12,7 +12,8 @@
  * Policy refusals: 403 FOLDER_NOT_ALLOWED / REMOTE_NOT_ALLOWED / TOKEN_EXHAUSTED, 413
  * FILE_TOO_LARGE (direct), 415 TYPE_NOT_ALLOWED, 401 TOKEN_EXPIRED.
  *
- * Both answer 200 with the flat upload response (uploadResponseSchema) and register the file
+ * Both answer 200 with `{ success: true, data: <upload record> }` (the flat record itself with
+ * TROVE_UPLOAD_RESPONSE=flat; src/uploads/upload-response.ts) and register the file
  * through src/uploads/register-file.ts. The file part is streamed to storage (never buffered) and
  * hashed on the way; remote bodies too. Errors are the upload envelope
  * `{ error, success: false, errorCode, message }`:
@@ -27,7 +28,6 @@
  * `@fastify/multipart` is registered inside this plugin, so multipart parsing exists only here.
  */
 import fastifyMultipart from "@fastify/multipart";
-import { createUploadTokenBodySchema, type UploadTokenResponse } from "@trove/schema";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { HttpError } from "../errors/http-error.js";
 import { mintUploadToken } from "../keys/upload-tokens.js";
@@ -35,11 +35,24 @@ import { fetchRemoteUpload, fileNameFromUrl } from "../uploads/fetch-remote-uplo
 import { HOLD_FOR_TRANSFORM_BYTES, receiveDirectUpload } from "../uploads/receive-direct-upload.js";
 import { registerFile, uploadDepsOf } from "../uploads/register-file.js";
 import { toUploadError } from "../uploads/upload-errors.js";
-import { checkEarlyDirectFields, parseDirectFields, parseRemoteBody } from "../uploads/upload-fields.js";
+import {
+  checkEarlyDirectFields,
+  checkRemoteBody,
+  parseDirectFields,
+  remoteBodyError,
+  withoutBlankFields,
+} from "../uploads/upload-fields.js";
 import { checkRemoteAllowed, effectiveMaxBytes, resolvePolicyFolder } from "../uploads/upload-policy.js";
+import { uploadResponseBody } from "../uploads/upload-response.js";
+import { registerEndpoint } from "./endpoint-route.js";
 
 function unsupportedContentType(expected: string): HttpError {
   return new HttpError(415, `Content-Type must be ${expected}`, { errorCode: "UNSUPPORTED_MEDIA_TYPE" });
+}
+
+function isJsonContentType(request: FastifyRequest): boolean {
+  const contentType = String(request.headers["content-type"] ?? "").toLowerCase();
+  return /^application\/([a-z0-9.+-]+\+)?json\b/.test(contentType);
 }
 
 /** Aborts when the client goes away before the response is written. */
@@ -59,7 +72,7 @@ export const uploadRoutes: FastifyPluginAsync = async (app) => {
   });
   const deps = uploadDepsOf(app);
 
-  app.post("/api/v1/uploads", { config: { auth: "any" } }, async (request: FastifyRequest, reply) => {
+  registerEndpoint(app, "uploadFile", async (request) => {
     if (!request.isMultipart()) throw unsupportedContentType("multipart/form-data");
     const { auth } = request;
     const received = await receiveDirectUpload(request, {
@@ -108,66 +121,70 @@ export const uploadRoutes: FastifyPluginAsync = async (app) => {
       uploadTokenId: auth.tokenId,
       webhookUrl: fields.webhook_url,
     });
-    return reply.status(200).send(result.response);
+    return uploadResponseBody(config.uploadResponse, auth.workspaceNo, result.response);
   });
 
-  app.post("/api/v1/uploads/remote", { config: { auth: "any" } }, async (request: FastifyRequest, reply) => {
-    const contentType = String(request.headers["content-type"] ?? "").toLowerCase();
-    if (!/^application\/([a-z0-9.+-]+\+)?json\b/.test(contentType)) {
-      throw unsupportedContentType("application/json");
-    }
-    const { auth } = request;
-    checkRemoteAllowed(auth.policy);
-    const body = parseRemoteBody(request.body, config.trustedRanges);
-    if (auth.policy) resolvePolicyFolder(auth.policy, body.folder);
-    const fileName = body.file_name ?? fileNameFromUrl(body.remote_url);
-    const fetched = await fetchRemoteUpload(body.remote_url, fileName, {
-      storage: app.storage,
-      workspaceId: auth.workspaceId,
-      maxBytes: effectiveMaxBytes(config.maxUploadBytes, auth.policy),
-      timeoutMs: config.remoteFetchTimeoutMs,
-      trustedRanges: config.trustedRanges,
-      signal: abortOnDisconnect(reply),
-      lookup: config.outbound?.lookup,
-      connect: config.outbound?.connect,
-    }).catch((error: unknown) => {
-      throw toUploadError(error);
-    });
+  registerEndpoint(
+    app,
+    "uploadFromUrl",
+    async (request, reply) => {
+      const { auth, body } = request;
+      checkRemoteBody(body, config.trustedRanges);
+      if (auth.policy) resolvePolicyFolder(auth.policy, body.folder);
+      const fileName = body.file_name ?? fileNameFromUrl(body.remote_url);
+      const fetched = await fetchRemoteUpload(body.remote_url, fileName, {
+        storage: app.storage,
+        workspaceId: auth.workspaceId,
+        maxBytes: effectiveMaxBytes(config.maxUploadBytes, auth.policy),
+        timeoutMs: config.remoteFetchTimeoutMs,
+        trustedRanges: config.trustedRanges,
+        signal: abortOnDisconnect(reply),
+        lookup: config.outbound?.lookup,
+        connect: config.outbound?.connect,
+      }).catch((error: unknown) => {
+        throw toUploadError(error);
+      });
 
-    const result = await registerFile(deps, {
-      workspaceId: auth.workspaceId,
-      workspaceNo: auth.workspaceNo,
-      storageKey: fetched.key,
-      fileId: fetched.fileId,
-      size: fetched.size,
-      hash: fetched.hash,
-      head: fetched.head,
-      bytes: fetched.bytes,
-      fileName,
-      folder: body.folder,
-      tags: body.tags,
-      metadata: body.metadata,
-      customId: body.custom_id,
-      randomPrefix: body.random_prefix,
-      isPrivate: body.is_private,
-      transform: body.transform,
-      uploadSource: "remote",
-      originalUrl: body.remote_url,
-      createdBy: auth.keyId,
-      policy: auth.policy,
-      uploadTokenId: auth.tokenId,
-      webhookUrl: body.webhook_url,
-    });
-    return reply.status(200).send(result.response);
-  });
-
-  app.post(
-    "/api/v1/uploads/tokens",
-    { config: { auth: "private" } },
-    async (request, reply): Promise<UploadTokenResponse> => {
-      const body = createUploadTokenBodySchema.parse(request.body ?? {});
-      const { workspaceId, keyId } = request.auth;
-      return reply.status(200).send(await mintUploadToken(app.db, { workspaceId, apiKeyId: keyId, body }));
+      const result = await registerFile(deps, {
+        workspaceId: auth.workspaceId,
+        workspaceNo: auth.workspaceNo,
+        storageKey: fetched.key,
+        fileId: fetched.fileId,
+        size: fetched.size,
+        hash: fetched.hash,
+        head: fetched.head,
+        bytes: fetched.bytes,
+        fileName,
+        folder: body.folder,
+        tags: body.tags,
+        metadata: body.metadata,
+        customId: body.custom_id,
+        randomPrefix: body.random_prefix,
+        isPrivate: body.is_private,
+        transform: body.transform,
+        uploadSource: "remote",
+        originalUrl: body.remote_url,
+        createdBy: auth.keyId,
+        policy: auth.policy,
+        uploadTokenId: auth.tokenId,
+        webhookUrl: body.webhook_url,
+      });
+      return uploadResponseBody(config.uploadResponse, auth.workspaceNo, result.response);
+    },
+    {
+      // The request's type and the credential's policy are refused before any field is read.
+      beforeValidation: (request) => {
+        if (!isJsonContentType(request)) throw unsupportedContentType("application/json");
+        checkRemoteAllowed(request.auth.policy);
+        request.body = withoutBlankFields(request.body);
+      },
+      invalidRequest: (part, issues, request) =>
+        part === "body" ? remoteBodyError(request.body, issues) : undefined,
     },
   );
+
+  registerEndpoint(app, "createUploadToken", async (request) => {
+    const { workspaceId, keyId } = request.auth;
+    return mintUploadToken(app.db, { workspaceId, apiKeyId: keyId, body: request.body });
+  });
 };

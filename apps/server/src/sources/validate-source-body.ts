@@ -14,24 +14,18 @@
  */
 import {
   type CreateSourceBody,
-  createSourceBodySchema,
   ERROR_MESSAGES,
   isMaskedSecret,
-  type ListSourcesQuery,
-  listSourcesQuerySchema,
   SOURCE_SECRET_FIELDS,
   type SourceConfiguration,
   type SourceType,
   sourceConfigurationSchemas,
-  type UpdateSourceBody,
-  updateSourceBodySchema,
 } from "@trove/schema";
 import type { z } from "zod";
 import { HttpError } from "../errors/http-error.js";
 import { formatZodIssues } from "../plugins/errors.js";
+import { BODY_NOT_OBJECT_MESSAGE } from "../routes/endpoint-route.js";
 import type { ConfigurationRecord } from "./configuration-secrets.js";
-
-export const BODY_NOT_OBJECT_MESSAGE = "Request body must be a JSON object";
 
 export function invalidConfiguration(): HttpError {
   return new HttpError(400, ERROR_MESSAGES.sourceConfigInvalid);
@@ -41,31 +35,23 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function rejectBody(body: unknown, issues: z.core.$ZodIssue[]): never {
+/**
+ * The 400 of a create or update body that failed its schema (the route's `invalidRequest`): the
+ * spec's configuration message when only the configuration is wrong, else the issues.
+ */
+export function sourceBodyError(body: unknown, issues: z.core.$ZodIssue[]): HttpError {
+  if (!isPlainObject(body)) return new HttpError(400, BODY_NOT_OBJECT_MESSAGE);
   const configurationIssue = (issue: z.core.$ZodIssue) => issue.path[0] === "configuration";
   const others = issues.filter((issue) => !configurationIssue(issue));
-  const configurationSent = isPlainObject(body) && body.configuration !== undefined;
-  if (others.length === 0 && configurationSent) throw invalidConfiguration();
+  const configurationSent = body.configuration !== undefined;
+  if (others.length === 0 && configurationSent) return invalidConfiguration();
   // A missing configuration is a missing field like any other.
-  throw new HttpError(400, formatZodIssues(configurationSent ? others : issues));
+  return new HttpError(400, formatZodIssues(configurationSent ? others : issues));
 }
 
-/** Endpoint 14 body, configuration checked against the type; a masked secret is invalid. */
-export function parseCreateSourceBody(body: unknown): CreateSourceBody {
-  if (!isPlainObject(body)) throw new HttpError(400, BODY_NOT_OBJECT_MESSAGE);
-  const result = createSourceBodySchema.safeParse(body);
-  if (!result.success) rejectBody(body, result.error.issues);
-  // Nothing is stored yet, so a masked value cannot mean "keep the stored secret".
-  assertNoMaskedSecret(result.data.configuration as ConfigurationRecord);
-  return result.data;
-}
-
-/** Endpoint 17 body (name and/or configuration, both optional). */
-export function parseUpdateSourceBody(body: unknown): UpdateSourceBody {
-  if (!isPlainObject(body)) throw new HttpError(400, BODY_NOT_OBJECT_MESSAGE);
-  const result = updateSourceBodySchema.safeParse(body);
-  if (!result.success) rejectBody(body, result.error.issues);
-  return result.data;
+/** Nothing is stored at create, so a masked value cannot mean "keep the stored secret". */
+export function assertCreatable(body: CreateSourceBody): void {
+  assertNoMaskedSecret(body.configuration as ConfigurationRecord);
 }
 
 /** A merged configuration checked against its type (PATCH). */
@@ -83,11 +69,4 @@ function assertNoMaskedSecret(configuration: ConfigurationRecord): void {
   for (const field of SOURCE_SECRET_FIELDS) {
     if (isMaskedSecret(configuration[field])) throw invalidConfiguration();
   }
-}
-
-/** Endpoint 15 query. */
-export function parseListSourcesQuery(query: unknown): ListSourcesQuery {
-  const result = listSourcesQuerySchema.safeParse(query ?? {});
-  if (!result.success) throw new HttpError(400, formatZodIssues(result.error.issues));
-  return result.data;
 }

@@ -117,6 +117,6 @@ export {
 } from "./register-file.js";
 export { collisionName, MAX_STORED_NAME_LENGTH, storedFileName } from "./stored-name.js";
 export { fileTooLarge, invalidFields, toUploadError } from "./upload-errors.js";
-export { checkEarlyDirectFields, checkWebhook, parseDirectFields, parseRemoteBody } from "./upload-fields.js";
+export { checkEarlyDirectFields, checkRemoteBody, checkWebhook, parseDirectFields } from "./upload-fields.js";
 export { toUploadResponse } from "./upload-response.js";
 export { uuidV7 } from "./uuid-v7.js";

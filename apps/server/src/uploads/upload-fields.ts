@@ -7,17 +7,13 @@
  *
  * Optional fields sent blank (`folder=""`, `transform=""`, as HTML forms do) count as absent.
  */
-import {
-  type DirectUploadFields,
-  directUploadFieldsSchema,
-  type RemoteUploadBody,
-  remoteUploadBodySchema,
-} from "@trove/schema";
+import { type DirectUploadFields, directUploadFieldsSchema, type RemoteUploadBody } from "@trove/schema";
 import { HttpError } from "../errors/http-error.js";
 import type { TrustedRangesInput } from "../network/trusted-ranges.js";
 import { assertNoNul } from "../plugins/reject-nul.js";
+import { BODY_NOT_OBJECT_MESSAGE } from "../routes/endpoint-route.js";
 import { checkWebhookUrl } from "../webhooks/delivery.js";
-import { invalidFields, toUploadError } from "./upload-errors.js";
+import { type FieldIssue, invalidFields, toUploadError } from "./upload-errors.js";
 
 const directFieldsPartial = directUploadFieldsSchema.partial();
 
@@ -55,15 +51,25 @@ export function parseDirectFields(
   return parsed.data;
 }
 
-export function parseRemoteBody(body: unknown, trustedRanges?: TrustedRangesInput): RemoteUploadBody {
-  if (body === null || typeof body !== "object" || Array.isArray(body)) {
-    throw new HttpError(400, "Request body must be a JSON object");
-  }
-  const parsed = remoteUploadBodySchema.safeParse(present(body as Record<string, unknown>));
-  if (!parsed.success) throw invalidFields(parsed.error.issues);
-  assertNoNul(parsed.data, "Request body");
-  if (parsed.data.webhook_url) checkWebhook(parsed.data.webhook_url, trustedRanges);
-  return parsed.data;
+/** Blank optional fields of a remote-upload body count as absent, as in a form. */
+export function withoutBlankFields(body: unknown): unknown {
+  return isJsonObject(body) ? present(body) : body;
+}
+
+/** The 400 of a remote-upload body that failed its schema (the route's `invalidRequest`). */
+export function remoteBodyError(body: unknown, issues: readonly FieldIssue[]): HttpError {
+  if (!isJsonObject(body)) return new HttpError(400, BODY_NOT_OBJECT_MESSAGE);
+  return invalidFields(issues);
+}
+
+/** What the schema cannot say about a valid remote-upload body: no NUL, a webhook the guard takes. */
+export function checkRemoteBody(body: RemoteUploadBody, trustedRanges?: TrustedRangesInput): void {
+  assertNoNul(body, "Request body");
+  if (body.webhook_url) checkWebhook(body.webhook_url, trustedRanges);
+}
+
+function isJsonObject(body: unknown): body is Record<string, unknown> {
+  return body !== null && typeof body === "object" && !Array.isArray(body);
 }
 
 /**

@@ -1,6 +1,20 @@
-import type { UploadResponse } from "@trove/schema";
+import type { UploadResponse, WrappedUploadResponse } from "@trove/schema";
+import type { UploadResponseForm } from "../config.js";
 import { fileUrl, thumbnailUrl, type UrlBuilder } from "../files/file-urls.js";
 import type { File, Folder } from "../generated/prisma/client.js";
+
+/**
+ * The body the endpoint sends: the hosted service's documented `{ success: true, data }` with
+ * every flat field in `data` (plus its `file_size` and `workspace_no`), or the flat record.
+ */
+export function uploadResponseBody(
+  form: UploadResponseForm,
+  workspaceNo: string,
+  record: UploadResponse,
+): UploadResponse | WrappedUploadResponse {
+  if (form === "flat") return record;
+  return { success: true, data: { ...record, file_size: record.size, workspace_no: workspaceNo } };
+}
 
 /** A stored file as the flat upload response of direct and remote-URL uploads (and their webhook). */
 export function toUploadResponse(

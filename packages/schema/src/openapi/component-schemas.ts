@@ -23,7 +23,11 @@ import {
   sourceSchema,
   sourceTypeSchema,
 } from "../sources.js";
-import { uploadEnvelopeResponseSchema, uploadResponseSchema } from "../uploads.js";
+import {
+  uploadEnvelopeResponseSchema,
+  uploadResponseSchema,
+  wrappedUploadResponseSchema,
+} from "../uploads.js";
 
 /**
  * Schemas published under `components.schemas`, by stable name. Wherever one of these schema
@@ -44,6 +48,7 @@ export const COMPONENT_SCHEMAS = {
   // Resources.
   UploadResponse: uploadResponseSchema,
   UploadEnvelopeResponse: uploadEnvelopeResponseSchema,
+  WrappedUploadResponse: wrappedUploadResponseSchema,
   MultipartSession: multipartSessionSchema,
   MultipartCompleteResult: multipartCompleteResultSchema,
   PartUploadResponse: partUploadResponseSchema,

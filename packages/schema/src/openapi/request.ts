@@ -71,7 +71,7 @@ export function requestBodyOf(endpoint: EndpointDefinition): ZodOpenApiOperation
   const schema = DOCUMENTED_BODIES[endpoint.operationId as EndpointOperationId] ?? endpoint.body;
   if (!schema) return undefined;
   return {
-    required: true,
+    required: endpoint.bodyOptional !== true,
     content: { [endpoint.bodyContentType]: { schema } },
   };
 }
