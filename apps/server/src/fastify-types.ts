@@ -33,6 +33,8 @@ declare module "fastify" {
     config: ServerConfig;
     storage: StorageDriver;
     renderGate: RenderGate;
+    /** `${assetsUrl}/${workspace_no}/${path}` with each segment percent-encoded (src/delivery/delivery-url.ts). */
+    deliveryUrl(workspaceNo: string, path: string): string;
   }
   interface FastifyRequest {
     /** Set on authenticated routes (see src/plugins/auth.ts); null on `auth: "none"` routes. */
