@@ -16,7 +16,6 @@ import type { ImageInput } from "../media/image-input.js";
 import { readSource } from "../media/read-source.js";
 import { variantCacheKey } from "../media/variant-cache-key.js";
 import type { StorageDriver } from "../storage/driver.js";
-import { FsStorageDriver } from "../storage/fs-driver.js";
 
 /** Where delivery caches the thumbnail of the object at `storageKey` (its Accept never matters). */
 export function thumbnailKeyOf(storageKey: string): string {
@@ -24,15 +23,16 @@ export function thumbnailKeyOf(storageKey: string): string {
 }
 
 /**
- * A stored object as the media pipeline reads it: on the fs driver its path (libvips reads the
- * file itself, nothing is buffered by us); elsewhere its bytes, refused past `maxBytes`.
+ * A stored object as the media pipeline reads it: its local path where the driver has one
+ * (libvips reads the file itself, nothing is buffered by us); elsewhere its bytes, refused past
+ * `maxBytes`.
  */
 export async function imageInputOf(
   storage: StorageDriver,
   key: string,
   maxBytes: number,
 ): Promise<ImageInput> {
-  if (storage instanceof FsStorageDriver) return storage.pathOf(key);
+  if (storage.localPath) return storage.localPath(key);
   return readSource(await storage.get(key), maxBytes);
 }
 
