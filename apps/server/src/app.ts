@@ -25,7 +25,7 @@ import { deliveryUrl } from "./delivery/delivery-url.js";
 import { isDeliveryUrl, setDeliverySecurityHeaders } from "./delivery/security-headers.js";
 import { clientErrorHandler } from "./errors/client-error.js";
 import { setupWorkers } from "./jobs/start-workers.js";
-import { type SeedResult, seedDevelopment } from "./keys/seed.js";
+import { seedDevelopment } from "./keys/seed.js";
 import { loggerOptions } from "./logging.js";
 import { fastifyTrustProxy } from "./network/trust-proxy.js";
 import { authPlugin } from "./plugins/auth.js";
@@ -64,13 +64,6 @@ export interface BuildAppOptions {
   logger?: boolean | { stream?: DestinationStream; level?: ServerConfig["logLevel"] };
   /** Route plugins registered after the built-in ones. */
   routes?: FastifyPluginAsync[];
-}
-
-declare module "fastify" {
-  interface FastifyInstance {
-    /** What development seeding did at start (keys created now are shown once by the CLI). */
-    seedResult: SeedResult | undefined;
-  }
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
