@@ -60,9 +60,9 @@ export class VariantRenderer {
     cacheKey,
   }: VariantRequest): Promise<RenderedVariant> {
     const { storage, limits, variants, log } = this.deps;
-    const source = await imageInputOf(storage, file.storageKey, limits.maxSourceBytes);
+    const input = await imageInputOf(storage, file.storageKey, limits.maxInputBytes);
     const variant = await renderVariant({
-      source,
+      input,
       transform: canonical,
       limits,
       ...(accept ? { accept } : {}),

@@ -13,7 +13,7 @@
 import { Readable } from "node:stream";
 import { THUMBNAIL_TRANSFORM } from "../files/file-urls.js";
 import type { ImageInput } from "../media/image-input.js";
-import { readSource } from "../media/read-source.js";
+import { readMediaInput } from "../media/read-media-input.js";
 import { variantCacheKey } from "../media/variant-cache-key.js";
 import type { StorageDriver } from "../storage/driver.js";
 
@@ -33,7 +33,7 @@ export async function imageInputOf(
   maxBytes: number,
 ): Promise<ImageInput> {
   if (storage.localPath) return storage.localPath(key);
-  return readSource(await storage.get(key), maxBytes);
+  return readMediaInput(await storage.get(key), maxBytes);
 }
 
 /** Stores a buffer; returns its size. */
