@@ -21,9 +21,7 @@
  *   Content-Type follows from the canonical transform and the stored file's format
  *   (variantOutputFormat), and is sniffed from the cached bytes only where the image's alpha decides it (TIFF without `f`, `f_auto` for a
  *   client without AVIF/WebP). The thumbnail transform (`THUMBNAIL_TRANSFORM`, the `thumbnail`
- *   URL of uploads) is such a variant; its cache key is the file's `thumbnailKey`. A file
- *   uploaded before thumbnails were rendered lazily has a pre-rendered thumbnail object there
- *   instead, served without rendering.
+ *   URL of uploads) is such a variant; its cache key is the file's `thumbnailKey`.
  * - Headers: Content-Type of the variant, Content-Length, ETag (file hash + variant digest),
  *   `Cache-Control` as for files, `Vary: Accept` for every f_auto response (hit, miss or 304),
  *   and the delivery host's security headers. If-None-Match -> 304 without reading storage. No
@@ -39,7 +37,6 @@ import { canonicalizeTransform, TransformParseError } from "@trove/schema";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { HttpError } from "../errors/http-error.js";
 import { notFound } from "../errors/index.js";
-import { THUMBNAIL_TRANSFORM } from "../files/file-urls.js";
 import { isMediaError } from "../media/media-error.js";
 import { resolveMediaLimits } from "../media/media-limits.js";
 import { negotiateAutoFormat } from "../media/negotiate-format.js";
@@ -186,15 +183,6 @@ export function variantDelivery(
     if (negotiated) reply.header("vary", "Accept");
     reply.header("etag", etag);
     if (etagMatches(request.headers["if-none-match"], etag)) return reply.status(304).send();
-
-    // A thumbnail pre-rendered at upload (files stored before thumbnails were rendered lazily).
-    if (canonical === THUMBNAIL_TRANSFORM && file.thumbnailKey && file.thumbnailKey !== cacheKey) {
-      const stat = await app.storage.stat(file.thumbnailKey);
-      if (stat) {
-        reply.header("x-cache", "HIT");
-        return sendObject(request, reply, file.thumbnailKey, stat.size, "image/webp");
-      }
-    }
 
     const cached = await app.storage.stat(cacheKey);
     if (cached && cached.size > 0) {

@@ -7,8 +7,7 @@
  *
  * A thumbnail is the delivery variant of THUMBNAIL_TRANSFORM, rendered on its first request and
  * cached where delivery caches that variant; `files.thumbnail_key` names that key (non-null:
- * the file is an image with a thumbnail URL). Files stored before thumbnails became lazy have a
- * pre-rendered `thumbnails/<workspaceId>/<fileId>.webp` there instead; delivery serves either.
+ * the file is an image with a thumbnail URL).
  */
 import { Readable } from "node:stream";
 import { THUMBNAIL_TRANSFORM } from "../files/file-urls.js";
