@@ -20,9 +20,12 @@ import type { DestinationStream } from "pino";
 import type { ServerConfig } from "./config.js";
 import { type Database, openDatabase } from "./db/database.js";
 import "./fastify-types.js";
+import { createDelivery } from "./delivery/create-delivery.js";
+import { deliveryUrl } from "./delivery/delivery-url.js";
+import { isDeliveryUrl, setDeliverySecurityHeaders } from "./delivery/security-headers.js";
 import { clientErrorHandler } from "./errors/client-error.js";
 import { setupWorkers } from "./jobs/start-workers.js";
-import { type SeedResult, seedDevelopment } from "./keys/seed.js";
+import { seedDevelopment } from "./keys/seed.js";
 import { loggerOptions } from "./logging.js";
 import { fastifyTrustProxy } from "./network/trust-proxy.js";
 import { authPlugin } from "./plugins/auth.js";
@@ -34,15 +37,12 @@ import { rejectNulPlugin } from "./plugins/reject-nul.js";
 import { genRequestId, requestIdPlugin } from "./plugins/request-id.js";
 import { unreadBodyPlugin } from "./plugins/unread-body.js";
 import { RenderGate } from "./render-gate.js";
-import { deliveryRoutes, deliveryUrl } from "./routes/delivery.js";
-import { isDeliveryUrl, setDeliverySecurityHeaders } from "./routes/delivery-headers.js";
-import { variantDelivery } from "./routes/delivery-variants.js";
+import { deliveryRoutes } from "./routes/delivery.js";
 import { fileRoutes } from "./routes/files.js";
 import { folderRoutes } from "./routes/folders.js";
 import { healthRoutes } from "./routes/health.js";
 import { multipartRoutes } from "./routes/multipart.js";
 import { openApiRoutes } from "./routes/openapi.js";
-import { originDelivery } from "./routes/origin-delivery.js";
 import { partGatewayRoutes } from "./routes/part-gateway.js";
 import { sourceRoutes } from "./routes/sources.js";
 import { uploadRoutes } from "./routes/uploads.js";
@@ -64,13 +64,6 @@ export interface BuildAppOptions {
   logger?: boolean | { stream?: DestinationStream; level?: ServerConfig["logLevel"] };
   /** Route plugins registered after the built-in ones. */
   routes?: FastifyPluginAsync[];
-}
-
-declare module "fastify" {
-  interface FastifyInstance {
-    /** What development seeding did at start (keys created now are shown once by the CLI). */
-    seedResult: SeedResult | undefined;
-  }
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -156,14 +149,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
     await app.register(healthRoutes);
     await app.register(openApiRoutes);
-    const variants = variantDelivery(app);
-    const origins = originDelivery(app, variants);
-    app.addHook("onClose", async () => origins.close());
-    await app.register(deliveryRoutes, {
-      assetsPrefix: config.assetsPrefix,
-      fallback: variants.fallback,
-      origins,
-    });
+    const delivery = createDelivery(app);
+    app.addHook("onClose", async () => delivery.close());
+    await app.register(deliveryRoutes, { assetsPrefix: config.assetsPrefix, delivery });
     await app.register(fileRoutes);
     await app.register(folderRoutes);
     await app.register(sourceRoutes);

@@ -31,7 +31,7 @@
  *   deleted this long after they finished, 168).
  *   TROVE_MAX_UPSCALE_PIXELS (largest image the media pipeline makes that has more pixels than its
  *   source: upscales, pads, rotated canvases; 16777216 = 4096²).
- * Delivery host (src/routes/delivery-limits.ts):
+ * Delivery host (src/delivery/delivery-limits.ts):
  *   TROVE_RENDER_CONCURRENCY (renders at once; one per CPU core), TROVE_RENDER_QUEUE (renders waiting
  *   for a slot, 8 per core; beyond: 503), TROVE_RENDER_WAIT_MS (longest wait for a slot, 5000; then
  *   503 with Retry-After), TROVE_MAX_VARIANTS_PER_FILE (stored variants per file, least recently used
@@ -71,6 +71,7 @@ import { join, resolve } from "node:path";
 import type { UploadPolicy } from "@trove/schema";
 import { z } from "zod";
 import { parseByteSize } from "./byte-size.js";
+import { type DeliveryLimits, resolveDeliveryLimits } from "./delivery/delivery-limits.js";
 import { devKeyEnv } from "./keys/dev-key-env.js";
 import { DEFAULT_MEDIA_LIMITS, type MediaLimits, resolveMediaLimits } from "./media/media-limits.js";
 import { type MultipartConfig, resolveMultipartConfig } from "./multipart/multipart-config.js";
@@ -83,7 +84,6 @@ import {
   type RateLimitConfig,
   resolveRateLimitConfig,
 } from "./rate-limit/rate-limit-config.js";
-import { type DeliveryLimits, resolveDeliveryLimits } from "./routes/delivery-limits.js";
 import { MAX_SIGNED_URL_TTL_SECONDS } from "./signing/delivery-signature.js";
 import { type UrlSigningKeys, urlSigningKeys } from "./signing/url-signing-keys.js";
 import { parseS3Endpoint, type S3StorageConfig } from "./storage/s3-driver.js";

@@ -1,10 +1,14 @@
 /**
- * Fastify type augmentation: what plugins decorate and what route `config` understands.
+ * Fastify type augmentation: what plugins decorate and what route `config` understands. Every
+ * `declare module "fastify"` of the server is here, so one file lists what `app` carries.
  *
  *   app.db        PrismaClient (src/plugins/db.ts)        app.dbKind   "pglite" | "postgres"
  *   app.database  Database (ping, migrate, close)          app.config   ServerConfig
  *   app.storage   StorageDriver (src/storage/driver.ts)
  *   app.renderGate RenderGate (src/render-gate.ts): admits delivery renders and transform uploads
+ *   app.deliveryUrl(workspaceNo, path)  a file's public URL (src/delivery/delivery-url.ts)
+ *   app.seedResult what development seeding did at start (src/keys/seed.ts)
+ *   app.jobRunner  JobRunner or null (src/jobs/start-workers.ts)
  *   request.auth  AuthContext, set by the auth hook on every route whose `config.auth` is "any" or
  *                 "private" (default "private" for /api/* routes, "none" elsewhere).
  *
@@ -22,6 +26,8 @@ import type { EndpointOperationId, ErrorVariant, ResponseGroup } from "@trove/sc
 import type { ServerConfig } from "./config.js";
 import type { Database, DbKind } from "./db/database.js";
 import type { PrismaClient } from "./generated/prisma/client.js";
+import type { JobRunner } from "./jobs/job-runner.js";
+import type { SeedResult } from "./keys/seed.js";
 import type { AuthContext, AuthMode } from "./plugins/auth.js";
 import type { RenderGate } from "./render-gate.js";
 import type { InvalidRequestMapper } from "./routes/endpoint-route.js";
@@ -35,6 +41,12 @@ declare module "fastify" {
     config: ServerConfig;
     storage: StorageDriver;
     renderGate: RenderGate;
+    /** `${assetsUrl}/${workspace_no}/${path}` with each segment percent-encoded (src/delivery/delivery-url.ts). */
+    deliveryUrl(workspaceNo: string, path: string): string;
+    /** What development seeding did at start (keys created now are shown once by the CLI). */
+    seedResult: SeedResult | undefined;
+    /** The background job runner of this instance, or null when `config.workers` is off. */
+    jobRunner: JobRunner | null;
   }
   interface FastifyRequest {
     /** Set on authenticated routes (see src/plugins/auth.ts); null on `auth: "none"` routes. */

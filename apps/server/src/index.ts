@@ -13,10 +13,10 @@ export {
 } from "./config.js";
 export { type Database, type DbKind, openDatabase } from "./db/database.js";
 export { type MigrateResult, migrate, readMigrations } from "./db/migrator.js";
+export { deliveryUrl } from "./delivery/delivery-url.js";
 export * from "./errors/index.js";
 export { parseFileNo, parseShortNo, parseUuidParam } from "./errors/params.js";
 export type { AuthContext, AuthMode } from "./plugins/auth.js";
-export { deliveryUrl } from "./routes/delivery.js";
 export { type StartedServer, startServer } from "./server.js";
 export * from "./storage/driver.js";
 export { FsStorageDriver } from "./storage/fs-driver.js";

@@ -1,7 +1,7 @@
 // Delivery-time transforms: GET {assets}/{workspace_no}/{transform}/{path}. Rendered with sharp,
 // cached in storage under variantCacheKey, negotiated for f_auto with Vary: Accept, 304 on
 // If-None-Match, 400 naming the directive, and never served for a deleted file.
-import { Readable } from "node:stream";
+import type { Readable } from "node:stream";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { solid } from "../src/media/test-images.js";
@@ -205,20 +205,6 @@ describe("delivery-time transforms", () => {
     const body = uploaded(await directUpload(t, { file_name: "small.jpg" }, { content: small }));
     const res = await get(new URL(body.thumbnail as string).pathname);
     expect(await sharp(res.rawPayload).metadata()).toMatchObject({ format: "webp", width: 100, height: 40 });
-  });
-
-  it("serves a thumbnail pre-rendered at upload (older files) without rendering", async () => {
-    const body = uploaded(await directUpload(t, { file_name: "legacy.png" }, { content: png }));
-    const legacyKey = `thumbnails/${t.workspace.id}/${body.id}.webp`;
-    const thumbnail = await sharp(png).resize(256).webp().toBuffer();
-    await storage.put(legacyKey, Readable.from([thumbnail]));
-    await t.app.db.file.update({ where: { id: body.id }, data: { thumbnailKey: legacyKey } });
-    const puts = storage.variantPuts;
-    const res = await get(new URL(body.thumbnail as string).pathname);
-    expect(res.statusCode).toBe(200);
-    expect(res.headers["content-type"]).toBe("image/webp");
-    expect(Buffer.compare(res.rawPayload, thumbnail)).toBe(0);
-    expect(storage.variantPuts).toBe(puts);
   });
 
   it("labels a cached variant whose format depends on alpha from its bytes", async () => {

@@ -18,23 +18,21 @@ const put = (key: string) => t.app.storage.put(key, Readable.from([Buffer.from(k
 const minutesFromNow = (minutes: number) => new Date(Date.now() + minutes * 60_000);
 
 describe("orphan objects", () => {
-  it("removes unreferenced file and thumbnail objects once they are old enough, and nothing else", async () => {
+  it("removes unreferenced file objects once they are old enough, and nothing else", async () => {
     const live = await seedFile(t.app, t.workspace, { name: "live.jpg" });
     // A key of the swept shape: it survives because its row exists, not because it is skipped.
     expect(live.storageKey).toMatch(/^[0-9a-f-]{36}\/[0-9a-f-]{36}\/live\.jpg$/);
     const orphanFile = `${t.workspace.id}/${randomUUID()}/lost.jpg`;
-    const orphanThumb = `thumbnails/${t.workspace.id}/${randomUUID()}.webp`;
     const notAnUploadKey = `${t.workspace.id}/something-else.bin`;
-    for (const key of [orphanFile, orphanThumb, notAnUploadKey]) await put(key);
+    for (const key of [orphanFile, notAnUploadKey]) await put(key);
 
     // Too recent: an upload may still be about to commit its row.
     expect((await sweepExpiredSessions(t.app, new Date())).orphanObjects).toBe(0);
     expect(await t.app.storage.exists(orphanFile)).toBe(true);
 
     const result = await sweepExpiredSessions(t.app, minutesFromNow(30));
-    expect(result.orphanObjects).toBe(2);
+    expect(result.orphanObjects).toBe(1);
     expect(await t.app.storage.exists(orphanFile)).toBe(false);
-    expect(await t.app.storage.exists(orphanThumb)).toBe(false);
     expect(await t.app.storage.exists(live.storageKey)).toBe(true);
     expect(await t.app.storage.exists(notAnUploadKey)).toBe(true);
   });

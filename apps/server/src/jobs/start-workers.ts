@@ -30,13 +30,6 @@ import { signingSecrets } from "../webhooks/workspace-secrets.js";
 import { sweepFinishedJobs } from "./job-retention.js";
 import { JobRunner } from "./job-runner.js";
 
-declare module "fastify" {
-  interface FastifyInstance {
-    /** The background job runner of this instance, or null when `config.workers` is off. */
-    jobRunner: JobRunner | null;
-  }
-}
-
 /** A runner with every built-in handler registered (not started). */
 export function createJobRunner(app: FastifyInstance): JobRunner {
   const { config } = app;

@@ -56,7 +56,7 @@ describe("libvips codecs Trove never uses", () => {
         status: 400,
       });
       await expect(processImage({ input })).rejects.toMatchObject({ code: "UNSUPPORTED_MEDIA_TYPE" });
-      await expect(renderVariant({ source: input, transform: "w_4,br_max" })).rejects.toMatchObject({
+      await expect(renderVariant({ input, transform: "w_4,br_max" })).rejects.toMatchObject({
         code: "UNSUPPORTED_MEDIA_TYPE",
         status: 400,
       });
@@ -82,7 +82,7 @@ describe("libvips codecs Trove never uses", () => {
     const input = await solid(40, 30, { r: 255, g: 0, b: 0 }, format);
     const stored = await processImage({ input, transform: "w_20,br_5" });
     expect(stored.info).toMatchObject({ width: 20, height: 15 });
-    const variant = await renderVariant({ source: input, transform: "w_10,f_png" });
+    const variant = await renderVariant({ input, transform: "w_10,f_png" });
     expect(variant).toMatchObject({ format: "png", width: 10 });
     expect((await pixelAt(variant.body, 5, 5))[0]).toBeGreaterThan(200);
   });

@@ -29,7 +29,7 @@
  * const canonical = canonicalizeTransform(segment);              // @trove/schema; 400 on error
  * const key = variantCacheKey(file.storageKey, canonical, negotiateAutoFormat(req.headers.accept));
  * // cache miss:
- * const variant = await renderVariant({ source: stream, transform: canonical, accept: req.headers.accept });
+ * const variant = await renderVariant({ input: stream, transform: canonical, accept: req.headers.accept });
  * // reply with variant.body, Content-Type variant.mimeType, and `Vary: Accept` when variant.vary.
  * ```
  * `f_auto` is avif if Accept lists image/avif, else webp if image/webp, else jpeg (png when the
@@ -42,11 +42,11 @@
  *
  * Refusals throw `MediaError` with `status` and `code` from the shared ERROR_CODES:
  * IMAGE_TOO_LARGE (400: header over maxInputPixels, i.e. a decompression bomb; any intermediate
- * or final image over maxOutputPixels, or larger than the source and over maxUpscalePixels; a
+ * or final image over maxOutputPixels, or larger than the input and over maxUpscalePixels; a
  * pipeline over timeoutSeconds), UNSUPPORTED_MEDIA_TYPE
  * (400: not a raster image, or corrupt/truncated), INVALID_TRANSFORM (400: grammar errors, the
  * parser's message naming the directive), FILE_TOO_LARGE (413: a delivery stream over
- * maxSourceBytes). Messages are safe to show. Anything else thrown is a bug: a 500.
+ * maxInputBytes). Messages are safe to show. Anything else thrown is a bug: a 500.
  * An upload route may catch UNSUPPORTED_MEDIA_TYPE from processImage and store a corrupt
  * image as plain bytes instead, if it prefers accepting it.
  *
@@ -72,11 +72,11 @@
  *   checked against `maxOutputPixels` (default 40 MP) before it is allocated, so a transform
  *   asking for too much is a 400, never an OOM. Frames are raw 8-bit sRGB(A): at most about
  *   2 × 4 B × maxOutputPixels per image in flight. `failOn: "error"` refuses corrupt data.
- * - **Work is bound by what was uploaded.** An image with more pixels than its source (an
+ * - **Work is bound by what was uploaded.** An image with more pixels than its input (an
  *   upscale, a pad, a rotated canvas; intermediate or final) may not exceed `maxUpscalePixels`
  *   (default 4096 × 4096 = 16.8 MP): delivery renders public images for anyone, and a 10×10
  *   image asked for w_6000,h_6000 would otherwise be 36 MP of work for free. Images no larger
- *   than the source are bound by maxOutputPixels only, so downscaling is never affected.
+ *   than the input are bound by maxOutputPixels only, so downscaling is never affected.
  * - **No pixel work on the event loop.** Every operation is a libvips pipeline (ImageOp); there
  *   is no kind of operation that loops over pixels in JavaScript, because delivery renders for
  *   anyone and such a loop stalls every other request. Rounded corners build an antialiased mask
@@ -87,7 +87,7 @@
  *   pipeline over the previous raw frame, because sharp reorders operations within one pipeline.
  * - **Within a step** the order is: resize/crop, effect, rounded corners, flip, rotation,
  *   flatten onto `bg`. Steps sequence everything else. `f` and `q` apply to the output, last
- *   wins. Without `f` the source format is kept (TIFF becomes png/jpeg); `f_auto` is webp at
+ *   wins. Without `f` the input format is kept (TIFF becomes png/jpeg); `f_auto` is webp at
  *   store time. JPEG output lays transparency on white.
  * - **No transform, no re-encode, no decode.** processImage keeps the upload's bytes (EXIF
  *   included) and reports dimensions as displayed, from the header alone: an upload costs no
@@ -123,7 +123,7 @@ export {
   type RasterFormat,
 } from "./raster-format.js";
 export type { ImageHeader, ImageOrientation } from "./read-image-header.js";
-export type { SourceInput } from "./read-source.js";
+export type { MediaInput } from "./read-media-input.js";
 export { type RenderedVariant, type RenderVariantOptions, renderVariant } from "./render-variant.js";
 export {
   SNIFF_HEAD_BYTES,

@@ -59,6 +59,6 @@ describe("resolveMediaLimits", () => {
   it("refuses a limit that is not a positive integer", () => {
     expect(() => resolveMediaLimits({ maxInputPixels: 0 })).toThrow(RangeError);
     expect(() => resolveMediaLimits({ timeoutSeconds: 1.5 })).toThrow(RangeError);
-    expect(() => resolveMediaLimits({ maxSourceBytes: Number.NaN })).toThrow(RangeError);
+    expect(() => resolveMediaLimits({ maxInputBytes: Number.NaN })).toThrow(RangeError);
   });
 });

@@ -3,7 +3,7 @@
  * 500 KB PNG can declare 100000×100000 pixels.
  */
 export interface MediaLimits {
-  /** Largest source image, width × height as declared in its header. Checked before decoding. */
+  /** Largest input image, width × height as declared in its header. Checked before decoding. */
   maxInputPixels: number;
   /**
    * Largest image the pipeline produces, intermediate or final (width × height). Every
@@ -11,16 +11,16 @@ export interface MediaLimits {
    */
   maxOutputPixels: number;
   /**
-   * Largest image the pipeline makes that has more pixels than its source (an upscale, a pad,
-   * a rotation's larger canvas), intermediate or final. Images no larger than the source are
+   * Largest image the pipeline makes that has more pixels than its input (an upscale, a pad,
+   * a rotation's larger canvas), intermediate or final. Images no larger than the input are
    * bound by maxOutputPixels only. Delivery renders public images for anyone: without this a
    * 10×10 image asked for w_6000,h_6000 costs 36 MP of work for free.
    */
   maxUpscalePixels: number;
   /** CPU time one sharp pipeline may take, in seconds; beyond it the request is refused. */
   timeoutSeconds: number;
-  /** Largest source read from a stream (delivery), in bytes. */
-  maxSourceBytes: number;
+  /** Largest input read from a stream (delivery), in bytes. */
+  maxInputBytes: number;
 }
 
 export const DEFAULT_MEDIA_LIMITS: Readonly<MediaLimits> = Object.freeze({
@@ -30,7 +30,7 @@ export const DEFAULT_MEDIA_LIMITS: Readonly<MediaLimits> = Object.freeze({
   // 14.7 MP; a 1200×800 photo at w_2400 is 3.8 MP), while 6000 × 6000 (36 MP) is refused.
   maxUpscalePixels: 16_777_216,
   timeoutSeconds: 30,
-  maxSourceBytes: 256 * 1024 * 1024,
+  maxInputBytes: 256 * 1024 * 1024,
 });
 
 /** Fills in defaults; a limit that is not a positive integer is a configuration bug, so it throws. */

@@ -18,19 +18,19 @@ export function outputDirectives(steps: Transformation): OutputDirectives {
 }
 
 /**
- * The encoder for an output. Without `f` the source's format is kept (the stored file keeps its
+ * The encoder for an output. Without `f` the input's format is kept (the stored file keeps its
  * type), except TIFF, which browsers cannot show: png with alpha, else jpeg. `auto` is decided
  * by the caller: webp at store time, the Accept header at delivery.
  */
 export function resolveOutputFormat(
   requested: ImageFormat | undefined,
-  source: RasterFormat,
+  inputFormat: RasterFormat,
   hasAlpha: boolean,
   auto: (hasAlpha: boolean) => OutputFormat,
 ): OutputFormat {
   switch (requested) {
     case undefined:
-      if (source !== "tiff") return source;
+      if (inputFormat !== "tiff") return inputFormat;
       return hasAlpha ? "png" : "jpeg";
     case "auto":
       return auto(hasAlpha);

@@ -69,7 +69,7 @@ describe("processImage without a transform", () => {
   it("reports a phone photo as displayed (EXIF orientation 6)", async () => {
     const result = await processImage({ input: await orientedJpeg(400, 300, 6) });
     expect(result.info).toMatchObject({ width: 300, height: 400, orientation: "portrait" });
-    expect(result.source.exifOrientation).toBe(6);
+    expect(result.input.exifOrientation).toBe(6);
   });
 
   it("reads the header only: pixel data is not decoded", async () => {

@@ -44,7 +44,7 @@ export interface ProcessedImage {
   output: ProcessedOutput;
   info: ProcessedInfo;
   /** The upload as received, before any transformation. */
-  source: ImageHeader;
+  input: ImageHeader;
   /** The canonical transform applied ("" for none): what `transform_string` records. */
   transform: string;
 }
@@ -76,7 +76,7 @@ export async function processImage(options: ProcessImageOptions): Promise<Proces
         extension: FORMAT_EXTENSIONS[header.format],
         size: options.size ?? (await inputSize(options.input)),
       },
-      source: header,
+      input: header,
       transform: "",
     };
   }
@@ -98,7 +98,7 @@ export async function processImage(options: ProcessImageOptions): Promise<Proces
       extension: encoded.extension,
       size: encoded.size,
     },
-    source: header,
+    input: header,
     transform: canonicalTransform(steps),
   };
 }

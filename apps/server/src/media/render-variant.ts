@@ -4,13 +4,13 @@ import { type MediaLimits, resolveMediaLimits } from "./media-limits.js";
 import { type AutoFormatChoice, autoOutputFormat, negotiateAutoFormat } from "./negotiate-format.js";
 import { openRasterImage } from "./open-raster-image.js";
 import { outputDirectives, resolveOutputFormat } from "./output-format.js";
-import { readSource, type SourceInput } from "./read-source.js";
+import { type MediaInput, readMediaInput } from "./read-media-input.js";
 import { readTransform } from "./read-transform.js";
 import { mapRenderError, runTransform } from "./run-transform.js";
 
 export interface RenderVariantOptions {
-  /** The stored file: a path, its bytes, or a storage stream (read up to maxSourceBytes). */
-  source: SourceInput;
+  /** The stored file: a path, its bytes, or a storage stream (read up to maxInputBytes). */
+  input: MediaInput;
   /** From the delivery URL's transform segment, as a string or parsed. */
   transform: Transformation | string;
   /** The request's Accept header; only `f_auto` reads it. */
@@ -30,12 +30,12 @@ export interface RenderedVariant extends Omit<EncodedImage, "buffer"> {
  * Delivery-time rendering of a variant. Same pipeline as store time, except that `f_auto`
  * negotiates: avif if Accept lists image/avif, else webp if image/webp, else jpeg (png when the
  * result has alpha). Throws MediaError like processImage, plus FILE_TOO_LARGE (413) for a
- * stream longer than maxSourceBytes.
+ * stream longer than maxInputBytes.
  */
 export async function renderVariant(options: RenderVariantOptions): Promise<RenderedVariant> {
   const limits = resolveMediaLimits(options.limits);
   const steps = readTransform(options.transform);
-  const input = await readSource(options.source, limits.maxSourceBytes);
+  const input = await readMediaInput(options.input, limits.maxInputBytes);
   const { open, header } = await openRasterImage(input, limits);
   const rendered = await runTransform(open, header, steps, limits);
 

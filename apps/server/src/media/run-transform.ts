@@ -16,24 +16,24 @@ export interface RenderedImage {
   height: number;
   hasAlpha: boolean;
   /**
-   * True when no operation ran and image() decodes the source itself (a transform of only f
+   * True when no operation ran and image() decodes the input itself (a transform of only f
    * and q): its errors are then the input's fault. See mapRenderError.
    */
-  fromSource: boolean;
+  fromInput: boolean;
 }
 
 /**
- * Applies the steps to the image `source()` opens (a fresh pipeline from openImage per call,
+ * Applies the steps to the image `open()` opens (a fresh pipeline from openImage per call,
  * whose header is `header`). Each
  * operation gets its own pipeline over the previous frame, because sharp applies the
  * operations of one pipeline in its own fixed order, not in call order. The first operation, if
- * it is a resize or extract, runs inside the decoding pipeline (shrink-on-load), so the source
+ * it is a resize or extract, runs inside the decoding pipeline (shrink-on-load), so the input
  * is decoded once and never held whole when it is reduced. Every frame, intermediate or final,
- * is checked against maxOutputPixels, and if it has more pixels than the source against
+ * is checked against maxOutputPixels, and if it has more pixels than the input against
  * maxUpscalePixels, before it is made.
  */
 export async function runTransform(
-  source: () => Sharp,
+  open: () => Sharp,
   header: ImageHeader,
   steps: Transformation,
   limits: MediaLimits,
@@ -46,9 +46,9 @@ export async function runTransform(
       if (op.skip?.(shape)) continue;
       checkOutputSize(op.outputSize(shape), label, header, limits);
       if (frame === undefined && op.fusable) {
-        frame = await decode(await op.apply(source(), shape), limits);
+        frame = await decode(await op.apply(open(), shape), limits);
       } else {
-        frame ??= await decode(source(), limits);
+        frame ??= await decode(open(), limits);
         frame = await runOp(op, frame, limits);
       }
       shape = { width: frame.width, height: frame.height, channels: frame.channels };
@@ -56,23 +56,23 @@ export async function runTransform(
   }
   if (frame === undefined) {
     checkOutputSize(header, "the image", header, limits);
-    return { image: source, ...sizeOf(header), hasAlpha: header.hasAlpha, fromSource: true };
+    return { image: open, ...sizeOf(header), hasAlpha: header.hasAlpha, fromInput: true };
   }
   const final = frame;
   return {
     image: () => frameImage(final, limits),
     ...sizeOf(final),
     hasAlpha: final.channels === 4,
-    fromSource: false,
+    fromInput: false,
   };
 }
 
 /** Errors of an encode or thumbnail of a RenderedImage, classified like runTransform's own. */
 export function mapRenderError(error: unknown, rendered: RenderedImage, limits: MediaLimits): unknown {
-  return rendered.fromSource ? decodeError(error, limits) : (timeoutError(error, limits) ?? error);
+  return rendered.fromInput ? decodeError(error, limits) : (timeoutError(error, limits) ?? error);
 }
 
-function checkOutputSize({ width, height }: Size, what: string, source: Size, limits: MediaLimits): void {
+function checkOutputSize({ width, height }: Size, what: string, input: Size, limits: MediaLimits): void {
   const pixels = width * height;
   const produce = `${what} would produce ${width}×${height} = ${pixels} pixels`;
   if (pixels > limits.maxOutputPixels) {
@@ -81,12 +81,12 @@ function checkOutputSize({ width, height }: Size, what: string, source: Size, li
       `${produce}, more than the ${limits.maxOutputPixels}-pixel output limit`,
     );
   }
-  // Compared with the source, not the previous frame: w_10/w_4000 of a 9 MP photo makes no
+  // Compared with the input, not the previous frame: w_10/w_4000 of a 9 MP photo makes no
   // more pixels than the photo has, while r_45 of an 8000×10 strip (32 MP) does.
-  if (pixels > source.width * source.height && pixels > limits.maxUpscalePixels) {
+  if (pixels > input.width * input.height && pixels > limits.maxUpscalePixels) {
     throw new MediaError(
       "IMAGE_TOO_LARGE",
-      `${produce} from a ${source.width}×${source.height} image, more than the ${limits.maxUpscalePixels}-pixel limit for images larger than their source`,
+      `${produce} from a ${input.width}×${input.height} image, more than the ${limits.maxUpscalePixels}-pixel limit for images larger than their source`,
     );
   }
 }

@@ -44,7 +44,7 @@ describe("variantOutputFormat", () => {
         for (const auto of ["avif", "webp", "legacy"] as const) {
           const expected = variantOutputFormat(format, transform, auto);
           if (expected === undefined) continue;
-          const variant = await renderVariant({ source, transform, accept: ACCEPT[auto] });
+          const variant = await renderVariant({ input: source, transform, accept: ACCEPT[auto] });
           expect(variant.format, `${format} ${transform} ${auto}`).toBe(expected);
         }
       }

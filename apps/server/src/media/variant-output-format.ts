@@ -5,19 +5,19 @@ import { readTransform } from "./read-transform.js";
 
 /**
  * The format renderVariant encodes a variant in, when it can be known without the image: from
- * the canonical transform, the source's format and the `f_auto` choice. Undefined when the
+ * the canonical transform, the stored image's format and the `f_auto` choice. Undefined when the
  * result's alpha channel decides (TIFF without `f`, `f_auto` for a client without AVIF/WebP),
- * or for a source that is not a raster format. Lets delivery label a cached variant without
+ * or for an input that is not a raster format. Lets delivery label a cached variant without
  * reading its bytes.
  */
 export function variantOutputFormat(
-  sourceFormat: string,
+  inputFormat: string,
   canonicalTransform: string,
   autoFormat: AutoFormatChoice,
 ): OutputFormat | undefined {
-  if (!isRasterFormat(sourceFormat)) return undefined;
+  if (!isRasterFormat(inputFormat)) return undefined;
   const { format } = outputDirectives(readTransform(canonicalTransform));
   const auto = (hasAlpha: boolean) => autoOutputFormat(autoFormat, hasAlpha);
-  const opaque = resolveOutputFormat(format, sourceFormat, false, auto);
-  return resolveOutputFormat(format, sourceFormat, true, auto) === opaque ? opaque : undefined;
+  const opaque = resolveOutputFormat(format, inputFormat, false, auto);
+  return resolveOutputFormat(format, inputFormat, true, auto) === opaque ? opaque : undefined;
 }

@@ -28,10 +28,10 @@ import rateLimit, { normalizeIP } from "@fastify/rate-limit";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { Redis } from "ioredis";
+import { isDeliveryUrl } from "../delivery/security-headers.js";
 import { HttpError } from "../errors/http-error.js";
 import { PART_GATEWAY_PATH } from "../multipart/index.js";
 import type { RateLimitConfig } from "../rate-limit/rate-limit-config.js";
-import { isDeliveryUrl } from "../routes/delivery-headers.js";
 
 export interface RateLimitPluginOptions {
   limits: RateLimitConfig;

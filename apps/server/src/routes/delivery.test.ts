@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type SeededFile, seedFile, type TestApp } from "../../test/support/index.js";
-import { deliveryUrl, parseDeliveryPath } from "./delivery.js";
-import { parseRange } from "./send-stored-object.js";
+import { parseDeliveryPath } from "../delivery/delivery-path.js";
+import { deliveryUrl } from "../delivery/delivery-url.js";
+import { parseRange } from "../delivery/range-header.js";
 
 describe("parseRange", () => {
   it("parses single byte ranges", () => {

@@ -1,7 +1,11 @@
 /**
  * Storage driver interface: where file bytes live. Drivers: `fs` (./fs-driver.ts, a directory;
- * the embedded default) and, later, `s3`. Everything streams; nothing holds a whole object in
- * memory.
+ * the embedded default) and `s3` (./s3-driver.ts). Everything streams; nothing holds a whole
+ * object in memory.
+ *
+ * Optional capabilities are declared by the driver, never inferred from its class, so a new
+ * driver gains them by implementing them: `multipart` (uploads in parts, ./multipart/) and
+ * `localPath` (objects are files on this machine, which libvips may open itself).
  *
  * Object keys are driver-neutral strings built by the server, never taken from user paths alone:
  * `objectKey(workspaceId, fileId, name)` -> `<workspaceId>/<fileId>/<safe name>`. Every driver must
@@ -9,6 +13,7 @@
  * control characters), so no key can escape the driver's root.
  */
 import type { Readable } from "node:stream";
+import type { MultipartStore } from "./multipart/types.js";
 
 export interface PutResult {
   key: string;
@@ -50,6 +55,13 @@ export interface StorageDriver {
   delete(key: string): Promise<void>;
   /** Keys under `prefix` (a key prefix, e.g. `<workspaceId>/`), in no particular order. */
   list(prefix: string): AsyncIterable<ObjectStat>;
+  /** Multipart uploads on this store; absent when the driver cannot store an upload in parts. */
+  readonly multipart?: MultipartStore;
+  /**
+   * The absolute path of the object's file, for drivers whose objects are local files; throws
+   * `InvalidObjectKeyError` like every other method. Absent: read the object with `get`.
+   */
+  localPath?(key: string): string;
 }
 
 export class ObjectNotFoundError extends Error {

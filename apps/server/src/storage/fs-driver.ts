@@ -23,24 +23,29 @@ import {
   SizeMismatchError,
   type StorageDriver,
 } from "./driver.js";
+import { FS_MULTIPART_DIR, FsMultipartStore } from "./multipart/fs-multipart.js";
+import type { MultipartStore } from "./multipart/types.js";
 
 const TMP_DIR = ".tmp";
 /** Working directories of this driver (and of fs multipart uploads): never object keys. */
-const RESERVED_DIRS = [TMP_DIR, ".multipart"];
+const RESERVED_DIRS = [TMP_DIR, FS_MULTIPART_DIR];
 const isReserved = (key: string) => RESERVED_DIRS.some((dir) => key === dir || key.startsWith(`${dir}/`));
 
 export class FsStorageDriver implements StorageDriver {
   readonly kind = "fs";
   readonly root: string;
+  /** Multipart uploads in `<root>/.multipart`, assembled in place (./multipart/fs-multipart.ts). */
+  readonly multipart: MultipartStore;
   /** `<root>/.tmp` made once, not per put (a recursive mkdir of an existing dir is 2 syscalls). */
   private tmpDirMade: Promise<unknown> | undefined;
 
   constructor(root: string) {
     this.root = resolve(root);
+    this.multipart = new FsMultipartStore(this);
   }
 
   /** Absolute path of a key, guaranteed inside root. */
-  pathOf(key: string): string {
+  localPath(key: string): string {
     assertValidKey(key);
     if (isReserved(key)) throw new InvalidObjectKeyError(key, "reserved prefix");
     const path = resolve(this.root, ...key.split("/"));
@@ -52,7 +57,7 @@ export class FsStorageDriver implements StorageDriver {
   }
 
   async put(key: string, body: Readable, options: PutOptions = {}): Promise<PutResult> {
-    const target = this.pathOf(key);
+    const target = this.localPath(key);
     const tmpDir = join(this.root, TMP_DIR);
     this.tmpDirMade ??= mkdir(tmpDir, { recursive: true });
     await this.tmpDirMade.catch((error: unknown) => {
@@ -91,7 +96,7 @@ export class FsStorageDriver implements StorageDriver {
   }
 
   async get(key: string, options: { range?: ByteRange } = {}): Promise<Readable> {
-    const path = this.pathOf(key);
+    const path = this.localPath(key);
     const info = await stat(path).catch(() => null);
     if (!info?.isFile()) throw new ObjectNotFoundError(key);
     const range = options.range;
@@ -103,7 +108,7 @@ export class FsStorageDriver implements StorageDriver {
   }
 
   async stat(key: string): Promise<ObjectStat | null> {
-    const info = await stat(this.pathOf(key)).catch(() => null);
+    const info = await stat(this.localPath(key)).catch(() => null);
     if (!info?.isFile()) return null;
     return { key, size: info.size, modifiedAt: info.mtime };
   }
@@ -113,7 +118,7 @@ export class FsStorageDriver implements StorageDriver {
   }
 
   async delete(key: string): Promise<void> {
-    await unlink(this.pathOf(key)).catch((error: NodeJS.ErrnoException) => {
+    await unlink(this.localPath(key)).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== "ENOENT") throw error;
     });
   }
@@ -123,7 +128,7 @@ export class FsStorageDriver implements StorageDriver {
     // Walk the deepest directory the prefix names fully, then filter by the full prefix.
     const slash = prefix.lastIndexOf("/");
     const dirKey = slash === -1 ? "" : prefix.slice(0, slash);
-    const start = dirKey === "" ? this.root : this.pathOf(dirKey);
+    const start = dirKey === "" ? this.root : this.localPath(dirKey);
     const walk = async function* (this: FsStorageDriver, dir: string): AsyncIterable<ObjectStat> {
       const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
       for (const entry of entries) {

@@ -106,7 +106,7 @@ export class S3StorageDriver implements StorageDriver {
   readonly kind = "s3";
   readonly bucket: string;
   readonly s3: S3Access;
-  /** The multipart storage layer on this store (see multipart/index.ts). */
+  /** Multipart uploads on this store, direct mode included (see multipart/index.ts). */
   readonly multipart: S3MultipartStore;
   private readonly putPartSize: number;
   private readonly putConcurrency: number;

@@ -1,10 +1,9 @@
 /**
- * Removes stored objects that no row points at: a file or thumbnail written by an upload whose
+ * Removes stored objects that no row points at: a file written by an upload whose
  * process died before its row was committed (direct uploads store the bytes first, then the row).
  * Run by the recurring sweep (src/multipart/sweep-sessions.ts).
  *
- * Only keys of the shapes uploads write are considered (`<uuid>/<uuid>/<name>` and
- * `thumbnails/<uuid>/<uuid>.webp`), only when older than `graceMs` (an upload in progress has not
+ * Only keys of the shape uploads write are considered (`<uuid>/<uuid>/<name>`), only when older than `graceMs` (an upload in progress has not
  * committed its row yet), and a key is kept while a file row or an unfinished multipart session
  * (whose assembled object waits for its row) names it. Cached delivery variants are removed with
  * their file (src/files/delete-objects-job.ts), not here. Listing walks the whole store: on a
@@ -14,7 +13,7 @@ import type { PrismaClient } from "../generated/prisma/client.js";
 import type { StorageDriver } from "./driver.js";
 
 const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
-const UPLOAD_KEY = new RegExp(`^(?:${UUID}/${UUID}/[^/]+|thumbnails/${UUID}/${UUID}\\.webp)$`);
+const UPLOAD_KEY = new RegExp(`^${UUID}/${UUID}/[^/]+$`);
 const LOOKUP_CHUNK = 500;
 
 export interface OrphanSweepDeps {
@@ -34,8 +33,8 @@ export async function sweepOrphanObjects(deps: OrphanSweepDeps, now: Date, grace
     const chunk = candidates.slice(i, i + LOOKUP_CHUNK);
     const [files, sessions] = await Promise.all([
       deps.db.file.findMany({
-        where: { OR: [{ storageKey: { in: chunk } }, { thumbnailKey: { in: chunk } }] },
-        select: { storageKey: true, thumbnailKey: true },
+        where: { storageKey: { in: chunk } },
+        select: { storageKey: true },
       }),
       deps.db.multipartSession.findMany({
         where: { storageKey: { in: chunk }, status: { in: ["pending", "completing"] } },
@@ -43,7 +42,7 @@ export async function sweepOrphanObjects(deps: OrphanSweepDeps, now: Date, grace
       }),
     ]);
     const live = new Set<string | null>([
-      ...files.flatMap((file) => [file.storageKey, file.thumbnailKey]),
+      ...files.map((file) => file.storageKey),
       ...sessions.map((session) => session.storageKey),
     ]);
     for (const key of chunk) {

@@ -112,7 +112,7 @@ export {
   type RegisterFileInput,
   registerFile,
   type UploadDeps,
-  type UploadSource,
+  type UploadMethod,
   uploadDepsOf,
 } from "./register-file.js";
 export { collisionName, MAX_STORED_NAME_LENGTH, storedFileName } from "./stored-name.js";

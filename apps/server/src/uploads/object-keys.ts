@@ -7,16 +7,14 @@
  *
  * A thumbnail is the delivery variant of THUMBNAIL_TRANSFORM, rendered on its first request and
  * cached where delivery caches that variant; `files.thumbnail_key` names that key (non-null:
- * the file is an image with a thumbnail URL). Files stored before thumbnails became lazy have a
- * pre-rendered `thumbnails/<workspaceId>/<fileId>.webp` there instead; delivery serves either.
+ * the file is an image with a thumbnail URL).
  */
 import { Readable } from "node:stream";
 import { THUMBNAIL_TRANSFORM } from "../files/file-urls.js";
 import type { ImageInput } from "../media/image-input.js";
-import { readSource } from "../media/read-source.js";
+import { readMediaInput } from "../media/read-media-input.js";
 import { variantCacheKey } from "../media/variant-cache-key.js";
 import type { StorageDriver } from "../storage/driver.js";
-import { FsStorageDriver } from "../storage/fs-driver.js";
 
 /** Where delivery caches the thumbnail of the object at `storageKey` (its Accept never matters). */
 export function thumbnailKeyOf(storageKey: string): string {
@@ -24,16 +22,17 @@ export function thumbnailKeyOf(storageKey: string): string {
 }
 
 /**
- * A stored object as the media pipeline reads it: on the fs driver its path (libvips reads the
- * file itself, nothing is buffered by us); elsewhere its bytes, refused past `maxBytes`.
+ * A stored object as the media pipeline reads it: its local path where the driver has one
+ * (libvips reads the file itself, nothing is buffered by us); elsewhere its bytes, refused past
+ * `maxBytes`.
  */
 export async function imageInputOf(
   storage: StorageDriver,
   key: string,
   maxBytes: number,
 ): Promise<ImageInput> {
-  if (storage instanceof FsStorageDriver) return storage.pathOf(key);
-  return readSource(await storage.get(key), maxBytes);
+  if (storage.localPath) return storage.localPath(key);
+  return readMediaInput(await storage.get(key), maxBytes);
 }
 
 /** Stores a buffer; returns its size. */

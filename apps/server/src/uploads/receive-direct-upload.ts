@@ -160,24 +160,24 @@ async function storeFilePart(
   // A broken body (busboy's error) is the client's fault, a 400; a failing storage write is not.
   // The part may already be errored when we get it (busboy saw the whole broken body first).
   if (part.file.errored) throw malformed(part.file.errored);
-  let sourceError: unknown;
+  let partError: unknown;
   part.file.once("error", (error: unknown) => {
     // When storage fails first, the pipeline destroys `ingest` before the part: not the client's.
-    if (!ingest.destroyed) sourceError = error;
+    if (!ingest.destroyed) partError = error;
   });
   const body = pipeline(part.file, ingest, () => {});
   let held = false;
   try {
-    let source: Readable = body;
+    let toStore: Readable = body;
     if (holdUpTo !== undefined) {
       const read = await readUpTo(body, holdUpTo);
       if (read.complete) held = true;
-      else source = read.stream;
+      else toStore = read.stream;
     }
     // maxBytes + 1: busboy cuts the part at exactly maxBytes; its "limit" event decides.
-    if (!held) await options.storage.put(key, source, { maxBytes: options.maxBytes + 1 });
+    if (!held) await options.storage.put(key, toStore, { maxBytes: options.maxBytes + 1 });
   } catch (error) {
-    if (sourceError !== undefined && !(error instanceof HttpError)) throw malformed(sourceError);
+    if (partError !== undefined && !(error instanceof HttpError)) throw malformed(partError);
     throw error;
   }
   if (part.file.truncated) {

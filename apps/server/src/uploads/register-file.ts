@@ -31,7 +31,11 @@ import { applyFixedFields, checkPolicySize, checkPolicyType, resolvePolicyFolder
 import { toUploadResponse } from "./upload-response.js";
 import { uuidV7 } from "./uuid-v7.js";
 
-export type UploadSource = "direct" | "remote" | "multipart";
+/**
+ * How a file arrived: stored as `files.upload_source` and sent as the wire's `upload_source`.
+ * Not called a source in code: a source is an origin resource (src/sources/).
+ */
+export type UploadMethod = "direct" | "remote" | "multipart";
 
 export interface UploadDeps {
   db: PrismaClient;
@@ -105,7 +109,7 @@ export interface RegisterFileInput {
   isPrivate?: boolean | undefined;
   /** Store-time transformation (raster images only). */
   transform?: string | undefined;
-  uploadSource: UploadSource;
+  uploadSource: UploadMethod;
   originalUrl?: string | null | undefined;
   /** API key id of the uploader, or null. */
   createdBy: string | null;
@@ -165,7 +169,7 @@ export async function registerFile(deps: UploadDeps, request: RegisterFileInput)
   const fileId = input.fileId ?? uuidV7();
   /** Keys this call wrote: removed again if registration fails. */
   const written: string[] = [];
-  let replacedSource = false;
+  let replacedOriginal = false;
 
   const sourceStored = input.sourceStored ?? true;
   if (!sourceStored && !input.bytes) throw new Error("registerFile: sourceStored false needs bytes");
@@ -181,9 +185,9 @@ export async function registerFile(deps: UploadDeps, request: RegisterFileInput)
       input = { ...applyFixedFields(policy, input), folder: resolvePolicyFolder(policy, input.folder) };
     }
     const described = await describeAndProcess(deps, input, fileId, written, () => {
-      replacedSource = true;
+      replacedOriginal = true;
     });
-    if (!sourceStored && described.key === input.storageKey && !replacedSource) {
+    if (!sourceStored && described.key === input.storageKey && !replacedOriginal) {
       // The file keeps the bytes as they came (no transform took effect): store them now.
       await putBuffer(storage, input.storageKey, (input.bytes as () => Buffer)(), described.mimeType);
     }
@@ -201,7 +205,7 @@ export async function registerFile(deps: UploadDeps, request: RegisterFileInput)
     const refused = error instanceof HttpError && error.status < 500;
     if (inserting && !refused) throw toUploadError(error);
     const cleanup = [...written];
-    if (input.deleteSourceOnError !== false || replacedSource || !sourceStored)
+    if (input.deleteSourceOnError !== false || replacedOriginal || !sourceStored)
       cleanup.push(input.storageKey);
     for (const key of new Set(cleanup)) {
       await storage.delete(key).catch((cause: unknown) => {
@@ -212,7 +216,7 @@ export async function registerFile(deps: UploadDeps, request: RegisterFileInput)
   }
 
   // A transformed upload was stored under a new key: the original bytes are not needed any more.
-  if (registered.file.storageKey !== input.storageKey && !replacedSource && sourceStored) {
+  if (registered.file.storageKey !== input.storageKey && !replacedOriginal && sourceStored) {
     await storage.delete(input.storageKey).catch((cause: unknown) => {
       deps.log?.warn({ err: cause, key: input.storageKey }, "original of a transformed upload not removed");
     });
@@ -225,7 +229,7 @@ async function describeAndProcess(
   input: RegisterFileInput,
   fileId: string,
   written: string[],
-  onSourceReplaced: () => void,
+  onOriginalReplaced: () => void,
 ): Promise<Described> {
   const { storage } = deps;
   const head =
@@ -265,7 +269,7 @@ async function describeAndProcess(
   try {
     const image = input.bytes
       ? input.bytes()
-      : await imageInputOf(storage, input.storageKey, limits.maxSourceBytes);
+      : await imageInputOf(storage, input.storageKey, limits.maxInputBytes);
     const render = () =>
       processImage({ input: image, limits, size: input.size, ...(transform ? { transform } : {}) });
     // Only a transform renders pixels; without one, processImage reads the header alone.
@@ -296,7 +300,7 @@ async function describeAndProcess(
     const buffer = processed.output.buffer;
     const key = objectKey(input.workspaceId, fileId, storedFileName(input.fileName, info.extension));
     await putBuffer(storage, key, buffer, info.mimeType);
-    if (key === input.storageKey) onSourceReplaced();
+    if (key === input.storageKey) onOriginalReplaced();
     else written.push(key);
     described.key = key;
     described.size = buffer.length;

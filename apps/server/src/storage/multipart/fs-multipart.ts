@@ -16,7 +16,6 @@ import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from "nod
 import { dirname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { assertValidKey } from "../driver.js";
-import type { FsStorageDriver } from "../fs-driver.js";
 import { BLOCK_SIZE } from "./block-hash.js";
 import { InvalidPartError, UploadNotFoundError } from "./errors.js";
 import { feed } from "./feed.js";
@@ -67,7 +66,8 @@ export class FsMultipartStore implements MultipartStore {
   readonly supportsDirect = false;
   readonly dir: string;
 
-  constructor(private readonly driver: FsStorageDriver) {
+  /** `driver`: the fs driver whose root holds the uploads and whose paths they complete to. */
+  constructor(private readonly driver: { readonly root: string; localPath(key: string): string }) {
     this.dir = join(driver.root, FS_MULTIPART_DIR);
   }
 
@@ -92,7 +92,7 @@ export class FsMultipartStore implements MultipartStore {
 
   async begin(input: BeginInput): Promise<{ uploadId: string }> {
     const { key, size, partSize, partCount, contentType } = input;
-    this.driver.pathOf(key); // validates the key and that it stays inside root
+    this.driver.localPath(key); // validates the key and that it stays inside root
     assertValidPlan({ size, partSize, partCount }, { minPartSize: BLOCK_SIZE });
     const uploadId = randomBytes(16).toString("hex");
     const dir = join(this.dir, uploadId);
@@ -181,7 +181,7 @@ export class FsMultipartStore implements MultipartStore {
 
   async complete(input: CompleteInput): Promise<{ size: number }> {
     const { key, uploadId, parts } = input;
-    const target = this.driver.pathOf(key);
+    const target = this.driver.localPath(key);
     const meta = await this.readMeta(key, uploadId);
     const { sorted } = assertCompleteParts(parts, meta);
     const dir = this.uploadDir(uploadId);

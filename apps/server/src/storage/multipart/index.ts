@@ -1,7 +1,7 @@
 /**
  * Multipart storage layer: what the multipart routes call to store an upload in parts.
  *
- *   const store = multipartStoreFor(driver);            // fs or s3 driver
+ *   const store = multipartStoreFor(driver);            // driver.multipart, or an error
  *   const { partSize, partCount } = choosePartSize(size); // >= 5 MiB, whole MiB, <= 10,000 parts
  *   const { uploadId } = await store.begin({ key, size, partSize, partCount, contentType });
  *
@@ -39,9 +39,6 @@
  * fs layout and atomicity: fs-multipart.ts. S3 specifics: s3-multipart.ts, s3-client.ts.
  */
 import type { StorageDriver } from "../driver.js";
-import { FsStorageDriver } from "../fs-driver.js";
-import { S3StorageDriver } from "../s3-driver.js";
-import { FsMultipartStore } from "./fs-multipart.js";
 import type { MultipartStore } from "./types.js";
 
 export {
@@ -69,9 +66,8 @@ export {
 export { S3MultipartStore } from "./s3-multipart.js";
 export type * from "./types.js";
 
-/** The multipart store for a storage driver. */
+/** The multipart store a storage driver declares (`StorageDriver.multipart`). */
 export function multipartStoreFor(driver: StorageDriver): MultipartStore {
-  if (driver instanceof FsStorageDriver) return new FsMultipartStore(driver);
-  if (driver instanceof S3StorageDriver) return driver.multipart;
+  if (driver.multipart) return driver.multipart;
   throw new Error(`Storage driver "${driver.kind}" has no multipart support`);
 }

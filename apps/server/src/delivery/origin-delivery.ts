@@ -12,20 +12,20 @@
  *   stored files (ETag of the content hash, Range, conditional requests, sniffed Content-Type),
  *   with `Cache-Control: public, max-age=<cache TTL>` instead of a year: an origin's object may
  *   change under the same path. Variants are rendered, cached and capped per origin object
- *   exactly like stored files' (src/routes/delivery-variants.ts).
+ *   exactly like stored files' (./variant-delivery.ts).
  * - Origin failures answer with the origin error's status (404, 413, 502, 504) and a message that
  *   names the source and the cause.
  */
-import { isTransformStep, MAX_TRANSFORM_STEPS } from "@trove/schema";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { HttpError } from "../errors/http-error.js";
 import { notFound } from "../errors/index.js";
 import { OriginReaders } from "../origins/create-origin-reader.js";
 import { OriginCache, type OriginObjectRow } from "../origins/origin-cache.js";
 import { OriginError } from "../origins/origin-error.js";
-import type { DeliveryFile } from "./delivery.js";
-import type { VariantDelivery } from "./delivery-variants.js";
-import { sendStoredObject } from "./send-stored-object.js";
+import type { DeliveryFile } from "./delivery-file.js";
+import { sendStoredObject } from "./stored-object-sender.js";
+import { splitTransform } from "./transform-path.js";
+import type { VariantDelivery } from "./variant-delivery.js";
 
 export interface OriginTarget {
   workspaceNo: string;
@@ -38,15 +38,6 @@ export interface OriginTarget {
 export interface OriginDelivery {
   serve(request: FastifyRequest, reply: FastifyReply, target: OriginTarget): Promise<FastifyReply>;
   close(): void;
-}
-
-/** `w_300/e_grayscale/products/shoe.jpg` -> transform `w_300/e_grayscale`, path `products/shoe.jpg`. */
-export function splitTransform(path: string): { transform: string; path: string } {
-  const segments = path.split("/");
-  let steps = 0;
-  const maxSteps = Math.min(segments.length - 1, MAX_TRANSFORM_STEPS);
-  while (steps < maxSteps && isTransformStep(segments[steps] as string)) steps++;
-  return { transform: segments.slice(0, steps).join("/"), path: segments.slice(steps).join("/") };
 }
 
 function asDeliveryFile(row: OriginObjectRow, workspaceId: string): DeliveryFile {
@@ -66,7 +57,10 @@ function asDeliveryFile(row: OriginObjectRow, workspaceId: string): DeliveryFile
   };
 }
 
-export function originDelivery(app: FastifyInstance, variants: VariantDelivery): OriginDelivery {
+export function originDelivery(
+  app: Pick<FastifyInstance, "db" | "storage" | "config" | "log">,
+  variants: VariantDelivery,
+): OriginDelivery {
   const settings = app.config.origins;
   const readers = new OriginReaders({
     secretKey: app.config.secretKey,

@@ -1,16 +1,14 @@
 /**
  * Delivery-time transformations: `GET|HEAD {assets}/{workspace_no}/{transform}/{path...}`.
  *
- * Wired into src/routes/delivery.ts as its `fallback`: delivery looks the whole path up as a
- * file (in the same query as the source files this names, `sourcePaths`) and calls this when no
- * file has that path, or at once when the path `claims`: its first segment is a valid
+ * Wired into ./file-delivery.ts as its `fallback`: delivery looks the whole path up as a file
+ * (in the same query as the files this may be a variant of, `basePaths`) and calls this when
+ * no file has that path, or at once when the path `claims`: its first segment is a valid
  * transformation step (`isTransformStep`). Folder and file names that read as a step are refused
  * when they are created (src/files/clean-name.ts), so a stored path can never stand in for
  * another file's variant; a row stored under such a path before the rule is not served at it.
  *
- * - Which leading segments are the transform: segments whose every directive has a known key
- *   (`w_`, `h_`, `c_`, `f_`, ... TRANSFORM_KEYS; chained steps are several segments,
- *   `w_300/e_grayscale/cat.jpg`). A segment with any other key (`my_photos`) is a folder name.
+ * - Which leading segments are the transform: ./transform-path.ts (`w_300/e_grayscale/cat.jpg`).
  *   The longest such prefix naming an existing file wins, then shorter ones. A path whose
  *   leading segments read as a transform but that names no file is a 404.
  * - The transform is validated and canonicalised (`@trove/schema`): invalid -> 400 whose
@@ -19,61 +17,43 @@
  *   no-op one included, is a 400: an SVG or text file has one URL, its plain one.
  * - Rendered variants are cached in storage under `variantCacheKey(storageKey, canonical,
  *   autoFormat)` and served from there afterwards (`X-Cache: HIT`/`MISS`); concurrent requests
- *   for one uncached variant render it once. A hit is opened once: its Content-Type follows from
- *   the canonical transform and the source's format (variantOutputFormat), and is sniffed from
- *   the cached bytes only where the image's alpha decides it (TIFF without `f`, `f_auto` for a
+ *   for one uncached variant render it once (./variant-renderer.ts). A hit is opened once: its
+ *   Content-Type follows from the canonical transform and the stored file's format
+ *   (variantOutputFormat), and is sniffed from the cached bytes only where the image's alpha decides it (TIFF without `f`, `f_auto` for a
  *   client without AVIF/WebP). The thumbnail transform (`THUMBNAIL_TRANSFORM`, the `thumbnail`
- *   URL of uploads) is such a variant; its cache key is the file's `thumbnailKey`. A file
- *   uploaded before thumbnails were rendered lazily has a pre-rendered thumbnail object there
- *   instead, served without rendering.
+ *   URL of uploads) is such a variant; its cache key is the file's `thumbnailKey`.
  * - Headers: Content-Type of the variant, Content-Length, ETag (file hash + variant digest),
  *   `Cache-Control` as for files, `Vary: Accept` for every f_auto response (hit, miss or 304),
  *   and the delivery host's security headers. If-None-Match -> 304 without reading storage. No
  *   Range support on variants.
- * - Limits (src/routes/delivery-limits.ts): renders pass the app's RenderGate (at most N at
+ * - Limits (./delivery-limits.ts): renders pass the app's RenderGate (at most N at
  *   once, a short queue, then 503 with Retry-After; src/render-gate.ts), and each file keeps at
  *   most N stored variants, least recently used evicted first (VariantStore).
  * - Variants of a deleted file are never served: delivery finds no row. Their bytes are removed
  *   with the file by `deleteFileObjects` (src/uploads/delete-file-objects.ts).
  */
 import { createHash } from "node:crypto";
-import {
-  canonicalizeTransform,
-  isTransformStep,
-  MAX_TRANSFORM_STEPS,
-  TRANSFORM_KEYS,
-  TransformParseError,
-} from "@trove/schema";
+import { canonicalizeTransform, TransformParseError } from "@trove/schema";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { HttpError } from "../errors/http-error.js";
 import { notFound } from "../errors/index.js";
-import { THUMBNAIL_TRANSFORM } from "../files/file-urls.js";
 import { isMediaError } from "../media/media-error.js";
 import { resolveMediaLimits } from "../media/media-limits.js";
 import { negotiateAutoFormat } from "../media/negotiate-format.js";
 import { FORMAT_MIME_TYPES, isRasterFormat } from "../media/raster-format.js";
-import { renderVariant } from "../media/render-variant.js";
 import { SNIFF_HEAD_BYTES, sniffContent } from "../media/sniff-content.js";
 import { negotiatesFormat, variantCacheKey } from "../media/variant-cache-key.js";
 import { variantOutputFormat } from "../media/variant-output-format.js";
 import { ObjectNotFoundError } from "../storage/driver.js";
 import { resolveTransform } from "../transforms/resolve-transform.js";
-import { imageInputOf, putBuffer, readObjectHead } from "../uploads/object-keys.js";
-import { CACHE_CONTROL, type DeliveryFallback, type DeliveryFile } from "./delivery.js";
-import { deliveryAccess } from "./delivery-access.js";
-import { etagMatches } from "./send-stored-object.js";
+import { readObjectHead } from "../uploads/object-keys.js";
+import { deliveryAccess } from "./access-check.js";
+import { type DeliveryFile, PUBLIC_CACHE_CONTROL } from "./delivery-file.js";
+import { etagMatches } from "./etag-match.js";
+import type { DeliveryFallback } from "./file-delivery.js";
+import { basePaths, startsWithTransformStep } from "./transform-path.js";
+import { type RenderedVariant, VariantRenderer } from "./variant-renderer.js";
 import { type VariantOwner, VariantStore } from "./variant-store.js";
-
-const KNOWN_KEYS: ReadonlySet<string> = new Set(TRANSFORM_KEYS);
-
-/** Whether a path segment reads as one transformation step (every directive has a known key). */
-export function looksLikeTransformStep(segment: string): boolean {
-  if (segment === "") return false;
-  return segment.split(",").every((directive) => {
-    const underscore = directive.indexOf("_");
-    return underscore > 0 && KNOWN_KEYS.has(directive.slice(0, underscore));
-  });
-}
 
 /**
  * The transform a signature covers: canonical, so that equal transforms written differently share
@@ -118,44 +98,17 @@ export interface VariantDelivery {
 }
 
 /** Transformed variants: the delivery fallback for stored files, and `serve` for origin objects. */
-export function variantDelivery(app: FastifyInstance): VariantDelivery {
-  const limits = resolveMediaLimits(app.config.mediaLimits);
+export function variantDelivery(
+  app: Pick<FastifyInstance, "db" | "storage" | "config" | "renderGate" | "log">,
+): VariantDelivery {
   const variants = new VariantStore(app.db, app.storage, app.config.delivery.maxVariantsPerFile, app.log);
-  /** Renders in progress, by cache key: concurrent misses for one variant share one render. */
-  const inFlight = new Map<string, Promise<{ body: Buffer; mimeType: string }>>();
-
-  const render = (
-    file: DeliveryFile,
-    owner: VariantOwner,
-    canonical: string,
-    accept: string | undefined,
-    cacheKey: string,
-  ) => {
-    let pending = inFlight.get(cacheKey);
-    if (!pending) {
-      // The slot is held until the variant is stored: its bytes are in memory until then.
-      pending = app.renderGate
-        .run(async () => {
-          const source = await imageInputOf(app.storage, file.storageKey, limits.maxSourceBytes);
-          const variant = await renderVariant({
-            source,
-            transform: canonical,
-            limits,
-            ...(accept ? { accept } : {}),
-          });
-          try {
-            await putBuffer(app.storage, cacheKey, variant.body, variant.mimeType);
-            if (cacheKey !== file.thumbnailKey) await variants.stored(owner, cacheKey);
-          } catch (error) {
-            app.log.warn({ err: error, cacheKey }, "rendered variant not cached");
-          }
-          return { body: variant.body, mimeType: variant.mimeType };
-        })
-        .finally(() => inFlight.delete(cacheKey));
-      inFlight.set(cacheKey, pending);
-    }
-    return pending;
-  };
+  const renderer = new VariantRenderer({
+    storage: app.storage,
+    gate: app.renderGate,
+    limits: resolveMediaLimits(app.config.mediaLimits),
+    variants,
+    log: app.log,
+  });
 
   const sendBuffer = (request: FastifyRequest, reply: FastifyReply, body: Buffer, mimeType: string) => {
     reply.type(mimeType).header("content-length", String(body.length));
@@ -231,15 +184,6 @@ export function variantDelivery(app: FastifyInstance): VariantDelivery {
     reply.header("etag", etag);
     if (etagMatches(request.headers["if-none-match"], etag)) return reply.status(304).send();
 
-    // A thumbnail pre-rendered at upload (files stored before thumbnails were rendered lazily).
-    if (canonical === THUMBNAIL_TRANSFORM && file.thumbnailKey && file.thumbnailKey !== cacheKey) {
-      const stat = await app.storage.stat(file.thumbnailKey);
-      if (stat) {
-        reply.header("x-cache", "HIT");
-        return sendObject(request, reply, file.thumbnailKey, stat.size, "image/webp");
-      }
-    }
-
     const cached = await app.storage.stat(cacheKey);
     if (cached && cached.size > 0) {
       try {
@@ -256,9 +200,9 @@ export function variantDelivery(app: FastifyInstance): VariantDelivery {
       }
     }
 
-    let rendered: { body: Buffer; mimeType: string };
+    let rendered: RenderedVariant;
     try {
-      rendered = await render(file, owner, canonical, accept, cacheKey);
+      rendered = await renderer.render({ file, owner, canonical, accept, cacheKey });
     } catch (error) {
       if (error instanceof ObjectNotFoundError) throw notFound("files");
       if (isMediaError(error))
@@ -270,14 +214,11 @@ export function variantDelivery(app: FastifyInstance): VariantDelivery {
   };
 
   const fallback: DeliveryFallback = {
-    sourcePaths,
-    claims: (path) => {
-      const slash = path.indexOf("/");
-      return slash > 0 && isTransformStep(path.slice(0, slash));
-    },
-    serve: async (request, reply, target, sources) => {
-      for (const path of sourcePaths(target.path)) {
-        const file = sources.get(path);
+    basePaths,
+    claims: startsWithTransformStep,
+    serve: async (request, reply, target, bases) => {
+      for (const path of basePaths(target.path)) {
+        const file = bases.get(path);
         if (!file) continue;
         const transform = target.path.slice(0, -path.length - 1);
         const access = deliveryAccess(
@@ -285,7 +226,7 @@ export function variantDelivery(app: FastifyInstance): VariantDelivery {
           request,
           { workspaceNo: target.workspaceNo, transform: canonicalOrAsWritten(transform) },
           file,
-          CACHE_CONTROL,
+          PUBLIC_CACHE_CONTROL,
         );
         if (!access) return false;
         await serve(request, reply, file, transform, {
@@ -301,18 +242,4 @@ export function variantDelivery(app: FastifyInstance): VariantDelivery {
     },
   };
   return { fallback, serve };
-}
-
-/**
- * The files a delivery path may be a variant of, longest transform first:
- * `w_300/e_grayscale/photos/cat.jpg` -> [photos/cat.jpg, e_grayscale/photos/cat.jpg].
- */
-export function sourcePaths(path: string): string[] {
-  const segments = path.split("/");
-  let steps = 0;
-  const maxSteps = Math.min(segments.length - 1, MAX_TRANSFORM_STEPS);
-  while (steps < maxSteps && looksLikeTransformStep(segments[steps] as string)) steps++;
-  const paths: string[] = [];
-  for (let count = steps; count >= 1; count--) paths.push(segments.slice(count).join("/"));
-  return paths;
 }

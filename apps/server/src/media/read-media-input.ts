@@ -1,18 +1,21 @@
 import { MediaError } from "./media-error.js";
 
-/** What delivery may hand over: a path, bytes, or a stream (Node Readable or web ReadableStream). */
-export type SourceInput = string | Buffer | AsyncIterable<Uint8Array>;
+/**
+ * What delivery may hand the media pipeline: a path, bytes, or a stream (Node Readable or web
+ * ReadableStream). Named "input", never "source": a source is an origin resource (src/sources/).
+ */
+export type MediaInput = string | Buffer | AsyncIterable<Uint8Array>;
 
 /**
  * Turns a stream into bytes, refusing past `maxBytes` as soon as the limit is crossed. sharp
  * itself collects a piped stream into one buffer before decoding, so buffering here costs
  * nothing extra and lets the head be sniffed before any decoder sees the bytes.
  */
-export async function readSource(source: SourceInput, maxBytes: number): Promise<string | Buffer> {
-  if (typeof source === "string" || Buffer.isBuffer(source)) return source;
+export async function readMediaInput(input: MediaInput, maxBytes: number): Promise<string | Buffer> {
+  if (typeof input === "string" || Buffer.isBuffer(input)) return input;
   const chunks: Buffer[] = [];
   let total = 0;
-  for await (const chunk of source) {
+  for await (const chunk of input) {
     total += chunk.length;
     if (total > maxBytes) {
       throw new MediaError("FILE_TOO_LARGE", `source is larger than the ${maxBytes}-byte limit`);

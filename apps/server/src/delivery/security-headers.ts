@@ -9,8 +9,8 @@
  *   may load nothing but images and media from this host. Inside an `<img>` the policy changes
  *   nothing, so every image keeps working.
  *
- * It is set from the delivery plugin's `onSend` hook, so no route, error path or future origin
- * (sources) can send a response without it; the app's handler of malformed URLs, which runs
+ * It is set from the delivery routes' `onSend` hook (src/routes/delivery.ts), so no route,
+ * error path or future origin (sources) can send a response without it; the app's handler of malformed URLs, which runs
  * before any route, sets it too (`isDeliveryUrl`).
  */
 import type { FastifyReply } from "fastify";

@@ -3,14 +3,16 @@
  * cached from its origin. One place for the HTTP semantics both need:
  *
  * - ETag (the content hash), Cache-Control (the caller's), Last-Modified, Accept-Ranges;
- * - If-None-Match -> 304 (weak comparison, `*`);
+ * - If-None-Match -> 304 (./etag-match.ts);
  * - one `Range: bytes=` range -> 206, or 416 when unsatisfiable; several ranges are answered with
- *   the whole object, as RFC 9110 allows; If-Range honoured;
+ *   the whole object, as RFC 9110 allows (./range-header.ts); If-Range honoured;
  * - the body streamed from the storage driver, never buffered.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { notFound } from "../errors/index.js";
 import { ObjectNotFoundError, type StorageDriver } from "../storage/driver.js";
+import { etagMatches } from "./etag-match.js";
+import { parseRange } from "./range-header.js";
 
 export interface StoredObjectResponse {
   storageKey: string;
@@ -20,46 +22,6 @@ export interface StoredObjectResponse {
   mimeType: string;
   updatedAt: Date;
   cacheControl: string;
-}
-
-export type RangeResult =
-  | { kind: "none" }
-  | { kind: "range"; start: number; end: number }
-  | { kind: "unsatisfiable" };
-
-/**
- * Parses a `Range` header against an entity of `size` bytes. Malformed or multi-range headers are
- * ignored (`none`: serve everything); a syntactically valid single range that selects nothing is
- * `unsatisfiable`.
- */
-export function parseRange(header: string | undefined, size: number): RangeResult {
-  if (!header) return { kind: "none" };
-  // Each optional group owns its trailing blanks, so no two quantifiers compete for the same
-  // characters (the shape `\s*(\d*)\s*` backtracks cubically on a header of blanks).
-  const match = /^\s*bytes\s*=\s*(?:(\d+)\s*)?-\s*(?:(\d+)\s*)?$/i.exec(header);
-  if (!match) return { kind: "none" };
-  const [, startText = "", endText = ""] = match;
-  if (startText === "" && endText === "") return { kind: "none" };
-  if (startText === "") {
-    // Suffix range: the last N bytes.
-    const suffix = Number(endText);
-    if (!Number.isSafeInteger(suffix)) return { kind: "none" };
-    if (suffix === 0 || size === 0) return { kind: "unsatisfiable" };
-    return { kind: "range", start: Math.max(0, size - suffix), end: size - 1 };
-  }
-  const start = Number(startText);
-  const end = endText === "" ? size - 1 : Number(endText);
-  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) return { kind: "none" };
-  if (endText !== "" && end < start) return { kind: "none" };
-  if (start >= size) return { kind: "unsatisfiable" };
-  return { kind: "range", start, end: Math.min(end, size - 1) };
-}
-
-export function etagMatches(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === "*") return true;
-  const bare = etag.replace(/^W\//, "");
-  return header.split(",").some((candidate) => candidate.trim().replace(/^W\//, "") === bare);
 }
 
 export async function sendStoredObject(

@@ -1,0 +1,24 @@
+/**
+ * The delivery host's services, built once per app: stored files with their transformed variants
+ * as fallback, and sources' objects through the origin cache. The routes (src/routes/delivery.ts)
+ * only parse the URL and hand the request to one of them.
+ */
+import type { FastifyInstance } from "fastify";
+import { type FileDelivery, fileDelivery } from "./file-delivery.js";
+import { type OriginDelivery, originDelivery } from "./origin-delivery.js";
+import { variantDelivery } from "./variant-delivery.js";
+
+export interface Delivery {
+  files: FileDelivery;
+  origins: OriginDelivery;
+  /** Releases the origin readers' connections (call on app close). */
+  close(): void;
+}
+
+export function createDelivery(
+  app: Pick<FastifyInstance, "db" | "storage" | "config" | "renderGate" | "log">,
+): Delivery {
+  const variants = variantDelivery(app);
+  const origins = originDelivery(app, variants);
+  return { files: fileDelivery(app, variants.fallback), origins, close: () => origins.close() };
+}

@@ -1,0 +1,73 @@
+/**
+ * Optional driver capabilities are read from the driver, never from its class: a driver that is
+ * neither the fs nor the s3 one gets multipart and local-path reads by declaring them.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MediaError } from "../media/media-error.js";
+import { imageInputOf } from "../uploads/object-keys.js";
+import type { StorageDriver } from "./driver.js";
+import { FsStorageDriver } from "./fs-driver.js";
+import { multipartStoreFor } from "./multipart/index.js";
+
+let root: string;
+let fs: FsStorageDriver;
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), "trove-driver-capabilities-"));
+  fs = new FsStorageDriver(root);
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+/** A driver of another kind storing through `fs`, with only the capabilities given. */
+function otherDriver(capabilities: Pick<StorageDriver, "multipart" | "localPath"> = {}): StorageDriver {
+  return {
+    kind: "other",
+    put: (key, body, options) => fs.put(key, body, options),
+    get: (key, options) => fs.get(key, options),
+    stat: (key) => fs.stat(key),
+    exists: (key) => fs.exists(key),
+    delete: (key) => fs.delete(key),
+    list: (prefix) => fs.list(prefix),
+    ...capabilities,
+  };
+}
+
+describe("multipart capability", () => {
+  it("is the store a driver declares, whatever its class", async () => {
+    const driver = otherDriver({ multipart: fs.multipart });
+    const store = multipartStoreFor(driver);
+    expect(store).toBe(fs.multipart);
+    const { uploadId } = await store.begin({
+      key: "ws/f/a.bin",
+      size: 3,
+      partSize: 5 * 1024 * 1024,
+      partCount: 1,
+    });
+    await store.abort({ key: "ws/f/a.bin", uploadId });
+  });
+
+  it("is refused with the driver's kind when a driver declares none", () => {
+    expect(() => multipartStoreFor(otherDriver())).toThrow('Storage driver "other" has no multipart support');
+  });
+});
+
+describe("local path capability", () => {
+  const key = "ws/f/pixels.bin";
+  const bytes = Buffer.from("not really pixels");
+  beforeAll(() => fs.put(key, Readable.from([bytes])));
+
+  it("hands the media pipeline a path when the driver has one", async () => {
+    expect(await imageInputOf(otherDriver({ localPath: (k) => fs.localPath(k) }), key, 1)).toBe(
+      join(root, "ws", "f", "pixels.bin"),
+    );
+  });
+
+  it("reads the bytes, up to the limit, when it has none", async () => {
+    expect(await imageInputOf(otherDriver(), key, bytes.length)).toEqual(bytes);
+    await expect(imageInputOf(otherDriver(), key, bytes.length - 1)).rejects.toBeInstanceOf(MediaError);
+  });
+});
