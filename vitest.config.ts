@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 // One root config; every package is a project with its own vitest.config.ts.
@@ -9,5 +10,9 @@ export default defineConfig({
   test: {
     projects: ["packages/*", "apps/*", "tools/*", "e2e"],
     reporters: jsonReport ? ["default", ["json", { outputFile: jsonReport }]] : ["default"],
+    // Vitest's default is one worker per core but one, which is a single worker on a 2-core
+    // machine: the server's files then run one after another while a core idles whenever a test
+    // waits on a socket, a child process or the disk. Never fewer than two.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

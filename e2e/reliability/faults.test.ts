@@ -3,18 +3,18 @@
  * it, and let the SDK resume (multipart, through a `fileSessionStore`) or fail with a clear
  * `TroveError` (then upload again). Afterwards every file row has its object (GET its url → 200)
  * and the storage directory is compared with the rows: objects without a row are counted
- * (orphans) and reported. N = 10 (short) or 50 (full).
+ * (orphans) and reported. N = 4 (short), 10 (long) or 50 (full).
  */
 import { readdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient, fileSessionStore, TroveError } from "@trove/sdk/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, FULL, PROFILE, reportFigures } from "../support/reliability-profile";
+import { api, byProfile, PROFILE, reportFigures } from "../support/reliability-profile";
 import { type ServerProcess, startServerProcess } from "../support/server-process";
 import { checkRowObjects, listAllFiles, patternBytes } from "../support/workspace-files";
 
-const N = FULL ? 50 : 10;
+const N = byProfile({ short: 4, long: 10, full: 50 });
 const MIB = 1024 * 1024;
 const MULTIPART_SIZE = 6 * MIB; // two parts of the server's 5 MiB minimum
 const DIRECT_SIZE = 2 * MIB;
@@ -117,7 +117,7 @@ describe(`SIGKILL during uploads (${PROFILE} profile, ${N} multipart + ${N} dire
 
       // Kill once half the multipart uploads have a part confirmed (so there is something to resume)
       // and uploads are genuinely in flight; at most after 10 s (30 s in the full profile).
-      const killDeadline = Date.now() + (FULL ? 30_000 : 10_000);
+      const killDeadline = Date.now() + byProfile({ short: 10_000, long: 10_000, full: 30_000 });
       while (multipartWithConfirmedPart.size < N / 2 && Date.now() < killDeadline)
         await new Promise((r) => setTimeout(r, 10));
       let directLoaded = 0;
@@ -212,7 +212,7 @@ describe(`SIGKILL during uploads (${PROFILE} profile, ${N} multipart + ${N} dire
       // Every upload that reported success is listed (a direct upload retried after a lost answer may be listed twice).
       expect(uniqueNames.size).toBeGreaterThanOrEqual(storedUploads);
     },
-    FULL ? 900_000 : 180_000,
+    byProfile({ short: 180_000, long: 180_000, full: 900_000 }),
   );
 
   it("the running sweeper expires an abandoned session and releases its stored parts", async () => {

@@ -2,7 +2,8 @@
  * Reliability 1b: property-based fuzzing of the delivery host, the public, keyless place where
  * untrusted transform strings reach the image renderer. Properties: no 5xx, an answer to every
  * request, every error JSON in the generic envelope, the process stays up. Requests:
- * `support/fuzz-delivery.ts`. Short profile: 1,000 requests; full: 5,000.
+ * `support/fuzz-delivery.ts`. Short profile (`npm test`): 300 requests; long
+ * (`TROVE_LONG_TESTS=1`, CI): 1,000; full: 5,000.
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,11 +16,11 @@ import {
   sendDeliveryRequest,
 } from "../support/fuzz-delivery";
 import { gradientPng } from "../support/png";
-import { FULL, PROFILE, reportFigures, uploadSmallFile } from "../support/reliability-profile";
+import { byProfile, PROFILE, reportFigures, uploadSmallFile } from "../support/reliability-profile";
 import { type ServerProcess, startServerProcess } from "../support/server-process";
 
-const RUNS = Number(process.env.TROVE_FUZZ_RUNS) || (FULL ? 5_000 : 1_000);
-const TIME_LIMIT_MS = FULL ? 900_000 : 300_000;
+const RUNS = Number(process.env.TROVE_FUZZ_RUNS) || byProfile({ short: 300, long: 1_000, full: 5_000 });
+const TIME_LIMIT_MS = byProfile({ short: 300_000, long: 300_000, full: 900_000 });
 
 describe(`fuzzing the delivery host (${PROFILE} profile, ${RUNS} requests)`, () => {
   let server: ServerProcess;

@@ -9,19 +9,20 @@
  * Reported: uploads and lists per second, p50/p99 latency of each (an upload's includes its
  * waits after 429s), the 429 count.
  *
- * Short profile (every `npm test`): 50 workers for 15 s. Full: 200 workers for 60 s
- * (`TROVE_RELIABILITY=full`). On PostgreSQL when TROVE_TEST_DATABASE_URL is set, else PGlite.
+ * Short profile (every `npm test`): 20 workers for 12 s; long (`TROVE_LONG_TESTS=1`, CI): 50 for
+ * 15 s; full (`TROVE_RELIABILITY=full`): 200 for 60 s. On PostgreSQL when TROVE_TEST_DATABASE_URL
+ * is set, else PGlite.
  */
 import { createClient } from "@trove/sdk/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, FULL, PROFILE, reportFigures } from "../support/reliability-profile";
+import { api, byProfile, PROFILE, reportFigures } from "../support/reliability-profile";
 import { distinctLoggedErrors } from "../support/server-log";
 import { type ServerProcess, startServerProcess } from "../support/server-process";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 import { patternBytes } from "../support/workspace-files";
 
-const WORKERS = FULL ? 200 : 50;
-const DURATION_MS = FULL ? 60_000 : 15_000;
+const WORKERS = byProfile({ short: 20, long: 50, full: 200 });
+const DURATION_MS = byProfile({ short: 12_000, long: 15_000, full: 60_000 });
 /** The list load stays under the private key's share of the limit: lists should mostly be answered. */
 const LIST_INTERVAL_MS = 250;
 /**

@@ -20,7 +20,7 @@ import { errorMessageSchema, errorShapeFor } from "@trove/schema";
 import { createClient, fileSessionStore, TroveError } from "@trove/sdk/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type S3rverHandle, startS3rver } from "../../apps/server/test/support/s3rver.js";
-import { FULL, PROFILE, reportFigures, uploadSmallFile } from "../support/reliability-profile";
+import { byProfile, PROFILE, reportFigures, uploadSmallFile } from "../support/reliability-profile";
 import { distinctLoggedErrors } from "../support/server-log";
 import { type ServerProcess, startServerProcess } from "../support/server-process";
 import { startTcpFaultProxy, type TcpFaultProxy } from "../support/tcp-fault-proxy";
@@ -29,8 +29,8 @@ import { checkRowObjects, listAllFiles, patternBytes } from "../support/workspac
 
 const adminUrl = process.env.TROVE_TEST_DATABASE_URL;
 const MIB = 1024 * 1024;
-const N = FULL ? 20 : 8; // uploads per outage: half multipart, half direct
-const OUTAGE_MS = FULL ? 5_000 : 3_000;
+const N = byProfile({ short: 8, long: 8, full: 20 }); // uploads per outage: half multipart, half direct
+const OUTAGE_MS = byProfile({ short: 3_000, long: 3_000, full: 5_000 });
 const ORPHAN_GRACE_MS = 5_000;
 /** A request that takes longer than this during an outage counts as a hang. */
 const HANG_MS = 20_000;

@@ -13,7 +13,11 @@ import { type Browser, type BrowserContext, chromium, type Page } from "playwrig
 
 export const BROWSER_TESTS_ENABLED = process.env.TROVE_BROWSER_TESTS === "1";
 
-/** The flags TOOLCHAIN.md lists for Debian's chromium in a container. */
+/**
+ * What Debian's chromium needs to run in a container without a display: headless, no sandbox (the
+ * container gives it no user namespaces), no GPU; and nothing started in the background (updates,
+ * sync, first-run pages) that would talk to the network or slow the start.
+ */
 const FLAGS = [
   "--headless",
   "--no-sandbox",

@@ -1,14 +1,26 @@
 /**
- * Profiles of the reliability suite. The short profile runs with every `pnpm test`; the full one
- * with `TROVE_RELIABILITY=full pnpm vitest run --project e2e reliability`.
+ * Profiles of the reliability suites. Every profile runs every test and asserts the same
+ * properties; they differ in how many requests, uploads and seconds each test spends.
+ *
+ * - `short`: every `npm test`, sized so the whole suite stays within a newcomer's patience.
+ * - `long` (`TROVE_LONG_TESTS=1`): .ci/run's long stage, the numbers RELIABILITY.md's everyday
+ *   figures come from.
+ * - `full` (`TROVE_RELIABILITY=full`): by hand, for the figures of a release.
  */
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { uploadRecord } from "./upload-record.js";
 
-export const FULL = process.env.TROVE_RELIABILITY === "full";
-export const PROFILE = FULL ? "full" : "short";
+export type Profile = "short" | "long" | "full";
+
+export const PROFILE: Profile =
+  process.env.TROVE_RELIABILITY === "full" ? "full" : process.env.TROVE_LONG_TESTS === "1" ? "long" : "short";
+
+/** The value of the current profile: `byProfile({ short: 500, long: 5_000, full: 10_000 })`. */
+export function byProfile<T>(values: Record<Profile, T>): T {
+  return values[PROFILE];
+}
 
 /** Where each suite writes its figures (JSON), for RELIABILITY.md. */
 export function reportFigures(name: string, figures: unknown): void {

@@ -2,8 +2,8 @@
  * Server configuration.
  *
  * - `loadConfig(env)` reads and validates the environment (zod) and resolves derived defaults;
- *   it is what `main`/the CLI use. It may create the data directory and, in development, the
- *   persisted secret key file (`<data dir>/secret.key`).
+ *   it is what the `trove-server` CLI (src/cli.ts) uses. It may create the data directory and,
+ *   in development, the persisted secret key file (`<data dir>/secret.key`).
  * - `buildApp()` takes an already-resolved `ServerConfig`, so tests never touch process.env
  *   (see `test/support/create-test-app.ts`, which builds one with `resolveConfig`).
  *

@@ -8,7 +8,7 @@
  * `config.signedUrlTtlSeconds` from now: its plain URL answers 404 like a missing file.
  *
  * The thumbnail is a delivery-time transformation of the file (the
- * `{assets_url}/{workspace_no}/{transform}/{path}` form of ARCHITECTURE.md): WebP inside
+ * `{assets_url}/{workspace_no}/{transform}/{path}` form, docs/TRANSFORMS.md): WebP inside
  * 256×256, never enlarged. Uploads do not render it: the delivery host renders it on its first
  * request and caches it like any variant (at the file's `thumbnailKey`, see
  * src/uploads/object-keys.ts). Files uploaded before that have a pre-rendered object there,

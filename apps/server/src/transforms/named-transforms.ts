@@ -1,5 +1,5 @@
 /**
- * A workspace's named transforms and its strict mode, as the CLI (and later the admin API)
+ * A workspace's named transforms and its strict mode, as the `trove-server transforms` CLI
  * manages them. Delivery reads them through resolveTransform (./resolve-transform.ts).
  *
  *   await setNamedTransform(db, workspaceId, "card", "h_300,w_400,f_auto")  // stores w_400,h_300,c_fill,f_auto
