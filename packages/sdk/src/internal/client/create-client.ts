@@ -4,7 +4,13 @@ import {
   multipartSessionSchema,
 } from "@trove/schema";
 import { type DeliveryTarget, type DeliveryTransform, deliveryUrl } from "../delivery-url.js";
-import { type KyRequestsOptions, kyRequests, requestNotSent, type UploadSchemas } from "../request/index.js";
+import {
+  type KyRequestsOptions,
+  kyRequests,
+  type ResponseSchema,
+  requestNotSent,
+  type UploadSchemas,
+} from "../request/index.js";
 import {
   type FilesResource,
   filesResource,
@@ -37,12 +43,26 @@ export interface TroveClient<TInput = UploadInput> extends TroveUploadClient<TIn
   signedUrl(file: string | { file_no: string }, options?: SignedUrlOptions): Promise<SignedUrl>;
 }
 
-/** Upload responses parsed with the shared zod schemas, like every other response of this client. */
+/**
+ * Upload responses checked with the shared zod schemas, like every other response of this client,
+ * and kept as received: zod drops the keys an object schema does not list, and the wrapped upload
+ * answer carries every field of the flat record in `data`, more than the envelope schema names
+ * (the hosted service's minimal `data` passes the same check).
+ */
 export const zodUploadSchemas: UploadSchemas = {
-  upload: withIssueText(anyUploadResponseSchema),
+  upload: asReceived(withIssueText(anyUploadResponseSchema)),
   session: withIssueText(multipartSessionSchema),
-  complete: withIssueText(multipartCompleteResponseSchema),
+  complete: asReceived(withIssueText(multipartCompleteResponseSchema)),
 };
+
+function asReceived<T>(schema: ResponseSchema<T>): ResponseSchema<T> {
+  return {
+    safeParse(value) {
+      const result = schema.safeParse(value);
+      return result.success ? { success: true, data: value as T } : result;
+    },
+  };
+}
 
 export function clientOf<TInput>(
   ctx: ClientContext,

@@ -52,6 +52,31 @@ export const envelopeUploadResponse: UploadEnvelopeResponse = {
   },
 };
 
+/**
+ * Trove's default upload answer: `{ success, data }` with every field of the flat record in
+ * `data`, plus `file_size` and `workspace_no`.
+ */
+export const wrappedUploadResponse = {
+  success: true,
+  data: { ...flatUploadResponse, file_no: "1003", file_size: flatUploadResponse.size, workspace_no: "ws1" },
+} as const;
+
+/** The hosted service's documented answer: `data` with only these nine fields. */
+export const hostedUploadResponse = {
+  success: true,
+  data: {
+    file_no: "1004",
+    name: "cat.jpg",
+    url: "https://assets.trove.test/ws1/cat.jpg",
+    path: "cat.jpg",
+    width: 4,
+    height: 3,
+    format: "jpg",
+    file_size: 11,
+    workspace_no: "ws1",
+  },
+} as const;
+
 export function multipartSession(
   count: number,
   partSize: number,

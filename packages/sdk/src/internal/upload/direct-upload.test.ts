@@ -1,9 +1,14 @@
-import { HttpResponse, http } from "msw";
+import { HttpResponse, http, type JsonBodyType } from "msw";
 import { describe, expect, it } from "vitest";
 import { buildTransform } from "../../transform.js";
 import { createUploadClient } from "../client/create-upload-client.js";
 import { InvalidResponseError, RateLimitError, ServerError, ValidationError } from "../errors.js";
-import { envelopeUploadResponse, flatUploadResponse } from "../test-support/fixtures.js";
+import {
+  envelopeUploadResponse,
+  flatUploadResponse,
+  hostedUploadResponse,
+  wrappedUploadResponse,
+} from "../test-support/fixtures.js";
 import { BASE_URL, testClient, testOptions, useMswServer } from "../test-support/msw-server.js";
 import type { UploadProgress } from "./upload-options.js";
 
@@ -155,6 +160,50 @@ describe("direct upload", () => {
     await expect(client.upload(new Blob(["x"]), { fileName: "a.jpg" })).rejects.toBeInstanceOf(
       InvalidResponseError,
     );
+  });
+
+  // The three success bodies a direct or remote upload may answer with, through both clients: the
+  // full client checks them with zod (which would drop unlisted keys), the upload-only one by shape.
+  describe.each([
+    ["createClient", () => testClient()],
+    ["createUploadClient", () => createUploadClient(testOptions({ apiKey: "trove_pk_test" }))],
+  ])("%s reads every success body", (_name, client) => {
+    const { size: _size, ...flatFields } = flatUploadResponse;
+    const upload = async (body: JsonBodyType, remote: boolean) => {
+      server.use(
+        http.post(`${BASE_URL}/api/v1/uploads`, () => HttpResponse.json(body)),
+        http.post(`${BASE_URL}/api/v1/uploads/remote`, () => HttpResponse.json(body)),
+      );
+      return remote
+        ? client().uploadFromUrl("https://example.com/cat.jpg")
+        : client().upload(new Blob(["hello world"]), { fileName: "cat.jpg" });
+    };
+
+    it.each([false, true])(
+      "the wrapped default: every flat field, from data (remote: %s)",
+      async (remote) => {
+        const result = await upload(wrappedUploadResponse, remote);
+        expect(result).toEqual({
+          ...flatFields,
+          file_no: "1003",
+          size: flatUploadResponse.size,
+          workspace_no: "ws1",
+          response: wrappedUploadResponse,
+        });
+      },
+    );
+
+    it.each([false, true])("the flat form, as it was (remote: %s)", async (remote) => {
+      const result = await upload(flatUploadResponse, remote);
+      expect(result).toEqual({ ...flatUploadResponse, response: flatUploadResponse });
+    });
+
+    it.each([false, true])("the hosted service's nine fields (remote: %s)", async (remote) => {
+      const result = await upload(hostedUploadResponse, remote);
+      const { file_size, ...rest } = hostedUploadResponse.data;
+      expect(result).toEqual({ ...rest, size: file_size, response: hostedUploadResponse });
+      expect(result).not.toHaveProperty("mime_type");
+    });
   });
 
   it("an unexpected success body is an InvalidResponseError", async () => {

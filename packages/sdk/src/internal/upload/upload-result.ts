@@ -8,10 +8,11 @@ import type {
 type Common = "file_no" | "name" | "url" | "path" | "format" | "size";
 
 /**
- * One result for every way a file gets stored: the flat upload response, the
- * `{ success, data }` direct-upload body and the multipart-complete result. The fields all three
- * carry are always set (`size` is the flat shape's `size` and the others' `file_size`); the rest
- * are set when the server's shape has them. `response` is the body exactly as received.
+ * One result for every way a file gets stored: the flat upload response, the `{ success, data }`
+ * body (Trove's default, with every field of the flat record in `data`, or the hosted service's
+ * nine fields), and the multipart-complete result. The fields all of them carry are always set
+ * (`size` is the flat shape's `size` and the others' `file_size`); the rest are set when the
+ * server's shape has them. `response` is the body exactly as received.
  */
 export type UploadResult = Pick<UploadResponse, Common> &
   Partial<Omit<UploadResponse, Common>> &
