@@ -18,13 +18,24 @@ const UPLOAD_BUDGET = 8_100;
  * Bundles an entry the way a browser app's bundler would (browser conditions, minified, every
  * dependency included; `node:` builtins left external so a leak shows up as an import).
  */
-async function bundle(entry: string) {
+async function bundle(entry: string, platform: "browser" | "node" = "browser") {
+  // A bare specifier ("@trove/sdk") is resolved through package.json's exports, as an app's
+  // bundler would (the package refers to itself by name); a path is bundled as it is.
+  const source = entry.startsWith(".")
+    ? { entryPoints: [fileURLToPath(new URL(entry, import.meta.url))] }
+    : {
+        stdin: {
+          contents: `export * from "${entry}";`,
+          resolveDir: fileURLToPath(new URL(".", import.meta.url)),
+          loader: "ts" as const,
+        },
+      };
   const result = await build({
-    entryPoints: [fileURLToPath(new URL(entry, import.meta.url))],
+    ...source,
     bundle: true,
     minify: true,
     format: "esm",
-    platform: "browser",
+    platform,
     conditions: ["dev-source"],
     external: ["node:*"],
     metafile: true,
@@ -51,13 +62,16 @@ describe("browser bundles", () => {
     expect(upload.gzipped).toBeLessThan(UPLOAD_BUDGET);
     expect(upload.imports).toEqual([]);
     expect(upload.inputs.filter((path) => /node_modules\/(zod|ky)\//.test(path))).toEqual([]);
-    expect(upload.inputs.filter((path) => path.includes("src/node/"))).toEqual([]);
+    expect(upload.inputs.filter((path) => path.includes("src/internal/node/"))).toEqual([]);
     // Browsers never report a refused connection, and give a File its type themselves.
     expect(upload.inputs.filter((path) => /request-not-sent|guess-mime-type/.test(path))).toEqual([]);
     // Transform strings go as written; the typed builder (the whole grammar) is @trove/sdk/transform.
-    // Of @trove/schema only the zod-free rules (the key-kind prefix) may be bundled.
+    // Of @trove/schema only the zod-free rules (the key-kind prefix, the status → code catalogue)
+    // may be bundled.
     expect(
-      upload.inputs.filter((path) => /schema\/src\//.test(path) && !/schema\/src\/key-kind\.ts$/.test(path)),
+      upload.inputs.filter(
+        (path) => /schema\/src\//.test(path) && !/schema\/src\/(key-kind|error-catalogue)\.ts$/.test(path),
+      ),
     ).toEqual([]);
   });
 
@@ -65,6 +79,17 @@ describe("browser bundles", () => {
     const full = await bundle("./index.ts");
     console.info(`@trove/sdk: ${full.minified} B minified, ${full.gzipped} B min+gzip`);
     expect(full.imports).toEqual([]);
-    expect(full.inputs.filter((path) => path.includes("src/node/"))).toEqual([]);
+    expect(full.inputs.filter((path) => path.includes("src/internal/node/"))).toEqual([]);
+  });
+
+  it('"@trove/sdk" resolves to the Node build only for Node: a browser bundle has no node: import', async () => {
+    const browser = await bundle("@trove/sdk");
+    expect(browser.imports).toEqual([]);
+    expect(browser.inputs.filter((path) => path.includes("src/internal/node/"))).toEqual([]);
+
+    // The same import bundled for Node takes the `node` condition: file paths and Readables.
+    const node = await bundle("@trove/sdk", "node");
+    expect(node.inputs.filter((path) => path.includes("src/internal/node/")).length).toBeGreaterThan(0);
+    expect(node.imports).toContain("node:fs");
   });
 });

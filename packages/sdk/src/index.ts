@@ -1,10 +1,14 @@
 // The rule every Trove component reads a key's kind by (server, SDK guard, examples).
 export { type KeyKind, keyKindOf } from "@trove/schema/zod-free";
-export type { ClientOptions, UploadClientOptions, UploadTokenSource } from "./client-options.js";
-export { createClient, type TroveClient } from "./create-client.js";
-export { createUploadClient, type TroveUploadClient, type UploadInput } from "./create-upload-client.js";
-export { type DeliveryTarget, type DeliveryTransform, deliveryUrl } from "./delivery-url.js";
-export * from "./errors.js";
+export type {
+  ClientOptions,
+  UploadClientOptions,
+  UploadTokenSource,
+} from "./internal/client/client-options.js";
+export { createClient, type TroveClient } from "./internal/client/create-client.js";
+export { createUploadClient, type TroveUploadClient } from "./internal/client/create-upload-client.js";
+export { type DeliveryTarget, type DeliveryTransform, deliveryUrl } from "./internal/delivery-url.js";
+export * from "./internal/errors.js";
 export type {
   FileList,
   FileListItem,
@@ -13,25 +17,26 @@ export type {
   RequestOptions,
   SignedUrl,
   SignedUrlOptions,
-} from "./resources/files.js";
-export type { FoldersResource } from "./resources/folders.js";
-export type { ListSourcesQuery, SourcesResource } from "./resources/sources.js";
+} from "./internal/resources/files.js";
+export type { FoldersResource } from "./internal/resources/folders.js";
+export type { ListSourcesQuery, SourcesResource } from "./internal/resources/sources.js";
 export type {
   CreateUploadTokenBody,
   UploadPolicy,
   UploadTokenResponse,
   UploadTokensResource,
-} from "./resources/upload-tokens.js";
-export { localStorageSessionStore } from "./upload/local-storage-session-store.js";
-export type { MultipartResource } from "./upload/multipart-resource.js";
-export type { SessionStore, StoredUploadSession } from "./upload/session-store.js";
-export type { StoredSessionSummary } from "./upload/stored-sessions.js";
+} from "./internal/resources/upload-tokens.js";
+export { localStorageSessionStore } from "./internal/upload/local-storage-session-store.js";
+export type { MultipartResource } from "./internal/upload/multipart-resource.js";
+export type { SessionStore, StoredUploadSession } from "./internal/upload/session-store.js";
+export type { StoredSessionSummary } from "./internal/upload/stored-sessions.js";
+export type { UploadInput } from "./internal/upload/upload-input.js";
 export type {
   RemoteUploadOptions,
   StoreOptions,
   StoreTimeOptions,
   UploadOptions,
   UploadProgress,
-} from "./upload/upload-options.js";
-export type { UploadResult } from "./upload/upload-result.js";
-export type { UploadTask } from "./upload/upload-task.js";
+} from "./internal/upload/upload-options.js";
+export type { UploadResult } from "./internal/upload/upload-result.js";
+export type { UploadTask } from "./internal/upload/upload-task.js";

@@ -40,7 +40,8 @@ function typeErrors(all: Snippet[]): string[] {
     module: ts.ModuleKind.Preserve,
     moduleResolution: ts.ModuleResolutionKind.Bundler,
     moduleDetection: ts.ModuleDetectionKind.Force,
-    customConditions: ["dev-source"],
+    // "node" as a Node reader's TypeScript (node16/nodenext) has it: the Node snippets import "@trove/sdk".
+    customConditions: ["node", "dev-source"],
     types: ["node"],
     strict: true,
     noUncheckedIndexedAccess: true,

@@ -1,0 +1,13 @@
+import type { ApiClient, RequestSettings, UploadSchemas } from "../request/index.js";
+import type { SessionStore } from "../upload/session-store.js";
+import type { InputResolver } from "../upload/upload-input.js";
+
+/** Everything a request or an upload needs from the client it was made with. */
+export interface ClientContext extends RequestSettings, ApiClient {
+  readonly uploadTimeout: number;
+  readonly concurrency: number;
+  readonly multipartThreshold: number;
+  readonly sessionStore: SessionStore | undefined;
+  readonly schemas: UploadSchemas;
+  readonly resolveInput: InputResolver;
+}

@@ -1,0 +1,48 @@
+import { openAsBlob } from "node:fs";
+import { stat } from "node:fs/promises";
+import { basename, resolve } from "node:path";
+import { Readable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { invalidArgument } from "../invalid-argument.js";
+import { type InputResolver, resolveWebInput } from "../upload/upload-input.js";
+import { guessMimeType } from "./guess-mime-type.js";
+
+/**
+ * The inputs of Node's `upload()`: a file path (or file: URL), a Node Readable, and the web
+ * inputs (resolveWebInput). A path becomes a file-backed Blob: parts are read from disk only when
+ * sent, so memory stays at the parts in flight, and a file that changes during the upload fails
+ * its reads instead of sending mixed content. Its identity for resuming is path, size, mtime and
+ * inode.
+ */
+export const resolveNodeInput: InputResolver = async (input) => {
+  if (typeof input === "string" || (input instanceof URL && input.protocol === "file:")) {
+    const path = resolve(typeof input === "string" ? input : fileURLToPath(input));
+    const name = basename(path);
+    const info = await stat(path).catch((error: unknown) => {
+      throw invalidArgument(`Cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    if (!info.isFile()) throw invalidArgument(`${path} is not a file`);
+    return {
+      kind: "blob",
+      blob: await openAsBlob(path),
+      size: info.size,
+      name,
+      type: guessMimeType(name),
+      identity: `path:${path}:${info.size}:${info.mtimeMs}:${info.ino}`,
+    };
+  }
+  if (input instanceof Readable) {
+    const path = (input as Readable & { path?: unknown }).path;
+    const name = typeof path === "string" ? basename(path) : undefined;
+    return {
+      kind: "stream",
+      stream: Readable.toWeb(input) as ReadableStream<Uint8Array>,
+      size: undefined,
+      // fs.createReadStream(path) remembers its path: a name for free.
+      name,
+      type: name === undefined ? undefined : guessMimeType(name),
+      identity: undefined,
+    };
+  }
+  return resolveWebInput(input);
+};
