@@ -69,7 +69,7 @@ export function TroveProvider({
   const tokenKind = token === undefined ? "none" : typeof token === "string" ? token : "function";
 
   const sessionStore = useMemo(
-    () => (resume === true ? localStorageSessionStore() : resume === false ? undefined : resume),
+    () => (resume === true ? lazyLocalStorageStore() : resume === false ? undefined : resume),
     [resume],
   );
   const getClient = useMemo(() => {
@@ -94,6 +94,21 @@ export function TroveProvider({
     [getClient, sessionStore, assetsUrl, workspaceNo],
   );
   return <TroveContext.Provider value={value}>{children}</TroveContext.Provider>;
+}
+
+/** localStorage looked up on the first read or write, which only uploads and effects make: not at render. */
+function lazyLocalStorageStore(): SessionStore {
+  let store: SessionStore | undefined;
+  const real = () => {
+    store ??= localStorageSessionStore();
+    return store;
+  };
+  return {
+    get: (key) => real().get(key),
+    set: (key, session) => real().set(key, session),
+    delete: (key) => real().delete(key),
+    list: () => real().list?.() ?? Promise.resolve([]),
+  };
 }
 
 function tokenOf(source: UploadTokenSource | undefined): string | Promise<string> {
