@@ -131,13 +131,16 @@ export function TroveUploader({
         ) : null}
       </label>
       {rejections.length > 0 ? (
-        <ul className="trove-uploader__rejections" role="alert">
-          {rejections.map((rejection) => (
-            <li key={`${rejection.file.name}-${rejection.reason}`} data-reason={rejection.reason}>
-              {rejection.message}
-            </li>
-          ))}
-        </ul>
+        // The alert wraps the list: an <ul> may not carry role="alert" itself.
+        <div className="trove-uploader__rejections" role="alert">
+          <ul>
+            {rejections.map((rejection) => (
+              <li key={`${rejection.file.name}-${rejection.reason}`} data-reason={rejection.reason}>
+                {rejection.message}
+              </li>
+            ))}
+          </ul>
+        </div>
       ) : null}
       {upload.resumable.length > 0 ? (
         <ul className="trove-uploader__resumable">
