@@ -3,6 +3,10 @@
  * bundled by esbuild with the same settings (browser platform, ESM, minified, tree-shaken,
  * production NODE_ENV), gzip level 9. The SDK is bundled from source (`dev-source`, as its own
  * size test does). Nothing is left external, so a Node-only import would fail the build.
+ *
+ * Bench 7r: the same for a drop-in React uploader (provider and uploader component with their
+ * upload engine) against the peers' React packages, and `@trove/react/image` on its own. React
+ * itself is left external in those rows: every page that uses them already has it.
  */
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
@@ -13,6 +17,8 @@ import { BENCH_DIR } from "../support/trove-server.js";
 interface Entry {
   name: string;
   source: string;
+  /** Packages the page already has (React), not counted. */
+  external?: readonly string[];
 }
 
 const TROVE: Entry = {
@@ -26,6 +32,36 @@ const PEERS: Entry[] = [
   {
     name: "@aws-sdk/lib-storage + @aws-sdk/client-s3",
     source: `export { Upload } from "@aws-sdk/lib-storage";\nexport { S3Client } from "@aws-sdk/client-s3";`,
+  },
+];
+
+const REACT = ["react", "react-dom", "react/jsx-runtime"] as const;
+
+const TROVE_REACT: Entry = {
+  name: "@trove/react",
+  source: `export { TroveProvider, TroveUploader } from "@trove/react";`,
+  external: REACT,
+};
+
+const TROVE_REACT_IMAGE: Entry = {
+  name: "@trove/react/image",
+  source: `export { TroveImage } from "@trove/react/image";`,
+  external: REACT,
+};
+
+// Each peer's drop zone with its file list and upload engine, as unstyled as it comes.
+const REACT_PEERS: Entry[] = [
+  {
+    name: "@uploadthing/react",
+    source: `export { UploadDropzone } from "@uploadthing/react";`,
+    external: REACT,
+  },
+  {
+    name: "@uppy/react + @uppy/core + @uppy/xhr-upload",
+    source:
+      `export { UppyContextProvider, Dropzone, FilesList } from "@uppy/react";\n` +
+      `export { default as Uppy } from "@uppy/core";\nexport { default as XHRUpload } from "@uppy/xhr-upload";`,
+    external: REACT,
   },
 ];
 
@@ -46,6 +82,9 @@ async function bundle(entry: Entry): Promise<Bundled> {
     target: "es2020",
     conditions: ["dev-source"],
     define: { "process.env.NODE_ENV": '"production"' },
+    external: [...(entry.external ?? [])],
+    // Peers import their stylesheets from JavaScript; styles are not script size.
+    loader: { ".css": "empty" },
     write: false,
     metafile: true,
     logLevel: "silent",
@@ -96,6 +135,11 @@ export async function benchBundleSize(_ctx: BenchContext): Promise<BenchResult> 
   const trove = await bundle(TROVE);
   const peers = await Promise.all(PEERS.map(async (peer) => ({ ...peer, ...(await bundle(peer)) })));
   const smallest = peers.reduce((a, b) => (b.gzipped < a.gzipped ? b : a));
+  const [troveReact, troveImage] = await Promise.all([bundle(TROVE_REACT), bundle(TROVE_REACT_IMAGE)]);
+  const reactPeers = await Promise.all(
+    REACT_PEERS.map(async (peer) => ({ ...peer, ...(await bundle(peer)) })),
+  );
+  const smallestReact = reactPeers.reduce((a, b) => (b.gzipped < a.gzipped ? b : a));
   const kib = (bytes: number) => fmt(bytes / 1024, 1);
   return {
     rows: [
@@ -107,6 +151,15 @@ export async function benchBundleSize(_ctx: BenchContext): Promise<BenchResult> 
         ratio: ratioText(trove.gzipped / smallest.gzipped),
         target: "smallest of them",
         met: verdict(trove.gzipped < smallest.gzipped),
+      },
+      {
+        id: "7r",
+        figure: "min+gzip size of a drop-in React uploader with its upload engine (React not counted), KiB",
+        trove: kib(troveReact.gzipped),
+        baseline: `${kib(smallestReact.gzipped)} (smallest peer: ${smallestReact.name})`,
+        ratio: ratioText(troveReact.gzipped / smallestReact.gzipped),
+        target: "smallest of them",
+        met: verdict(troveReact.gzipped < smallestReact.gzipped),
       },
     ],
     notes: [
@@ -138,6 +191,15 @@ export async function benchBundleSize(_ctx: BenchContext): Promise<BenchResult> 
                 "grammar (`@trove/sdk/transform`), the refused-connection check and the extension-to-MIME table " +
                 "(both for Node, Bun and Deno: `@trove/sdk/node`) are not in this entry.",
             ]),
+        "",
+        "**7r. React uploader.** The same settings with React external; stylesheets imported from JavaScript are not counted:",
+        "",
+        "| library | entry | minified | min+gzip |",
+        "| --- | --- | --- | --- |",
+        ...[{ ...TROVE_REACT, ...troveReact }, { ...TROVE_REACT_IMAGE, ...troveImage }, ...reactPeers].map(
+          (b) =>
+            `| ${b.name} | \`${b.source.replaceAll("\n", " ")}\` | ${kib(b.minified)} KiB | ${kib(b.gzipped)} KiB |`,
+        ),
       ].join("\n"),
     ],
   };

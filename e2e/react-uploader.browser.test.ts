@@ -1,0 +1,295 @@
+// @trove/react in real Chromium against the real server: <TroveUploader> (under StrictMode)
+// uploads through its file input, pauses and resumes a multipart upload, cancels one, shows the
+// server's refusal of a type, rides out a real 429 from the rate limiter, and passes axe-core;
+// <TroveImage> shows the uploaded image from the delivery host. Runs with TROVE_BROWSER_TESTS=1.
+import { randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import { createClient } from "@trove/sdk";
+import { build } from "esbuild";
+import type { Browser, Locator, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { ReactPageConfig } from "./react-uploader-page.js";
+import { type BrowserPage, launchChromium, openPage } from "./support/chromium.js";
+import { digestOf, downloadSha256 } from "./support/page-assertions.js";
+import { gradientPng } from "./support/png.js";
+import { type ServerProcess, startServerProcess } from "./support/server-process.js";
+import { type StaticServer, startStaticServer } from "./support/static-server.js";
+
+const PAGE_ENTRY = fileURLToPath(new URL("./react-uploader-page.ts", import.meta.url));
+const STYLES = fileURLToPath(new URL("../packages/react/styles.css", import.meta.url));
+const require = createRequire(import.meta.url);
+const MIB = 1024 * 1024;
+const HTML = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Trove React e2e</title>
+<link rel="stylesheet" href="/styles.css"><script src="/page.js"></script></head>
+<body><div id="root"></div></body></html>`;
+
+/** The page bundled as a production React app would be (React's production build). */
+async function bundlePage(): Promise<string> {
+  const result = await build({
+    entryPoints: [PAGE_ENTRY],
+    bundle: true,
+    write: false,
+    format: "iife",
+    platform: "browser",
+    target: "chrome120",
+    conditions: ["dev-source"],
+    define: { "process.env.NODE_ENV": '"production"' },
+    jsx: "automatic",
+    logLevel: "silent",
+  });
+  const output = result.outputFiles[0];
+  if (!output) throw new Error("esbuild produced nothing for the React page");
+  return output.text;
+}
+
+describe("@trove/react in Chromium against trove-server", () => {
+  let server: ServerProcess;
+  // A second server whose public key may make one request per 1.5 s: a real 429 to ride out.
+  let limited: ServerProcess;
+  let site: StaticServer;
+  let browser: Browser;
+  let tab: BrowserPage;
+
+  beforeAll(async () => {
+    const [page, styles, started, startedLimited] = await Promise.all([
+      bundlePage(),
+      readFile(STYLES, "utf8"),
+      // Random bytes sniff as application/octet-stream; a PDF is refused by the key's policy.
+      startServerProcess({ TROVE_PUBLIC_KEY_ALLOWED_TYPES: "image/*,application/octet-stream" }),
+      startServerProcess({
+        TROVE_RATE_LIMIT_PUBLIC_KEY_ADDRESS_MAX: "1",
+        TROVE_RATE_LIMIT_WINDOW_MS: "1500",
+      }),
+    ]);
+    server = started;
+    limited = startedLimited;
+    site = await startStaticServer({
+      files: {
+        "/": { type: "text/html; charset=utf-8", body: HTML },
+        "/page.js": { type: "text/javascript; charset=utf-8", body: page },
+        "/styles.css": { type: "text/css; charset=utf-8", body: styles },
+      },
+    });
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await site?.close();
+    await Promise.all([server?.stop(), limited?.stop()]);
+  });
+
+  beforeEach(async () => {
+    tab = await openPage(browser);
+    await tab.page.goto(`${site.url}/`);
+  });
+
+  afterEach(async () => {
+    expect(tab.foreignRequests, "the page requested something off loopback").toEqual([]);
+    expect(tab.pageErrors.filter((e) => !e.includes("status of 4"))).toEqual([]);
+    await tab.close();
+  });
+
+  async function mount(options: Partial<ReactPageConfig> = {}, on: ServerProcess = server): Promise<Page> {
+    const config: ReactPageConfig = {
+      baseUrl: on.baseUrl,
+      publicKey: on.keys.public,
+      assetsUrl: on.assetsUrl,
+      ...options,
+    };
+    await tab.page.evaluate((c) => window.troveReact.mount(c), config);
+    return tab.page;
+  }
+
+  const row = (page: Page, name: string): Locator => page.locator(`li.trove-upload[data-name="${name}"]`);
+
+  async function waitForState(page: Page, name: string, state: string): Promise<void> {
+    try {
+      await row(page, name)
+        .and(page.locator(`[data-state="${state}"]`))
+        .waitFor({ timeout: 60_000 });
+    } catch (error) {
+      const current = await row(page, name)
+        .evaluate((el) => `${el.getAttribute("data-state")}: ${el.textContent}`)
+        .catch(() => "no row");
+      throw new Error(`row ${name} never became ${state} (${current})\n${tab.pageErrors.join("\n")}`, {
+        cause: error,
+      });
+    }
+  }
+
+  async function choose(page: Page, name: string, buffer: Buffer, mimeType = "application/octet-stream") {
+    await page
+      .getByLabel(/Drop files here/)
+      .and(page.locator("input"))
+      .setInputFiles({ name, mimeType, buffer });
+  }
+
+  async function throttleUploads(page: Page, bytesPerSecond: number): Promise<void> {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Network.enable");
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: bytesPerSecond,
+    });
+  }
+
+  it("uploads a chosen image, and the gallery shows it through <TroveImage> from the delivery host", async () => {
+    const page = await mount();
+    const png = gradientPng(320, 240);
+    await choose(page, "gradient.png", png, "image/png");
+    await waitForState(page, "gradient.png", "done");
+    expect(
+      await row(page, "gradient.png")
+        .locator("progress")
+        .evaluate((el) => (el as HTMLProgressElement).value),
+    ).toBe(100);
+
+    const admin = createClient({
+      apiKey: server.keys.private,
+      baseUrl: server.baseUrl,
+      assetsUrl: server.assetsUrl,
+    });
+    const { files } = await admin.files.list({ name: "gradient" });
+    expect(files[0]).toMatchObject({ name: "gradient.png", file_size: png.length });
+    expect(await downloadSha256(files[0]!.url)).toEqual(digestOf(png));
+
+    const image = page.locator('ul.gallery img[alt="gradient.png"]');
+    await page.waitForFunction(() => {
+      const img = document.querySelector<HTMLImageElement>("ul.gallery img");
+      return img?.complete && img.naturalWidth > 0;
+    });
+    expect(await image.getAttribute("loading")).toBe("lazy");
+    expect(await image.getAttribute("src")).toMatch(/\/w_160,h_120,c_fill,f_auto\/.*gradient\.png$/);
+    expect(await image.getAttribute("srcset")).toMatch(/w_320,h_240,c_fill,f_auto\/.*gradient\.png 2x$/);
+    // f_auto answered with a format Chromium asked for, at the size the srcset picked.
+    const rendition = await image.evaluate((img: HTMLImageElement) => ({
+      w: img.naturalWidth,
+      src: img.currentSrc,
+    }));
+    const response = await fetch(rendition.src, { headers: { accept: "image/avif,image/webp,*/*" } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^image\/(avif|webp)$/);
+    expect([160, 320]).toContain(rendition.w);
+  });
+
+  it("pauses a multipart upload from its row, resumes it and stores it byte-exact", async () => {
+    const page = await mount();
+    await throttleUploads(page, 8 * MIB);
+    const bytes = randomBytes(12 * MIB);
+    await choose(page, "big.bin", bytes);
+    await page.getByRole("button", { name: "Pause big.bin" }).click();
+    await waitForState(page, "big.bin", "paused");
+    const sentAtPause = await row(page, "big.bin")
+      .locator("progress")
+      .evaluate((el) => (el as HTMLProgressElement).value);
+    expect(sentAtPause).toBeLessThan(100);
+    await expect
+      .poll(() => page.locator('[aria-live="polite"]').textContent())
+      .toMatch(/big\.bin: paused at \d+%/);
+
+    await page.getByRole("button", { name: "Resume big.bin" }).click();
+    await waitForState(page, "big.bin", "done");
+    const admin = createClient({
+      apiKey: server.keys.private,
+      baseUrl: server.baseUrl,
+      assetsUrl: server.assetsUrl,
+    });
+    const { files } = await admin.files.list({ name: "big" });
+    expect(await downloadSha256(files[0]!.url)).toEqual(digestOf(bytes));
+  });
+
+  it("cancels an upload: the row says so, offers Retry, and retrying finishes it", async () => {
+    const page = await mount();
+    await throttleUploads(page, 4 * MIB);
+    await choose(page, "cancel.bin", randomBytes(10 * MIB));
+    await page.getByRole("button", { name: "Cancel cancel.bin" }).click();
+    await waitForState(page, "cancel.bin", "aborted");
+    expect(await row(page, "cancel.bin").textContent()).toContain("Cancelled");
+    await throttleUploads(page, -1);
+    await page.getByRole("button", { name: "Retry cancel.bin" }).click();
+    await waitForState(page, "cancel.bin", "done");
+  });
+
+  it("shows the server's refusal of a type the key may not upload, and a local refusal before sending", async () => {
+    const page = await mount({ maxSize: 2 * MIB });
+    const pdf = Buffer.from(
+      "%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n",
+    );
+    await choose(page, "report.pdf", pdf, "application/pdf");
+    await waitForState(page, "report.pdf", "error");
+    const message = await row(page, "report.pdf").getByRole("alert").textContent();
+    expect(message).toMatch(/application\/pdf/);
+
+    const requests: string[] = [];
+    page.on("request", (request) => requests.push(request.url()));
+    await choose(page, "huge.bin", randomBytes(3 * MIB));
+    await expect
+      .poll(() => page.locator(".trove-uploader__rejections").textContent())
+      .toContain("huge.bin is 3.1 MB: the limit is 2.1 MB");
+    expect(requests).toEqual([]);
+    expect(await row(page, "huge.bin").count()).toBe(0);
+  });
+
+  it("rides out a real 429 from the rate limiter: the refused file is retried and uploaded", async () => {
+    const page = await mount({ concurrency: 2 }, limited);
+    const statuses: number[] = [];
+    page.on("response", (response) => {
+      if (response.url().endsWith("/api/v1/uploads") && response.request().method() === "POST")
+        statuses.push(response.status());
+    });
+    await page
+      .getByLabel(/Drop files here/)
+      .and(page.locator("input"))
+      .setInputFiles([
+        { name: "first.bin", mimeType: "application/octet-stream", buffer: randomBytes(2048) },
+        { name: "second.bin", mimeType: "application/octet-stream", buffer: randomBytes(2048) },
+      ]);
+    await waitForState(page, "first.bin", "done");
+    await waitForState(page, "second.bin", "done");
+    expect(statuses).toContain(429);
+    expect(statuses.filter((status) => status === 201 || status === 200)).toHaveLength(2);
+  });
+
+  it("has no axe-core violations with a paused row and a refusal on screen, and Tab follows reading order", async () => {
+    const page = await mount({ accept: "application/octet-stream,image/*" });
+    await throttleUploads(page, 2 * MIB);
+    await choose(page, "slow.bin", randomBytes(12 * MIB));
+    await page.getByRole("button", { name: "Pause slow.bin" }).click();
+    await choose(page, "notes.txt", Buffer.from("not accepted"), "text/plain");
+    await page.locator(".trove-uploader__rejections").waitFor();
+    await page.addScriptTag({ content: await readFile(require.resolve("axe-core/axe.min.js"), "utf8") });
+    const violations = await page.evaluate(async () => {
+      const axe = (
+        window as unknown as {
+          axe: {
+            run(
+              context: Element,
+            ): Promise<{ violations: Array<{ id: string; nodes: Array<{ html: string }> }> }>;
+          };
+        }
+      ).axe;
+      const result = await axe.run(document.querySelector(".trove-uploader")!);
+      return result.violations.map((v) => ({ id: v.id, html: v.nodes.map((n) => n.html) }));
+    });
+    expect(violations).toEqual([]);
+    // Keyboard: from the file input (in the tab order though visually hidden), Tab goes through
+    // the paused row's buttons in reading order, and Shift+Tab comes back.
+    const input = page.getByLabel(/Drop files here/).and(page.locator("input"));
+    expect(await input.getAttribute("tabindex")).toBeNull();
+    await input.focus();
+    const focused = () => page.evaluate(() => document.activeElement?.textContent ?? "");
+    await page.keyboard.press("Tab");
+    expect(await focused()).toBe("Resume slow.bin");
+    await page.keyboard.press("Tab");
+    expect(await focused()).toBe("Cancel slow.bin");
+    await page.keyboard.press("Shift+Tab");
+    await page.keyboard.press("Shift+Tab");
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).type)).toBe("file");
+  });
+});
