@@ -9,7 +9,7 @@ const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
  * still two modules that cannot be understood one without the other, and the first value
  * import added along it turns it into an initialisation-order bug.
  */
-const SCOPES = ["packages/*/src/**/*.ts"];
+const SCOPES = ["packages/*/src/**/*.ts", "apps/server/src/**/*.ts"];
 
 /** Code the project does not write (Prisma's client cycles through its own namespace). */
 const NOT_OURS = /\/node_modules\/|\/generated\//;

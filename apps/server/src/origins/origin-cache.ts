@@ -16,6 +16,7 @@
  * - Content type and format come from sniffing the stored bytes, never from the origin's header,
  *   exactly as for uploads.
  */
+
 import { createHash, randomUUID } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 import { Transform } from "node:stream";
@@ -30,17 +31,9 @@ import { ObjectTooLargeError, type StorageDriver } from "../storage/driver.js";
 import { readObjectHead } from "../uploads/object-keys.js";
 import { OriginError, originError } from "./origin-error.js";
 import type { OriginReader, OriginValidators } from "./origin-reader.js";
+import type { OriginCacheSettings } from "./origin-settings.js";
 
 export type { OriginObjectRow };
-
-export interface OriginCacheSettings {
-  /** How long a copy is served without asking the origin, ms. */
-  ttlMs: number;
-  /** Largest object read from an origin, bytes. */
-  maxBytes: number;
-  /** Deadline of one origin read, body included, ms. */
-  timeoutMs: number;
-}
 
 /** The source a request names, as the cache needs it. */
 export interface CachedSource {

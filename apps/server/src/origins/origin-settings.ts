@@ -4,7 +4,15 @@
  * Storage is reached. Settings: TROVE_ORIGIN_CACHE_TTL_SECONDS, TROVE_ORIGIN_MAX_BYTES,
  * TROVE_ORIGIN_TIMEOUT_MS, TROVE_GCS_API_ENDPOINT (src/config.ts).
  */
-import type { OriginCacheSettings } from "./origin-cache.js";
+/** What the origin cache needs (src/origins/origin-cache.ts). */
+export interface OriginCacheSettings {
+  /** How long a copy is served without asking the origin, ms. */
+  ttlMs: number;
+  /** Largest object read from an origin, bytes. */
+  maxBytes: number;
+  /** Deadline of one origin read, body included, ms. */
+  timeoutMs: number;
+}
 
 export interface OriginSettings extends OriginCacheSettings {
   /** Google Cloud Storage's JSON API base URL; unset: Google's own. */
