@@ -1,12 +1,13 @@
 /**
- * `buildApp(options)`: the Fastify app, ready for `inject()` or `listen()` (only src/main.ts and
- * the CLI listen).
+ * `buildApp(options)`: the Fastify app, ready for `inject()` or `listen()` (only `startServer` in
+ * src/server.ts, which the CLI runs, listens).
  *
  *   const app = await buildApp({ config: loadConfig() });        // opens the DB, migrates, seeds
  *   const app = await buildApp({ config, database, storage });   // tests inject their own
  *
- * Order: request ids -> errors -> cors -> db -> storage -> rate limit (its per-key layer runs after
- * auth, src/plugins/rate-limit.ts) -> auth -> routes. Route plugins
+ * Order: request ids -> errors -> unread body -> cors -> db -> storage -> rate limit (its per-key
+ * layer runs after auth, src/plugins/rate-limit.ts) -> auth -> NUL rejection -> routes (the API
+ * routes from the endpoint registry, src/routes/endpoint-route.ts). Route plugins
  * register with `app.register(plugin)`; they get `app.db`, `app.storage`, `app.config`,
  * `app.deliveryUrl()`, `request.auth` and the error envelopes for free (see src/fastify-types.ts,
  * src/plugins/auth.ts, src/errors/). Pass extra route plugins through `options.routes` or register

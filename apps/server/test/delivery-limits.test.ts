@@ -64,6 +64,11 @@ describe("render gate", () => {
     const busy = await get("w_11");
     expect(busy.statusCode).toBe(503);
     expect(busy.headers["retry-after"]).toBe("2");
+    // The variant's caching headers were set before the render was refused: none may stay on the
+    // error, or a shared cache would keep the 503 for a year.
+    expect(busy.headers["cache-control"]).toBe("no-store");
+    expect(busy.headers).not.toHaveProperty("etag");
+    expect(busy.headers).not.toHaveProperty("last-modified");
     expect(busy.json()).toEqual({
       error: "Service Unavailable",
       message: "The image renderer is busy; retry in 2 seconds",

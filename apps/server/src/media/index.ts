@@ -2,7 +2,7 @@
  * # Media pipeline (sharp)
  *
  * Identifies uploaded content, reads image dimensions, applies transformation strings (grammar:
- * `@trove/schema`, shared/design/TRANSFORMS.md) at store time and at delivery (thumbnails are
+ * `@trove/schema`, docs/TRANSFORMS.md) at store time and at delivery (thumbnails are
  * delivery-time variants). Routes call it; it knows nothing of HTTP, storage or the database.
  *
  * ## Upload (store time)

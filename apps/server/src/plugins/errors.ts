@@ -133,6 +133,11 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, thrown: 
       "request rejected",
     );
   }
+  // A delivery sets its caching headers before it may fail (a render refused, a read that broke):
+  // an error must never be cached as the object was to be.
+  reply.removeHeader("etag");
+  reply.removeHeader("last-modified");
+  reply.header("cache-control", "no-store");
   if (headers) reply.headers(headers);
   return reply
     .status(status)
