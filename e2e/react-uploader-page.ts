@@ -14,6 +14,8 @@ export interface ReactPageConfig {
   accept?: string;
   maxSize?: number;
   concurrency?: number;
+  /** Parts of one multipart upload sent at once (the client's `concurrency`; SDK default 4). */
+  partConcurrency?: number;
 }
 
 declare global {
@@ -61,7 +63,13 @@ window.troveReact = {
         null,
         h(
           TroveProvider,
-          { baseUrl: config.baseUrl, publicKey: config.publicKey, assetsUrl: config.assetsUrl },
+          {
+            baseUrl: config.baseUrl,
+            publicKey: config.publicKey,
+            assetsUrl: config.assetsUrl,
+            clientOptions:
+              config.partConcurrency === undefined ? undefined : { concurrency: config.partConcurrency },
+          },
           h(App, { config }),
         ),
       ),

@@ -1,14 +1,17 @@
 // @trove/react in real Chromium against the real server: <TroveUploader> (under StrictMode)
-// uploads through its file input, pauses and resumes a multipart upload, cancels one, shows the
-// server's refusal of a type, rides out a real 429 from the rate limiter, and passes axe-core;
+// uploads through its file input, pauses and resumes a multipart upload, resumes one after a page
+// reload without sending its confirmed parts again, cancels one, shows the server's refusal of a
+// type, rides out a real 429 from the rate limiter, and passes axe-core;
 // <TroveImage> shows the uploaded image from the delivery host. Runs with TROVE_BROWSER_TESTS=1.
 import { randomBytes } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createClient } from "@trove/sdk";
 import { build } from "esbuild";
-import type { Browser, Locator, Page } from "playwright-core";
+import type { Browser, Locator, Page, Request } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ReactPageConfig } from "./react-uploader-page.js";
 import { type BrowserPage, launchChromium, openPage } from "./support/chromium.js";
@@ -21,6 +24,8 @@ const PAGE_ENTRY = fileURLToPath(new URL("./react-uploader-page.ts", import.meta
 const STYLES = fileURLToPath(new URL("../packages/react/styles.css", import.meta.url));
 const require = createRequire(import.meta.url);
 const MIB = 1024 * 1024;
+/** The server's part size (S3's 5 MiB floor) for any file under 50 GB. */
+const PART_SIZE = 5 * MIB;
 const HTML = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Trove React e2e</title>
 <link rel="stylesheet" href="/styles.css"><script src="/page.js"></script></head>
@@ -104,6 +109,7 @@ describe("@trove/react in Chromium against trove-server", () => {
     return tab.page;
   }
 
+  const fileInput = (page: Page): Locator => page.getByLabel(/Drop files here/).and(page.locator("input"));
   const row = (page: Page, name: string): Locator => page.locator(`li.trove-upload[data-name="${name}"]`);
 
   async function waitForState(page: Page, name: string, state: string): Promise<void> {
@@ -122,10 +128,7 @@ describe("@trove/react in Chromium against trove-server", () => {
   }
 
   async function choose(page: Page, name: string, buffer: Buffer, mimeType = "application/octet-stream") {
-    await page
-      .getByLabel(/Drop files here/)
-      .and(page.locator("input"))
-      .setInputFiles({ name, mimeType, buffer });
+    await fileInput(page).setInputFiles({ name, mimeType, buffer });
   }
 
   async function throttleUploads(page: Page, bytesPerSecond: number): Promise<void> {
@@ -204,6 +207,73 @@ describe("@trove/react in Chromium against trove-server", () => {
     expect(await downloadSha256(files[0]!.url)).toEqual(digestOf(bytes));
   });
 
+  it("resumes after a reload: lists the stored upload, and the same file sends only the parts not confirmed", async () => {
+    // One part at a time, so parts are confirmed in order and a pause leaves some of them stored.
+    const config = { partConcurrency: 1 };
+    const page = await mount(config);
+    await throttleUploads(page, 2 * MIB);
+    // A file on disk, not a buffer: the browser's File then keeps the file's modification time
+    // across the reload, and name + size + time is how the SDK recognises it.
+    const dir = await mkdtemp(join(tmpdir(), "trove-react-resume-"));
+    try {
+      const bytes = randomBytes(4 * PART_SIZE);
+      const path = join(dir, "resume.bin");
+      await writeFile(path, bytes);
+      // Part numbers of the part PUTs the browser sent, and of those the server accepted.
+      const sent: number[] = [];
+      const accepted: number[] = [];
+      page.on("request", (request) => {
+        const part = partNumberOf(request);
+        if (part !== undefined) sent.push(part);
+      });
+      page.on("response", (response) => {
+        const part = partNumberOf(response.request());
+        if (part !== undefined && response.ok()) accepted.push(part);
+      });
+
+      await fileInput(page).setInputFiles(path);
+      // The row says "… confirmed" once the SDK has recorded a part as stored.
+      await row(page, "resume.bin")
+        .getByText(/confirmed/)
+        .waitFor({ timeout: 60_000 });
+      await page.getByRole("button", { name: "Pause resume.bin" }).click();
+      await waitForState(page, "resume.bin", "paused");
+      const confirmedBefore = [...new Set(accepted)].sort((a, b) => a - b);
+      expect(confirmedBefore.length).toBeGreaterThanOrEqual(1);
+      expect(confirmedBefore.length).toBeLessThan(4);
+      expect(confirmedBefore).toEqual(range(1, confirmedBefore.length));
+
+      await page.reload();
+      sent.length = 0;
+      await throttleUploads(page, -1);
+      await mount(config);
+      const resumable = page.locator(".trove-uploader__resumable li");
+      await expect.poll(() => resumable.count()).toBe(1);
+      expect(await resumable.textContent()).toContain(
+        `Resume resume.bin (${confirmedBefore.length * 25}%): choose the file again.`,
+      );
+      expect(await row(page, "resume.bin").count()).toBe(0);
+
+      await fileInput(page).setInputFiles(path);
+      await waitForState(page, "resume.bin", "done");
+      // Only the parts the server had not confirmed were sent after the reload, each once.
+      expect(sent.sort((a, b) => a - b)).toEqual(range(confirmedBefore.length + 1, 4));
+      await expect.poll(() => resumable.count()).toBe(0);
+
+      const admin = createClient({
+        apiKey: server.keys.private,
+        baseUrl: server.baseUrl,
+        assetsUrl: server.assetsUrl,
+      });
+      const { files } = await admin.files.list({ name: "resume" });
+      expect(files).toHaveLength(1);
+      expect(files[0]).toMatchObject({ name: "resume.bin", file_size: bytes.length });
+      expect(await downloadSha256(files[0]!.url)).toEqual(digestOf(bytes));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it("cancels an upload: the row says so, offers Retry, and retrying finishes it", async () => {
     const page = await mount();
     await throttleUploads(page, 4 * MIB);
@@ -243,13 +313,10 @@ describe("@trove/react in Chromium against trove-server", () => {
       if (response.url().endsWith("/api/v1/uploads") && response.request().method() === "POST")
         statuses.push(response.status());
     });
-    await page
-      .getByLabel(/Drop files here/)
-      .and(page.locator("input"))
-      .setInputFiles([
-        { name: "first.bin", mimeType: "application/octet-stream", buffer: randomBytes(2048) },
-        { name: "second.bin", mimeType: "application/octet-stream", buffer: randomBytes(2048) },
-      ]);
+    await fileInput(page).setInputFiles([
+      { name: "first.bin", mimeType: "application/octet-stream", buffer: randomBytes(2048) },
+      { name: "second.bin", mimeType: "application/octet-stream", buffer: randomBytes(2048) },
+    ]);
     await waitForState(page, "first.bin", "done");
     await waitForState(page, "second.bin", "done");
     expect(statuses).toContain(429);
@@ -280,7 +347,7 @@ describe("@trove/react in Chromium against trove-server", () => {
     expect(violations).toEqual([]);
     // Keyboard: from the file input (in the tab order though visually hidden), Tab goes through
     // the paused row's buttons in reading order, and Shift+Tab comes back.
-    const input = page.getByLabel(/Drop files here/).and(page.locator("input"));
+    const input = fileInput(page);
     expect(await input.getAttribute("tabindex")).toBeNull();
     await input.focus();
     const focused = () => page.evaluate(() => document.activeElement?.textContent ?? "");
@@ -293,3 +360,15 @@ describe("@trove/react in Chromium against trove-server", () => {
     expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).type)).toBe("file");
   });
 });
+
+/** The part number of a part PUT to the server's part gateway; undefined for any other request. */
+function partNumberOf(request: Request): number | undefined {
+  if (request.method() !== "PUT") return undefined;
+  const match = /\/multipart\/parts\/[^/]+\/(\d+)$/.exec(new URL(request.url()).pathname);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** The whole numbers from `first` to `last`, both included. */
+function range(first: number, last: number): number[] {
+  return Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => first + i);
+}
