@@ -41,9 +41,9 @@ export const REVIEWED_DYNAMIC_REGEXES: readonly ReviewedDynamicRegex[] = [
   },
   {
     file: "apps/server/src/storage/sweep-orphan-objects.ts",
-    expression: "`^(?:${UUID}/${UUID}/[^/]+|thumbnails/${UUID}/${UUID}\\\\.webp)$`",
+    expression: "`^${UUID}/${UUID}/[^/]+$`",
     reason: "built from a constant UUID pattern; runs on storage keys, not on request input",
-    example: { source: `^(?:${UUID}/${UUID}/[^/]+|thumbnails/${UUID}/${UUID}\\.webp)$`, flags: "" },
+    example: { source: `^${UUID}/${UUID}/[^/]+$`, flags: "" },
   },
   {
     file: "apps/server/src/uploads/stored-name.ts",
