@@ -1,6 +1,7 @@
 /**
- * Profiles of the reliability suites. Every profile runs every test and asserts the same
- * properties; they differ in how many requests, uploads and seconds each test spends.
+ * Profiles of the long suites (reliability, and the large upload of uploads.test.ts). Every
+ * profile runs every test and asserts the same properties; they differ in how many requests,
+ * uploads, bytes and seconds each test spends.
  *
  * - `short`: every `npm test`, sized so the whole suite stays within a newcomer's patience.
  * - `long` (`TROVE_LONG_TESTS=1`): .ci/run's long stage, the numbers RELIABILITY.md's everyday
