@@ -371,3 +371,18 @@ export const ENDPOINTS = [
 ] as const satisfies readonly EndpointDefinition[];
 
 export type EndpointOperationId = (typeof ENDPOINTS)[number]["operationId"];
+export type EndpointOf<Op extends EndpointOperationId> = Extract<
+  (typeof ENDPOINTS)[number],
+  { operationId: Op }
+>;
+
+const BY_OPERATION = new Map<string, (typeof ENDPOINTS)[number]>(
+  ENDPOINTS.map((endpoint) => [endpoint.operationId, endpoint]),
+);
+
+/** The registry entry of an operation (the server registers it, the SDK calls it). */
+export function endpointOf<Op extends EndpointOperationId>(operationId: Op): EndpointOf<Op> {
+  const endpoint = BY_OPERATION.get(operationId);
+  if (!endpoint) throw new Error(`No endpoint ${operationId} in ENDPOINTS`);
+  return endpoint as EndpointOf<Op>;
+}

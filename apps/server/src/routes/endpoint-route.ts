@@ -18,7 +18,7 @@
  * Responses are serialized through the response schema: a body that breaks the contract is a 500
  * in the server's log, never a silently different wire.
  */
-import { ENDPOINTS, type EndpointOperationId } from "@trove/schema";
+import { type ENDPOINTS, type EndpointOf, type EndpointOperationId, endpointOf } from "@trove/schema";
 import type {
   FastifyContextConfig,
   FastifyInstance,
@@ -31,7 +31,6 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type * as z from "zod";
 import { HttpError } from "../errors/http-error.js";
 
-type Endpoint<Op extends EndpointOperationId> = Extract<(typeof ENDPOINTS)[number], { operationId: Op }>;
 type Part<E, K extends string> = E extends { readonly [P in K]: infer S extends z.ZodType }
   ? z.output<S>
   : unknown;
@@ -41,15 +40,17 @@ type HandlerResult<E> = E extends { readonly response: infer S extends z.ZodType
   : FastifyReply | undefined;
 
 export type EndpointRequest<Op extends EndpointOperationId> = FastifyRequest<{
-  Params: Part<Endpoint<Op>, "params">;
-  Querystring: Part<Endpoint<Op>, "query">;
-  Body: Endpoint<Op> extends { bodyContentType: "application/json" } ? Part<Endpoint<Op>, "body"> : unknown;
+  Params: Part<EndpointOf<Op>, "params">;
+  Querystring: Part<EndpointOf<Op>, "query">;
+  Body: EndpointOf<Op> extends { bodyContentType: "application/json" }
+    ? Part<EndpointOf<Op>, "body">
+    : unknown;
 }>;
 
 export type EndpointHandler<Op extends EndpointOperationId> = (
   request: EndpointRequest<Op>,
   reply: FastifyReply,
-) => Promise<HandlerResult<Endpoint<Op>>>;
+) => Promise<HandlerResult<EndpointOf<Op>>>;
 
 export interface EndpointOptions {
   /** Route config beyond what the registry says (error variant, body drain, ...). */
@@ -123,9 +124,10 @@ export class ResponseContractError extends Error {
 /** The 400 of a JSON endpoint called without a body, or with one that is not an object. */
 export const BODY_NOT_OBJECT_MESSAGE = "Request body must be a JSON object";
 
-const BY_OPERATION = new Map<string, (typeof ENDPOINTS)[number]>(
-  ENDPOINTS.map((endpoint) => [endpoint.operationId, endpoint]),
-);
+/** Whether a parsed JSON body is an object (not an array, a string or null). */
+export function isJsonObject(body: unknown): body is Record<string, unknown> {
+  return typeof body === "object" && body !== null && !Array.isArray(body);
+}
 
 /** Registers the registry's endpoint `operationId` on `app` (a plugin scope) with `handler`. */
 export function registerEndpoint<Op extends EndpointOperationId>(
@@ -134,8 +136,7 @@ export function registerEndpoint<Op extends EndpointOperationId>(
   handler: EndpointHandler<Op>,
   options: EndpointOptions = {},
 ): void {
-  const endpoint = BY_OPERATION.get(operationId);
-  if (!endpoint) throw new Error(`No endpoint ${operationId} in ENDPOINTS`);
+  const endpoint: (typeof ENDPOINTS)[number] = endpointOf(operationId);
   const schema: FastifySchema = {};
   if ("params" in endpoint) schema.params = endpoint.params;
   if ("query" in endpoint) schema.querystring = endpoint.query;

@@ -24,15 +24,11 @@ import {
 import type { z } from "zod";
 import { HttpError } from "../errors/http-error.js";
 import { formatZodIssues } from "../plugins/errors.js";
-import { BODY_NOT_OBJECT_MESSAGE } from "../routes/endpoint-route.js";
+import { BODY_NOT_OBJECT_MESSAGE, isJsonObject } from "../routes/endpoint-route.js";
 import type { ConfigurationRecord } from "./configuration-secrets.js";
 
 export function invalidConfiguration(): HttpError {
   return new HttpError(400, ERROR_MESSAGES.sourceConfigInvalid);
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -40,7 +36,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * spec's configuration message when only the configuration is wrong, else the issues.
  */
 export function sourceBodyError(body: unknown, issues: z.core.$ZodIssue[]): HttpError {
-  if (!isPlainObject(body)) return new HttpError(400, BODY_NOT_OBJECT_MESSAGE);
+  if (!isJsonObject(body)) return new HttpError(400, BODY_NOT_OBJECT_MESSAGE);
   const configurationIssue = (issue: z.core.$ZodIssue) => issue.path[0] === "configuration";
   const others = issues.filter((issue) => !configurationIssue(issue));
   const configurationSent = body.configuration !== undefined;

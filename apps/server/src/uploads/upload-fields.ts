@@ -11,7 +11,7 @@ import { type DirectUploadFields, directUploadFieldsSchema, type RemoteUploadBod
 import { HttpError } from "../errors/http-error.js";
 import type { TrustedRangesInput } from "../network/trusted-ranges.js";
 import { assertNoNul } from "../plugins/reject-nul.js";
-import { BODY_NOT_OBJECT_MESSAGE } from "../routes/endpoint-route.js";
+import { BODY_NOT_OBJECT_MESSAGE, isJsonObject } from "../routes/endpoint-route.js";
 import { checkWebhookUrl } from "../webhooks/delivery.js";
 import { type FieldIssue, invalidFields, toUploadError } from "./upload-errors.js";
 
@@ -66,10 +66,6 @@ export function remoteBodyError(body: unknown, issues: readonly FieldIssue[]): H
 export function checkRemoteBody(body: RemoteUploadBody, trustedRanges?: TrustedRangesInput): void {
   assertNoNul(body, "Request body");
   if (body.webhook_url) checkWebhook(body.webhook_url, trustedRanges);
-}
-
-function isJsonObject(body: unknown): body is Record<string, unknown> {
-  return body !== null && typeof body === "object" && !Array.isArray(body);
 }
 
 /**

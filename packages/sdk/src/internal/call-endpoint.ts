@@ -1,4 +1,4 @@
-import { ENDPOINTS } from "@trove/schema";
+import { type ENDPOINTS, type EndpointOf, endpointOf } from "@trove/schema";
 import type { ClientContext } from "./client/client-context.js";
 import { invalidArgument } from "./invalid-argument.js";
 import {
@@ -12,7 +12,6 @@ import { withIssueText } from "./zod-issues.js";
 
 type Endpoint = (typeof ENDPOINTS)[number];
 export type OperationId = Endpoint["operationId"];
-type EndpointOf<Op extends OperationId> = Extract<Endpoint, { operationId: Op }>;
 
 /** The parsed response of an operation, from its zod schema in the registry (undefined for 204). */
 export type EndpointResponse<Op extends OperationId> =
@@ -25,8 +24,6 @@ export interface EndpointCall {
   signal?: AbortSignal | undefined;
 }
 
-const BY_OPERATION = new Map<string, Endpoint>(ENDPOINTS.map((endpoint) => [endpoint.operationId, endpoint]));
-
 /**
  * Calls an endpoint of the @trove/schema registry: method, path and response schema come from
  * there, so the SDK and the server cannot disagree about them.
@@ -36,7 +33,7 @@ export async function callEndpoint<Op extends OperationId>(
   operationId: Op,
   call: EndpointCall = {},
 ): Promise<EndpointResponse<Op>> {
-  const endpoint = BY_OPERATION.get(operationId) as Endpoint;
+  const endpoint: Endpoint = endpointOf(operationId);
   const request: ApiCall = {
     method: endpoint.method,
     path: fillPath(endpoint.path, call.params ?? {}),
