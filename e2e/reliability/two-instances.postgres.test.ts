@@ -9,6 +9,8 @@
  * - A is killed between parts: the rest of the upload goes to B and completes there.
  * - The rate limit is one limit: requests spread over both instances are counted together, and
  *   every 429 carries `retryAfterSeconds` equal to its Retry-After header.
+ * - A key revoked with `trove-server keys revoke` (neither instance is told) is refused by both
+ *   once a second has passed, although both had just cached its lookup.
  *
  * Needs TROVE_TEST_DATABASE_URL (an admin URL of a PostgreSQL server) and redis-server on PATH.
  */
@@ -17,7 +19,7 @@ import { createClient } from "@trove/sdk/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RedisProcess, startRedis } from "../support/redis-process";
 import { api, reportFigures } from "../support/reliability-profile";
-import { type ServerProcess, startServerProcess } from "../support/server-process";
+import { runServerCommand, type ServerProcess, startServerProcess } from "../support/server-process";
 import { type StorageBackend, startStorage } from "../support/storage-matrix";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
@@ -72,12 +74,13 @@ describe.runIf(adminUrl)("two instances sharing PostgreSQL, S3 and Redis", () =>
   let storage: StorageBackend;
   let a: ServerProcess;
   let b: ServerProcess;
+  let env: Record<string, string>;
   const figures: Record<string, unknown> = {};
 
   beforeAll(async () => {
     database = createTestDatabase(adminUrl!, "two_instances");
     [redis, storage] = await Promise.all([startRedis(), startStorage("s3")]);
-    const env = {
+    env = {
       ...storage.env,
       DATABASE_URL: database.url,
       REDIS_URL: redis.url,
@@ -192,6 +195,37 @@ describe.runIf(adminUrl)("two instances sharing PostgreSQL, S3 and Redis", () =>
       ok: RATE_LIMIT,
       rejected: rejected.length,
     };
+  });
+
+  it("a key revoked with the CLI is refused by both instances within a second", async () => {
+    const upload = await fetch(`${a.baseUrl}/api/v1/uploads`, {
+      method: "POST",
+      headers: { "x-api-key": a.keys.public },
+      body: (() => {
+        const form = new FormData();
+        form.set("file_name", "revocation-probe.bin");
+        form.set("file", new Blob([randomBytes(64)]), "revocation-probe.bin");
+        return form;
+      })(),
+    });
+    expect(upload.status).toBe(200);
+    const { workspace_no } = ((await upload.json()) as { data: { workspace_no: string } }).data;
+    const key = (
+      await runServerCommand(["keys", "create", "--workspace", workspace_no, "--type", "private"], env)
+    ).trim();
+    const statusOn = async (instance: ServerProcess) =>
+      (await fetch(`${instance.baseUrl}/api/v1/files`, { headers: { "x-api-key": key } })).status;
+    // Both instances look the new key up and cache it.
+    expect([await statusOn(a), await statusOn(b)]).toEqual([200, 200]);
+    await runServerCommand(["keys", "revoke", key], env);
+    const revokedAt = Date.now();
+    // The promise is "within a second" (TROVE_KEY_CACHE_MS, default 1000): wait it out, then
+    // neither instance may accept the key again.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, revokedAt + 1000 - Date.now())));
+    const after: number[] = [];
+    for (let i = 0; i < 6; i += 1) after.push(await statusOn(i % 2 === 0 ? a : b));
+    expect(after).toEqual([401, 401, 401, 401, 401, 401]);
+    figures.keyRevocation = { refusedAfterMs: 1000, requestsAfter: after.length };
   });
 
   it("A dies between parts: the upload goes on on B and completes there", async () => {

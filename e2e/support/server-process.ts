@@ -7,17 +7,19 @@
  * count a whole suite as one client) are raised here unless `env` sets them; per-key limits keep
  * their defaults. e2e/security/rate-limits.test.ts sets small ones to test them.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 
 const SERVER_CLI = fileURLToPath(new URL("../../apps/server/src/cli.ts", import.meta.url));
 // `--import tsx` resolves from the working directory: e2e/ has tsx as a dependency.
 const E2E_DIR = fileURLToPath(new URL("..", import.meta.url));
+const execFileAsync = promisify(execFile);
 
 export interface ServerProcess {
   baseUrl: string;
@@ -154,4 +156,18 @@ export async function startServerProcess(
       await launch();
     },
   };
+}
+
+/**
+ * Runs one `trove-server` command (`keys create`, `keys revoke`, ...) to completion, as an operator
+ * would on the server's machine, with `env` (DATABASE_URL names the database). Resolves its
+ * standard output; rejects with its output when it exits non-zero.
+ */
+export async function runServerCommand(args: string[], env: Record<string, string>): Promise<string> {
+  const { stdout } = await execFileAsync(
+    process.execPath,
+    ["--conditions=dev-source", "--import", "tsx", SERVER_CLI, ...args],
+    { env: { ...process.env, LOG_LEVEL: "warn", ...env }, cwd: E2E_DIR },
+  );
+  return stdout;
 }

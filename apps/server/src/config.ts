@@ -19,6 +19,8 @@
  *   TROVE_UPLOAD_RESPONSE (wrapped: direct and remote upload answer `{ success: true, data }`;
  *   flat: the bare record, for clients written against it),
  *   REDIS_URL (unset: in-memory rate limits), TROVE_BODY_LIMIT (JSON body limit in bytes, 1 MiB),
+ *   TROVE_KEY_CACHE_MS (longest an API-key lookup is reused, so the longest a key revoked elsewhere
+ *   still works here; 0 to 1000, 1000; src/keys/active-key-cache.ts),
  *   TROVE_DEV_PUBLIC_KEY (trove_pk_…), TROVE_DEV_PRIVATE_KEY, TROVE_DEV_PRIVATE_KEY_2 (trove_sk_…), TROVE_SEED_DEV (seed a dev workspace when none exists; default on for the
  *   embedded database, off with DATABASE_URL unless dev keys are given), LOG_LEVEL (info).
  * Uploads and background work:
@@ -137,6 +139,8 @@ export interface ServerConfig {
   trustProxy: TrustProxy;
   /** Maximum JSON/urlencoded body in bytes (multipart uploads set their own limits). */
   bodyLimit: number;
+  /** Longest an API-key lookup is reused (src/keys/active-key-cache.ts); 0: every request looks up. */
+  keyCacheMs: number;
   devKeys: { publicKey?: string; privateKey?: string; privateKey2?: string };
   /** Create a development workspace and keys when none exists. */
   seedDev: boolean;
@@ -214,6 +218,7 @@ const envSchema = z.object({
     .int()
     .min(1024)
     .default(1024 * 1024),
+  TROVE_KEY_CACHE_MS: z.coerce.number().int().min(0).max(1000).default(1000),
   ...publicKeyPolicyEnvSchema,
   TROVE_DEV_PUBLIC_KEY: devKeyEnv("public"),
   TROVE_DEV_PRIVATE_KEY: devKeyEnv("private"),
@@ -413,6 +418,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     },
     trustProxy,
     bodyLimit: e.TROVE_BODY_LIMIT,
+    keyCacheMs: e.TROVE_KEY_CACHE_MS,
     devKeys,
     seedDev,
     logLevel: e.LOG_LEVEL,
@@ -517,6 +523,7 @@ export function resolveConfig(input: ConfigInput): ServerConfig {
     rateLimit: resolveRateLimitConfig(input.rateLimit),
     trustProxy: input.trustProxy ?? false,
     bodyLimit: input.bodyLimit ?? 1024 * 1024,
+    keyCacheMs: input.keyCacheMs ?? 1000,
     devKeys: input.devKeys ?? {},
     seedDev: input.seedDev ?? false,
     logLevel: input.logLevel ?? "info",

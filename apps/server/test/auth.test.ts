@@ -133,12 +133,14 @@ describe("API key authentication", () => {
     expect(res.statusCode).toBe(401);
   });
 
-  it("a revoked key gets 401 at once", async () => {
+  it("a revoked key gets 401 once its cached lookup is older than keyCacheMs", async () => {
     const { createApiKey, revokeApiKey } = await import("../src/keys/api-keys.js");
     const { key, record } = await createApiKey(t.app.db, { workspaceId: t.workspace.id, type: "private" });
     const before = await t.app.inject({ method: "GET", url: PROBE.files, headers: { "x-api-key": key } });
     expect(before.statusCode).toBe(200);
+    // Revoked as another process would (the CLI, another instance): this app's cache is not told.
     await revokeApiKey(t.app.db, record.prefix);
+    await new Promise((resolve) => setTimeout(resolve, t.config.keyCacheMs + 50));
     const after = await t.app.inject({ method: "GET", url: PROBE.files, headers: { "x-api-key": key } });
     expect(after.statusCode).toBe(401);
     expect(after.json()).toEqual(UNAUTHORIZED);

@@ -86,19 +86,19 @@ export interface ActiveApiKey {
 }
 
 /**
- * The key, with its workspace's number, if it exists and is not revoked. Every authenticated
- * request runs this, so it is one raw statement (the unique index on `hash`, one join): Prisma's
- * query compiler and result mapping would cost more CPU than the query itself.
+ * The key with this SHA-256 hash, with its workspace's number, if it exists and is not revoked.
+ * Authentication runs this behind a one-second cache (src/keys/active-key-cache.ts), so it is one
+ * raw statement (the unique index on `hash`, one join): Prisma's query compiler and result mapping
+ * would cost more CPU than the query itself.
  */
 export async function findActiveApiKey(
   prisma: Pick<PrismaClient, "$queryRaw">,
-  key: string,
+  keyHash: string,
 ): Promise<ActiveApiKey | null> {
-  if (!isPlausibleApiKey(key)) return null;
   const [record] = await prisma.$queryRaw<ActiveApiKey[]>`
     SELECT k.id, k.type::text AS type, k.workspace_id AS "workspaceId", w.workspace_no AS "workspaceNo", k.policy
     FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id
-    WHERE k.hash = ${hashApiKey(key)} AND k.revoked_at IS NULL`;
+    WHERE k.hash = ${keyHash} AND k.revoked_at IS NULL`;
   return record ?? null;
 }
 

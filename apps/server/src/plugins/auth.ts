@@ -12,9 +12,9 @@
  *
  * The key comes from `x-api-key: <key>` or `Authorization: Bearer <key>` (x-api-key wins). On
  * success `request.auth` is `{ workspaceId, workspaceNo, keyId, keyType, policy?, tokenId? }`. Keys
- * are looked up by SHA-256 hash on every request (one indexed query), so revocation takes effect
- * at once; no cache, since another process (`trove-server keys revoke`, another instance) may
- * revoke a key.
+ * are looked up by SHA-256 hash (one indexed query) behind a cache whose entries live at most
+ * `config.keyCacheMs` (1 s by default): another process may revoke a key (`trove-server keys
+ * revoke`, another instance), and every instance refuses it within that time.
  *
  * Upload tokens (`trove_ut_...`, src/keys/upload-tokens.ts) authenticate like public keys:
  * `keyType` "public", `keyId` the minting key (what `created_by` records), `tokenId` and the
@@ -27,7 +27,8 @@ import { ERROR_MESSAGES } from "@trove/schema";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { HttpError } from "../errors/http-error.js";
-import { findActiveApiKey } from "../keys/api-keys.js";
+import { createActiveKeyCache } from "../keys/active-key-cache.js";
+import { findActiveApiKey, hashApiKey, isPlausibleApiKey } from "../keys/api-keys.js";
 import {
   findUploadToken,
   isUploadTokenShaped,
@@ -82,6 +83,9 @@ export const authPlugin = fp(
     app.decorateRequest("auth", null as unknown as AuthContext);
     const lastUsedWrites = new Map<string, number>();
     const pending = new Set<Promise<unknown>>();
+    const activeKeys = createActiveKeyCache((keyHash) => findActiveApiKey(app.db, keyHash), {
+      ttlMs: app.config.keyCacheMs,
+    });
 
     const touch = (keyId: string) => {
       const now = Date.now();
@@ -104,7 +108,7 @@ export const authPlugin = fp(
         request.auth = await authenticateToken(request, key, mode);
         return;
       }
-      const record = await findActiveApiKey(app.db, key);
+      const record = isPlausibleApiKey(key) ? await activeKeys.get(hashApiKey(key)) : null;
       if (!record) throw new HttpError(401, ERROR_MESSAGES.unauthorized);
       if (mode === "private" && record.type !== "private") {
         throw new HttpError(403, ERROR_MESSAGES.privateKeyRequired);
