@@ -10,6 +10,7 @@
  *     [--folder-match exact|prefix] [--no-remote] [--no-multipart]
  *   trove-server keys revoke <prefix-or-key>
  *   trove-server keys list --workspace <no>
+ *   trove-server counts check|repair                       recount files per workspace and folder
  *   trove-server transforms set|rm|list|strict --workspace <no> ...   (src/transforms/transforms-command.ts)
  *   trove-server webhooks secret|rotate|add|list|remove|deliveries ...   (src/webhooks/webhook-commands.ts)
  *
@@ -23,6 +24,7 @@ import { parseByteSize } from "./byte-size.js";
 import { CliError } from "./cli-error.js";
 import { ConfigError, loadConfig, type ServerConfig } from "./config.js";
 import { openDatabase } from "./db/database.js";
+import { recountFiles } from "./files/file-counts.js";
 import { ApiKeyLookupError, createApiKey, listApiKeys, revokeApiKey } from "./keys/api-keys.js";
 import { findWorkspaceByNo } from "./keys/workspaces.js";
 import { startServer } from "./server.js";
@@ -216,6 +218,32 @@ export function createProgram(io: CliIo = defaultIo): Command {
         }
       });
     });
+
+  const counts = program
+    .command("counts")
+    .description("the file counts behind list totals and folder totals (kept by the database)");
+  for (const [name, fix] of [
+    ["check", false],
+    ["repair", true],
+  ] as const) {
+    counts
+      .command(name)
+      .description(
+        fix
+          ? "recount every workspace and folder from the files and store the result"
+          : "recount and report counts that differ from the files (exit 1 if any); changes nothing",
+      )
+      .action(async () => {
+        await withDatabase(loadConfig(io.env), async ({ prisma }) => {
+          const { workspacesWrong, foldersWrong } = await recountFiles(prisma, { fix });
+          const wrong = `${workspacesWrong} workspace and ${foldersWrong} folder counts differed from the files`;
+          io.out(fix ? `Recounted: ${wrong}; all are exact now.` : `Checked: ${wrong}.`);
+          if (!fix && workspacesWrong + foldersWrong > 0) {
+            throw new CliError("counts differ from the files: run `trove-server counts repair`");
+          }
+        });
+      });
+  }
 
   addTransformsCommand(program, {
     out: io.out,

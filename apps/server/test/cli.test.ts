@@ -10,6 +10,7 @@ import { seedDevelopment } from "../src/keys/seed.js";
 describe("trove-server CLI", () => {
   let dir: string;
   let workspaceNo: string;
+  let workspaceId: string;
   const io = () => {
     const out: string[] = [];
     const err: string[] = [];
@@ -32,6 +33,7 @@ describe("trove-server CLI", () => {
     try {
       const seeded = await seedDevelopment(db.prisma, config);
       workspaceNo = seeded.workspace!.workspaceNo;
+      workspaceId = seeded.workspace!.id;
     } finally {
       await db.close();
     }
@@ -59,6 +61,35 @@ describe("trove-server CLI", () => {
     const after = io();
     await runCli(["keys", "list", "--workspace", workspaceNo], after.io);
     expect(after.out.find((line) => line.startsWith(key.slice(0, 17)))).toContain("revoked");
+  }, 60_000);
+
+  it("counts check reports counts changed behind the trigger's back; counts repair fixes them", async () => {
+    const clean = io();
+    expect(await runCli(["counts", "check"], clean.io)).toBe(0);
+    expect(clean.out.join("\n")).toContain("0 workspace and 0 folder counts differed");
+
+    // A bulk load with the counting trigger off, as an operator might do.
+    const db = await openDatabase(loadConfig({ TROVE_DATA_DIR: dir }).database);
+    try {
+      await db.prisma.$executeRawUnsafe("ALTER TABLE files DISABLE TRIGGER files_counted");
+      await db.prisma.$executeRaw`
+        INSERT INTO files (id, workspace_id, name, path, storage_key, size, mime_type, format, extension,
+                           hash, upload_source, updated_at)
+        VALUES (gen_random_uuid(), ${workspaceId}::uuid, 'bulk.bin', 'bulk.bin', 'bulk-key', 5,
+                'application/octet-stream', 'bin', 'bin', 'h', 'seed', now())`;
+      await db.prisma.$executeRawUnsafe("ALTER TABLE files ENABLE TRIGGER files_counted");
+    } finally {
+      await db.close();
+    }
+    const drifted = io();
+    expect(await runCli(["counts", "check"], drifted.io)).toBe(1);
+    expect(drifted.out.join("\n")).toContain("1 workspace and 0 folder counts differed");
+    expect(drifted.err.join("\n")).toContain("trove-server counts repair");
+    const repaired = io();
+    expect(await runCli(["counts", "repair"], repaired.io)).toBe(0);
+    expect(repaired.out.join("\n")).toContain("all are exact now");
+    const after = io();
+    expect(await runCli(["counts", "check"], after.io)).toBe(0);
   }, 60_000);
 
   it("creates a public key that carries an upload policy", async () => {

@@ -2,6 +2,7 @@
 export * from "./clean-name.js";
 export * from "./delete-objects-job.js";
 export * from "./escape-like.js";
+export * from "./file-counts.js";
 export * from "./file-name.js";
 export * from "./file-service.js";
 export * from "./file-urls.js";

@@ -1,5 +1,6 @@
 /**
- * One page of a workspace's files for GET /api/v1/files, plus the total that matches.
+ * One page of a workspace's files for GET /api/v1/files, plus the total that matches: read from the
+ * kept counts when only `folder_no` (or nothing) narrows the list, counted when a search does.
  *
  *   const { rows, total } = await listFiles(app.db, workspaceId, query);   // query: ListFilesQuery
  *
@@ -37,6 +38,7 @@
 import type { ListFilesQuery } from "@trove/schema";
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { escapeLike } from "./escape-like.js";
+import { folderFileCount, workspaceFileCount } from "./file-counts.js";
 import type { FileListSource } from "./serialize-file.js";
 
 export type FileSortField = "name" | "size" | "created_at" | "updated_at";
@@ -117,6 +119,19 @@ function whereClause(workspaceId: string, query: ListFilesQuery): Prisma.Sql {
   return Prisma.join(conditions, " AND ");
 }
 
+/**
+ * Whether the query narrows by name, path or tags. Without those, the total is read from the
+ * counts the write paths keep (src/files/file-counts.ts); with them, the matching rows are
+ * counted (exact; the cost grows with the rows the filter has to look at).
+ */
+function searches(query: ListFilesQuery): boolean {
+  return (
+    (query.name !== undefined && query.name !== "") ||
+    (query.path !== undefined && normaliseFilterPath(query.path) !== "") ||
+    (query.tags !== undefined && query.tags.length > 0)
+  );
+}
+
 interface CountRow {
   total: bigint | number;
 }
@@ -153,6 +168,11 @@ export async function listFiles(
       JOIN files r ON r.file_no = k.file_no
       ORDER BY ${orderByClause(order, "r")}`;
   const count = async () => {
+    if (!searches(query)) {
+      return query.folder_no !== undefined && query.folder_no !== ""
+        ? folderFileCount(db, workspaceId, query.folder_no)
+        : workspaceFileCount(db, workspaceId);
+    }
     const counted = await db.$queryRaw<CountRow[]>`SELECT count(*) AS total FROM files f WHERE ${where}`;
     return Number(counted[0]?.total ?? 0);
   };

@@ -14,8 +14,9 @@
  *   404), optional case-insensitive substring `name` filter, `sort` (default `name_asc`; names
  *   compare case-insensitively, then exactly; ties by id). `total_items` / `total_size` count the
  *   files anywhere below each folder (subfolders included, recursively) and their bytes; folders
- *   themselves are not items. One query: a recursive CTE over `parent_id` joined to files by
- *   `folder_id` (both indexed), never one query per folder.
+ *   themselves are not items. They are read from the counts the write paths keep per folder and
+ *   its ancestors (src/files/file-counts.ts), so a folder of a million files costs what an empty
+ *   one does.
  * - Rename: one transaction locks the folder (`FOR UPDATE`), renames it, rewrites the `path` of
  *   every descendant folder and of every file below it (so delivery URLs follow at once); the old
  *   URLs stop working. Stored objects do not move (keys are id-based).
@@ -134,19 +135,12 @@ export async function listFolders(
       ? Prisma.sql`AND name ILIKE ${`%${escapeLike(query.name)}%`}`
       : Prisma.empty;
   return db.$queryRaw<FolderListSource[]>`
-    WITH RECURSIVE children AS (
-      SELECT id, folder_no, name, created_at FROM folders
-      WHERE workspace_id = ${workspaceId}::uuid AND ${parentCondition} ${nameCondition}
-    ), tree(root_id, folder_id) AS (
-      SELECT id, id FROM children
-      UNION ALL
-      SELECT t.root_id, f.id FROM folders f JOIN tree t ON f.parent_id = t.folder_id
-    )
     SELECT c.folder_no AS "folderNo", c.name, c.created_at AS "createdAt",
-           count(fi.id)::bigint AS "totalItems", coalesce(sum(fi.size), 0)::bigint AS "totalSize"
-    FROM children c
-    JOIN tree t ON t.root_id = c.id
-    LEFT JOIN files fi ON fi.folder_id = t.folder_id
+           coalesce(sum(n.tree_files), 0)::bigint AS "totalItems",
+           coalesce(sum(n.tree_bytes), 0)::bigint AS "totalSize"
+    FROM folders c
+    LEFT JOIN folder_file_counts n ON n.folder_id = c.id
+    WHERE c.workspace_id = ${workspaceId}::uuid AND ${parentCondition} ${nameCondition}
     GROUP BY c.id, c.folder_no, c.name, c.created_at
     ORDER BY ${FOLDER_ORDER[query.sort ?? "name_asc"]}`;
 }
