@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import { benchBundleSize } from "./benches/bundle-size.js";
 import { benchImages } from "./benches/images.js";
 import { benchListFiles } from "./benches/list-files.js";
+import { benchListScale } from "./benches/list-scale.js";
 import { benchMemory } from "./benches/memory.js";
 import { benchSmallUploads } from "./benches/small-uploads.js";
 import { benchSourceDelivery } from "./benches/source-delivery.js";
@@ -97,6 +98,17 @@ const BENCHES: Bench[] = [
     failedRows: [
       ["5a", "list files, page 1, p50 / p99 ms", "p99 ≤ 25 ms"],
       ["5b", "list files, deep page", "≤ 3× page 1"],
+    ],
+  },
+  {
+    number: "9",
+    title: "listing at scale",
+    run: benchListScale,
+    failedRows: [
+      ["9a", "list files page 1 of 100,000, 8 clients, req/s", "≥ 0.8×"],
+      ["9c", "list files page 1 at 1,000,000 files vs 10,000, p50 ms", "≤ 1.2×"],
+      ["9d", "list root folders with totals, 8 clients, req/s", "≥ 0.8×"],
+      ["9f", "list root folders with totals at 1,000,000 files vs 10,000, p50 ms", "≤ 1.2×"],
     ],
   },
 ];
