@@ -169,7 +169,7 @@ export async function benchListScale(ctx: BenchContext): Promise<BenchResult> {
         baseline: `${fmt(baseline, 0)} (bare Fastify + pg, ${what === "files" ? "page query" : "folder query"} only)`,
         ratio: ratioText(ratio),
         target: target ? "≥ 0.8×" : "—",
-        met: target ? verdict(ratio >= 0.8) : "—",
+        met: target ? verdict(ratio >= 0.8) : "n/a",
       };
     };
     const growthRow = (id: string, what: "files" | "folders"): Row => {
@@ -224,7 +224,7 @@ export async function benchListScale(ctx: BenchContext): Promise<BenchResult> {
           baseline: `${fmt(at(small).searchP50)} (same at ${n(small)})`,
           ratio: ratioText(searchRatio),
           target: "— (exact by choice)",
-          met: "—",
+          met: "n/a",
         },
       ],
       notes: [
