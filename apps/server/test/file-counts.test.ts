@@ -7,7 +7,7 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { recountFiles, workspaceFileCount } from "../src/files/file-counts.js";
+import { fileCount, recountFiles } from "../src/files/file-counts.js";
 import { createTestApp, seedFile, seedFolder, type TestApp } from "./support/index.js";
 import { directUpload, uploaded } from "./uploads-helpers.js";
 
@@ -118,7 +118,7 @@ describe("file counts", () => {
   });
 
   it("a change rolled back takes its counts with it; inside the transaction they already agree", async () => {
-    const before = await workspaceFileCount(t.app.db, t.workspace.id);
+    const before = await fileCount(t.app.db, t.workspace.id);
     await expect(
       t.app.db.$transaction(async (tx) => {
         await tx.$executeRaw`
@@ -126,11 +126,11 @@ describe("file counts", () => {
                              hash, upload_source, updated_at)
           VALUES (${randomUUID()}::uuid, ${t.workspace.id}::uuid, 'rolled.bin', 'rolled.bin', ${randomUUID()},
                   7, 'application/octet-stream', 'bin', 'bin', 'h', 'seed', now())`;
-        expect(await workspaceFileCount(tx, t.workspace.id)).toBe(before + 1);
+        expect(await fileCount(tx, t.workspace.id)).toBe(before + 1);
         throw new Error("crash before commit");
       }),
     ).rejects.toThrow("crash before commit");
-    expect(await workspaceFileCount(t.app.db, t.workspace.id)).toBe(before);
+    expect(await fileCount(t.app.db, t.workspace.id)).toBe(before);
     await expectExact();
   });
 
@@ -177,7 +177,7 @@ describe("file counts", () => {
     });
     await seedFile(t.app, workspace, { name: "a.bin", folderPath: "x/y" });
     await insertRowSql(workspace.id, "b.bin", 3);
-    expect(await workspaceFileCount(t.app.db, workspace.id)).toBe(2);
+    expect(await fileCount(t.app.db, workspace.id)).toBe(2);
     await t.app.db.$executeRaw`DELETE FROM workspaces WHERE id = ${workspace.id}::uuid`;
     const left = await t.app.db.$queryRaw<Array<{ n: bigint }>>`
       SELECT count(*) AS n FROM workspace_file_counts WHERE workspace_id = ${workspace.id}::uuid`;

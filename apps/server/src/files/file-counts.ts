@@ -5,11 +5,11 @@
  * with the rows, on every write path and on every instance. A count is the sum of its slots (at
  * most 16 rows by primary key), so reading one costs the same at 10 files or 10 million.
  *
- *   await workspaceFileCount(db, workspaceId)            // files in the workspace
- *   await folderFileCount(db, workspaceId, folderNo)     // files directly in that folder; 0 if none
+ *   await fileCount(db, workspaceId)                     // files in the workspace
+ *   await fileCount(db, workspaceId, folderNo)           // files directly in that folder; 0 if none
  *   await recountFiles(db, { fix: true })                 // the repair: recount from the rows
  */
-import type { PrismaClient } from "../generated/prisma/client.js";
+import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 
 type RawDb = Pick<PrismaClient, "$queryRaw">;
 
@@ -17,18 +17,23 @@ interface TotalRow {
   total: bigint | number | null;
 }
 
-export async function workspaceFileCount(db: RawDb, workspaceId: string): Promise<number> {
-  const [row] = await db.$queryRaw<TotalRow[]>`
-    SELECT sum(files) AS total FROM workspace_file_counts WHERE workspace_id = ${workspaceId}::uuid`;
-  return Number(row?.total ?? 0);
-}
-
-/** Files directly in the folder (not below it); a folder_no that names no folder here has none. */
-export async function folderFileCount(db: RawDb, workspaceId: string, folderNo: string): Promise<number> {
-  const [row] = await db.$queryRaw<TotalRow[]>`
-    SELECT sum(c.direct_files) AS total
+/**
+ * A scalar query for the files in the workspace or, with `folderNo`, directly in that folder (not
+ * below it; a folder_no that names no folder here has none), for use as a subquery: the file list
+ * reads its page and its total in one statement.
+ */
+export function fileCountSql(workspaceId: string, folderNo?: string): Prisma.Sql {
+  if (folderNo === undefined) {
+    return Prisma.sql`SELECT coalesce(sum(files), 0) FROM workspace_file_counts WHERE workspace_id = ${workspaceId}::uuid`;
+  }
+  return Prisma.sql`
+    SELECT coalesce(sum(c.direct_files), 0)
     FROM folders d JOIN folder_file_counts c ON c.folder_id = d.id
     WHERE d.workspace_id = ${workspaceId}::uuid AND d.folder_no = ${folderNo}`;
+}
+
+export async function fileCount(db: RawDb, workspaceId: string, folderNo?: string): Promise<number> {
+  const [row] = await db.$queryRaw<TotalRow[]>`SELECT (${fileCountSql(workspaceId, folderNo)}) AS total`;
   return Number(row?.total ?? 0);
 }
 

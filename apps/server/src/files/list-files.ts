@@ -38,7 +38,7 @@
 import type { ListFilesQuery } from "@trove/schema";
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import { escapeLike } from "./escape-like.js";
-import { folderFileCount, workspaceFileCount } from "./file-counts.js";
+import { fileCount, fileCountSql } from "./file-counts.js";
 import type { FileListSource } from "./serialize-file.js";
 
 export type FileSortField = "name" | "size" | "created_at" | "updated_at";
@@ -132,6 +132,10 @@ function searches(query: ListFilesQuery): boolean {
   );
 }
 
+function folderNoOf(query: ListFilesQuery): string | undefined {
+  return query.folder_no !== undefined && query.folder_no !== "" ? query.folder_no : undefined;
+}
+
 interface CountRow {
   total: bigint | number;
 }
@@ -155,10 +159,13 @@ export async function listFiles(
   // Deferred join: the page's keys first (an index-only scan of the sort's covering index when no
   // filter needs other columns), then only those rows. OFFSET still walks `skip` index entries,
   // but no longer fetches and sorts each row it skips.
-  const page = (order: FileSort, limit: number, skip: number) =>
-    db.$queryRaw<FileListSource[]>`
+  // With a kept count, the page's rows carry the total too: one statement, one round trip.
+  const keptCount = searches(query) ? null : fileCountSql(workspaceId, folderNoOf(query));
+  const page = (order: FileSort, limit: number, skip: number, withTotal = false) =>
+    db.$queryRaw<Array<FileListSource & { total?: bigint | number }>>`
       SELECT r.file_no AS "fileNo", r.name, r.path, r.size, r.format, r.extension, r.width, r.height,
              r.created_at AS "createdAt", r.thumbnail_key AS "thumbnailKey", r.is_private AS "isPrivate"
+             ${withTotal && keptCount ? Prisma.sql`, (${keptCount}) AS total` : Prisma.empty}
       FROM (
         SELECT f.file_no FROM files f
         WHERE ${where}
@@ -168,15 +175,17 @@ export async function listFiles(
       JOIN files r ON r.file_no = k.file_no
       ORDER BY ${orderByClause(order, "r")}`;
   const count = async () => {
-    if (!searches(query)) {
-      return query.folder_no !== undefined && query.folder_no !== ""
-        ? folderFileCount(db, workspaceId, query.folder_no)
-        : workspaceFileCount(db, workspaceId);
-    }
+    if (!searches(query)) return fileCount(db, workspaceId, folderNoOf(query));
     const counted = await db.$queryRaw<CountRow[]>`SELECT count(*) AS total FROM files f WHERE ${where}`;
     return Number(counted[0]?.total ?? 0);
   };
 
+  if (offset < reverseMinOffset && keptCount) {
+    const rows = await page(sort, query.limit, offset, true);
+    // An empty page has no row to carry the total.
+    const total = rows.length > 0 ? Number(rows[0]?.total) : await count();
+    return { rows: rows.map(({ total: _total, ...row }) => row), total };
+  }
   if (offset < reverseMinOffset) {
     const [rows, total] = await Promise.all([page(sort, query.limit, offset), count()]);
     return { rows, total };
