@@ -1,12 +1,16 @@
 /**
  * Bench 6: images. (a) A direct upload of a 12-megapixel JPEG with the store-time transform
- * `w_800` (client-side wall time of the upload) against a bare sharp resize of the same bytes to
- * 800 px wide in this process. (b) Delivery of a cached transformed variant (`/w_800/` after its
+ * `w_800` (client-side wall time of the upload) against the same multipart upload to a bare
+ * Fastify handler (a child process) that resizes it with sharp to 800 px wide and writes the
+ * output to disk. (b) Delivery of a cached transformed variant (`/w_800/` after its
  * first render) against delivery of a stored original file holding the same bytes as that
  * variant (so the two differ only in the lookup, not in the bytes sent); mean latency under
  * autocannon, 8 connections.
  */
-import sharp from "sharp";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startListeningScript } from "../support/child-script.js";
 import type { BenchContext } from "../support/context.js";
 import { type LoadResult, runLoad } from "../support/load.js";
 import { timeProcessImage } from "../support/media-pipeline.js";
@@ -28,26 +32,43 @@ export async function benchImages(ctx: BenchContext): Promise<BenchResult> {
   // (a) store-time w_800
   // 15 in the full profile: single uploads on 2 shared cores vary by 2× from run to run.
   const storeRuns = ctx.quick ? 1 : 15;
-  const sharpResize = () => sharp(photo).resize({ width: 800 }).toBuffer();
-  const warm = await client.upload(new Uint8Array(photo), { ...uploadOptions, transform: "w_800" });
-  await client.files.delete(warm.file_no);
-  await sharpResize();
+  const bareDir = await mkdtemp(join(tmpdir(), "trove-bench-resize-"));
+  const bareServer = await startListeningScript("baselines/bare-fastify-resize.ts", [bareDir]);
+  // The same form the SDK sends (fields, then the file), posted with fetch from this process.
+  const bareResize = async () => {
+    const form = new FormData();
+    form.set("file_name", uploadOptions.fileName);
+    form.set("transform", "w_800");
+    form.set("file", new Blob([new Uint8Array(photo)], { type: "image/jpeg" }), uploadOptions.fileName);
+    const response = await fetch(`${bareServer.baseUrl}/upload`, { method: "POST", body: form });
+    const body = (await response.json()) as { width?: number };
+    if (!response.ok || body.width !== 800)
+      throw new Error(`bare resize: ${response.status} ${JSON.stringify(body)}`);
+  };
   const trove: number[] = [];
   const bare: number[] = [];
   let storedWidth: number | undefined;
-  for (let run = 0; run < storeRuns; run += 1) {
-    let started = performance.now();
-    const file = await client.upload(new Uint8Array(photo), { ...uploadOptions, transform: "w_800" });
-    trove.push(performance.now() - started);
-    storedWidth = (file.response as { width?: number } | undefined)?.width ?? storedWidth;
-    await client.files.delete(file.file_no);
-    started = performance.now();
-    await sharpResize();
-    bare.push(performance.now() - started);
+  try {
+    const warm = await client.upload(new Uint8Array(photo), { ...uploadOptions, transform: "w_800" });
+    await client.files.delete(warm.file_no);
+    await bareResize();
+    for (let run = 0; run < storeRuns; run += 1) {
+      let started = performance.now();
+      const file = await client.upload(new Uint8Array(photo), { ...uploadOptions, transform: "w_800" });
+      trove.push(performance.now() - started);
+      storedWidth = file.width ?? storedWidth;
+      await client.files.delete(file.file_no);
+      started = performance.now();
+      await bareResize();
+      bare.push(performance.now() - started);
+    }
+  } finally {
+    await bareServer.child.stop();
+    await rm(bareDir, { recursive: true, force: true });
   }
   const storeRatio = median(trove) / median(bare);
   const profiles: string[] = [];
-  if (storeRatio > 1.3 && ctx.profile) {
+  if (storeRatio > 1.2 && ctx.profile) {
     const pipeline: number[] = [];
     const untransformed: number[] = [];
     for (let i = 0; i < 3; i += 1) {
@@ -60,18 +81,19 @@ export async function benchImages(ctx: BenchContext): Promise<BenchResult> {
     const pipelineMs = median(pipeline);
     const floorMs = median(untransformed) + pipelineMs;
     profiles.push(
-      `- **What limits it: the upload around the image pipeline, not the pipeline.** Trove's pipeline alone ` +
-        `(next line) takes ${fmt(pipelineMs, 0)} ms, ${fmt(pipelineMs / median(bare), 2)}× the bare resize (decode ` +
-        "with shrink-on-load, resize, encode; the thumbnail is rendered by the delivery host on its first request). " +
-        `The other ${fmt(median(trove) - pipelineMs, 0)} ms of the upload's median are the upload itself, which the ` +
-        "baseline does not do (its bytes are already in its memory): the 4 MB form body over HTTP from another " +
-        "process, parsed by busboy, hashed (block-tree SHA-256) and held in memory (joined into the one Buffer " +
-        "sharp needs; the original is no longer written to storage, read back and deleted), the output written and " +
-        "hashed, and one database statement. The transfer and the decode cannot overlap (libvips decodes a JPEG " +
-        `only once it has all of it), so the floor of this design is an upload without transform plus the pipeline: ` +
-        `${fmt(median(untransformed), 0)} + ${fmt(pipelineMs, 0)} = ${fmt(floorMs, 0)} ms, ` +
-        `${fmt(floorMs / median(bare), 2)}× the bare resize. A target of 1.3× would need the upload of 4 MB to cost ` +
-        "less than a third of the resize, or the baseline to include the transfer.",
+      "- **What limits it: the work around the resize that the bare handler does not do, on 2 shared cores.** " +
+        "Both sides receive the same 4 MB form over HTTP from this process, parsed by busboy, and run the same " +
+        `resize; Trove's pipeline alone (next line) takes ${fmt(pipelineMs, 0)} ms (decode with shrink-on-load, ` +
+        "resize, encode; the thumbnail is rendered by the delivery host on its first request). On top of the bare " +
+        "handler, trove-server checks the key and the rate limit, hashes the body while it arrives (block-tree " +
+        "SHA-256), copies it while it arrives into one buffer sized by the Content-Length (the bare handler joins " +
+        "its chunks once the part has ended), sniffs it and reads its header from the bytes, " +
+        "hashes and stores the output (the original is never written) and inserts the file row (one statement, " +
+        "which also answers the duplicate check). The transfer and the decode cannot overlap (libvips decodes a " +
+        "JPEG only once it has all of it), so the floor of this design is an upload without transform plus the " +
+        `pipeline: ${fmt(median(untransformed), 0)} + ${fmt(pipelineMs, 0)} = ${fmt(floorMs, 0)} ms, ` +
+        `${fmt(floorMs / median(bare), 2)}× the baseline. What remains is CPU the bare handler does not spend ` +
+        "(hashing 4 MB, the copy's fresh pages, the database), on cores the client, the database and libvips share.",
     );
     profiles.push(
       `- Split: Trove's image pipeline alone (\`processImage(bytes, "w_800")\`: decode with shrink-on-load, resize, ` +
@@ -162,10 +184,10 @@ export async function benchImages(ctx: BenchContext): Promise<BenchResult> {
         id: "6a",
         figure: `store-time \`w_800\` on a 12 MP JPEG (${fmt(photo.length / MiB, 1)} MiB), upload wall time, ms`,
         trove: fmt(median(trove), 0),
-        baseline: `${fmt(median(bare), 0)} (bare sharp resize)`,
+        baseline: `${fmt(median(bare), 0)} (bare Fastify upload + sharp resize)`,
         ratio: ratioText(storeRatio),
-        target: "≤ 1.3×",
-        met: verdict(storeRatio <= 1.3),
+        target: "≤ 1.2×",
+        met: verdict(storeRatio <= 1.2),
       },
       {
         id: "6b",
@@ -181,9 +203,11 @@ export async function benchImages(ctx: BenchContext): Promise<BenchResult> {
       [
         `**6. Images.** (a) The photo is a generated 4000×3000 JPEG (${photo.length} B). Trove: wall time of ` +
           `\`client.upload(bytes, { transform: "w_800" })\` (one direct POST: transfer, hashing, sniffing, decode, ` +
-          `resize, encode, storage and database), stored width ${storedWidth ?? "?"}; baseline: ` +
-          `\`sharp(bytes).resize({ width: 800 }).toBuffer()\` in the bench process. ${storeRuns} runs each, alternating: ` +
-          `Trove ${trove.map((ms) => fmt(ms, 0)).join(", ")} ms; sharp ${bare.map((ms) => fmt(ms, 0)).join(", ")} ms.`,
+          `resize, encode, storage and database), stored width ${storedWidth ?? "?"}; baseline: the same form (\`file_name\`, ` +
+          "`transform`, `file`) posted with fetch to a bare Fastify + @fastify/multipart handler in a child process " +
+          "that collects the file part into one Buffer, runs `sharp(bytes).resize({ width: 800 }).toBuffer()` and " +
+          `writes the output to disk (no auth, sniffing, hashing, limits or database). ${storeRuns} runs each, alternating: ` +
+          `Trove ${trove.map((ms) => fmt(ms, 0)).join(", ")} ms; bare ${bare.map((ms) => fmt(ms, 0)).join(", ")} ms.`,
         `(b) \`GET ${variantUrl.replace(server.baseUrl, "")}\` after one render (second response \`X-Cache: ${cacheHeader ?? "?"}\`) ` +
           `vs \`GET\` of a stored original file holding the variant's ${variantBytes.length} bytes; autocannon, ` +
           `${DELIVERY_CONNECTIONS} connections, ${seconds} s per run, alternating. Variant req/s: ${rps(variant)}; ` +

@@ -24,6 +24,7 @@ export async function openRasterImage(
       `only ${RASTER_FORMATS.join(", ")} images can be transformed; this file is ${sniffed.mimeType}`,
     );
   }
-  const header = await readImageHeader(openImage(input, limits), sniffed.format, limits);
-  return { open: () => openImage(input, limits), header };
+  const open = () => openImage(input, limits);
+  const header = await readImageHeader(input, open, sniffed.format, limits);
+  return { open, header };
 }

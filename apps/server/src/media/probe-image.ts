@@ -29,6 +29,6 @@ export async function probeImage(
   const limits = resolveMediaLimits(options.limits);
   const sniffed = await sniffContent(await readHead(input));
   if (!sniffed.isRasterImage) return NOT_AN_IMAGE;
-  const header = await readImageHeader(openImage(input, limits), sniffed.format, limits);
+  const header = await readImageHeader(input, () => openImage(input, limits), sniffed.format, limits);
   return { isImage: true, ...header };
 }

@@ -9,18 +9,23 @@ import type { MediaLimits } from "./media-limits.js";
 export function decodeError(error: unknown, limits: MediaLimits): unknown {
   if (error instanceof MediaError) return error;
   const message = error instanceof Error ? error.message : String(error);
-  if (message.includes("exceeds pixel limit")) {
-    return new MediaError(
-      "IMAGE_TOO_LARGE",
-      `image is larger than the ${limits.maxInputPixels}-pixel input limit`,
-      { cause: error },
-    );
-  }
+  if (message.includes("exceeds pixel limit")) return inputPixelLimitError(limits, error);
   const timeout = timeoutError(error, limits);
   if (timeout !== undefined) return timeout;
   return new MediaError("UNSUPPORTED_MEDIA_TYPE", "image could not be decoded: it is corrupt or truncated", {
     cause: error,
   });
+}
+
+/** An input whose header declares more than maxInputPixels (a decompression bomb). */
+export function inputPixelLimitError(limits: MediaLimits, cause?: unknown): MediaError {
+  return new MediaError(
+    "IMAGE_TOO_LARGE",
+    `image is larger than the ${limits.maxInputPixels}-pixel input limit`,
+    {
+      cause,
+    },
+  );
 }
 
 /** sharp's timeout() rejects with "timeout: N% complete"; that is a refusal, wherever it happens. */

@@ -4,8 +4,11 @@ import { describe, expect, it } from "vitest";
 import { hashStream } from "../storage/multipart/block-hash.js";
 import { IngestStream } from "./ingest-stream.js";
 
-async function ingest(chunks: Buffer[], keepUpTo?: number) {
-  const stream = new IngestStream(keepUpTo === undefined ? {} : { keepUpTo });
+async function ingest(chunks: Buffer[], keepUpTo?: number, expectedSize?: number) {
+  const stream = new IngestStream({
+    ...(keepUpTo === undefined ? {} : { keepUpTo }),
+    ...(expectedSize === undefined ? {} : { expectedSize }),
+  });
   const passed: Buffer[] = [];
   await pipeline(
     Readable.from(chunks),
@@ -33,7 +36,14 @@ describe("IngestStream", () => {
     expect(result.bytes).toBeUndefined();
   });
 
-  it("keeps a body of at most keepUpTo bytes, joined once", async () => {
+  it("keeps a body whose size was announced too low or too high", async () => {
+    for (const expectedSize of [10, whole.length, whole.length * 3]) {
+      const { result } = await ingest(chunks, whole.length, expectedSize);
+      expect(result.bytes?.().equals(whole), `${expectedSize}`).toBe(true);
+    }
+  });
+
+  it("keeps a body of at most keepUpTo bytes, one copy", async () => {
     const { result } = await ingest(chunks, whole.length);
     const bytes = result.bytes?.();
     expect(bytes && Buffer.compare(bytes, whole)).toBe(0);

@@ -1,6 +1,7 @@
 import { Transform, type TransformCallback } from "node:stream";
 import { SNIFF_HEAD_BYTES } from "../media/sniff-content.js";
 import { BlockHasher, combineBlockDigests } from "../storage/multipart/block-hash.js";
+import { KeptBytes } from "./kept-bytes.js";
 
 export interface IngestResult {
   /** Content hash, the b1 block-tree scheme (src/storage/multipart/block-hash.ts). */
@@ -8,7 +9,7 @@ export interface IngestResult {
   size: number;
   /** The first SNIFF_HEAD_BYTES (or all bytes, if fewer), for content sniffing without a re-read. */
   head: Buffer;
-  /** The whole content, when it was at most `keepUpTo` bytes; joined on first use. */
+  /** The whole content, when it was at most `keepUpTo` bytes (copied in as it arrived). */
   bytes: (() => Buffer) | undefined;
 }
 
@@ -19,25 +20,27 @@ export interface IngestOptions {
    * keep nothing). Memory is bounded by concurrent uploads × this.
    */
   keepUpTo?: number;
+  /** The body's size if known, or an upper bound (a request's Content-Length): sizes the kept copy. */
+  expectedSize?: number;
 }
 
 /**
  * A pass-through stream placed between an upload's body and `storage.put`: hashes the bytes
  * with the same block-tree hash multipart uploads use (so equal content gets an equal `hash`
  * whichever way it arrived) and keeps the head for sniffing. Bytes are not copied, except the
- * first 4100 (and a kept body, once, when it is asked for).
+ * first 4100 and a kept body (into one buffer as it arrives: see KeptBytes).
  */
 export class IngestStream extends Transform {
   private readonly hasher = new BlockHasher();
   private readonly headChunks: Buffer[] = [];
   private headLength = 0;
-  private readonly keepUpTo: number;
-  private kept: Buffer[] | undefined = [];
+  private kept: KeptBytes | undefined;
   private final: IngestResult | undefined;
 
   constructor(options: IngestOptions = {}) {
     super();
-    this.keepUpTo = options.keepUpTo ?? 0;
+    const keepUpTo = options.keepUpTo ?? 0;
+    if (keepUpTo > 0) this.kept = new KeptBytes(keepUpTo, options.expectedSize);
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
@@ -47,22 +50,17 @@ export class IngestStream extends Transform {
       this.headChunks.push(Buffer.from(take));
       this.headLength += take.length;
     }
-    if (this.kept) {
-      if (this.hasher.size <= this.keepUpTo) this.kept.push(chunk);
-      else this.kept = undefined;
-    }
+    if (this.kept && !this.kept.append(chunk)) this.kept = undefined;
     callback(null, chunk);
   }
 
   override _flush(callback: TransformCallback): void {
-    const size = this.hasher.size;
-    const kept = this.kept;
-    let joined: Buffer | undefined;
+    const kept = this.kept?.bytes();
     this.final = {
       hash: combineBlockDigests(this.hasher.digest()),
-      size,
+      size: this.hasher.size,
       head: Buffer.concat(this.headChunks, this.headLength),
-      bytes: kept && (() => (joined ??= Buffer.concat(kept, size))),
+      bytes: kept && (() => kept),
     };
     this.kept = undefined;
     callback();

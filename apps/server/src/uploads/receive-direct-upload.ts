@@ -56,11 +56,11 @@ export const FILE_FIELD = "file";
 const MAX_FIELDS = 50;
 const MAX_FIELD_BYTES = 1024 * 1024;
 /**
- * Bodies up to this size stay referenced in memory after they are stored, so that registering
- * an image reads its header (or transforms it) without opening the object again. Small on
- * purpose: joining the chunks into the one Buffer sharp needs touches fresh pages, which cost
- * 0.6 ms for 128 KiB but 8 ms for 1 MiB and 26 ms for 4 MiB on the 2-core bench machine, on
- * the main thread; a larger image is better streamed from the object by libvips' own threads.
+ * Bodies up to this size stay in memory after they are stored, so that registering an image
+ * reads its header (or transforms it) without opening the object again. Small on purpose: the
+ * copy into the one Buffer sharp needs touches fresh pages (0.6 ms for 128 KiB, 26 ms for
+ * 4 MiB on the 2-core bench machine, on the main thread); a larger image that is stored anyway
+ * is better streamed from the object by libvips' own threads.
  */
 export const KEEP_IN_MEMORY_BYTES = 256 * 1024;
 /**
@@ -69,6 +69,12 @@ export const KEEP_IN_MEMORY_BYTES = 256 * 1024;
  * saved. Above it the original is stored first and libvips streams it from there, as before.
  */
 export const HOLD_FOR_TRANSFORM_BYTES = 32 * 1024 * 1024;
+
+/** The request's Content-Length: an upper bound of the file part's size, to size its kept copy. */
+function contentLength(request: FastifyRequest): number | undefined {
+  const value = Number(request.headers["content-length"]);
+  return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+}
 
 function malformed(error: unknown): HttpError {
   const code = (error as { code?: unknown })?.code;
@@ -135,7 +141,7 @@ export async function receiveDirectUpload(
         );
       }
       options.beforeFile?.(fields);
-      file = await storeFilePart(part, options, fields);
+      file = await storeFilePart(part, options, fields, contentLength(request));
     }
   } catch (error) {
     if (file?.stored) await options.storage.delete(file.key).catch(() => {});
@@ -148,13 +154,17 @@ async function storeFilePart(
   part: MultipartFile,
   options: ReceiveOptions,
   fields: Record<string, string>,
+  bodySize: number | undefined,
 ): Promise<ReceivedFile> {
   const fileId = uuidV7();
   // The name in the key is cosmetic (keys are opaque); file_name may only arrive later.
   const key = objectKey(options.workspaceId, fileId, fields.file_name || part.filename || "file");
   const holdUpTo = fields.transform?.trim() ? options.holdForTransformUpTo : undefined;
-  // A held file's bytes come from the ingest's own kept chunks (joined once, on first use).
-  const ingest = new IngestStream({ keepUpTo: Math.max(KEEP_IN_MEMORY_BYTES, holdUpTo ?? 0) });
+  // A held file's bytes are the ingest's own kept copy, filled as the body arrives.
+  const ingest = new IngestStream({
+    keepUpTo: Math.max(KEEP_IN_MEMORY_BYTES, holdUpTo ?? 0),
+    ...(bodySize === undefined ? {} : { expectedSize: bodySize }),
+  });
   // Busboy truncates a part at `fileSize` and emits "limit": stop storing at once.
   part.file.once("limit", () => ingest.destroy(fileTooLarge(options.maxBytes)));
   // A broken body (busboy's error) is the client's fault, a 400; a failing storage write is not.
