@@ -5,13 +5,15 @@ import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { invalidArgument } from "../invalid-argument.js";
 import { type InputResolver, resolveWebInput } from "../upload/upload-input.js";
+import { readFileRange } from "./file-range.js";
 import { guessMimeType } from "./guess-mime-type.js";
 
 /**
  * The inputs of Node's `upload()`: a file path (or file: URL), a Node Readable, and the web
- * inputs (resolveWebInput). A path becomes a file-backed Blob: parts are read from disk only when
- * sent, so memory stays at the parts in flight, and a file that changes during the upload fails
- * its reads instead of sending mixed content. Its identity for resuming is path, size, mtime and
+ * inputs (resolveWebInput). A path becomes a file-backed Blob (a direct upload sends it whole)
+ * whose multipart parts are read as file ranges (file-range.ts): from disk only when sent, so
+ * memory stays at the chunks in flight, and a file that changes during the upload fails its
+ * reads instead of sending mixed content. Its identity for resuming is path, size, mtime and
  * inode.
  */
 export const resolveNodeInput: InputResolver = async (input) => {
@@ -22,9 +24,11 @@ export const resolveNodeInput: InputResolver = async (input) => {
       throw invalidArgument(`Cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
     });
     if (!info.isFile()) throw invalidArgument(`${path} is not a file`);
+    const version = { size: info.size, mtimeMs: info.mtimeMs };
     return {
       kind: "blob",
       blob: await openAsBlob(path),
+      readRange: (start, end) => readFileRange(path, start, end, version),
       size: info.size,
       name,
       type: guessMimeType(name),

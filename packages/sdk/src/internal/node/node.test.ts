@@ -58,6 +58,30 @@ describe("@trove/sdk/node", () => {
     expect(result.size).toBe(SIZE);
   });
 
+  it("sends each part of a file path with its Content-Length, and reads a retried part again", async () => {
+    const bytes = patternBytes(SIZE);
+    const path = join(dir, "retried.bin");
+    await writeFile(path, bytes);
+    let failures = 0;
+    const storage = fakeMultipart(server, {
+      size: SIZE,
+      partSize: PART,
+      onPart: async (index, request) => {
+        if (index !== 2 || failures > 0) return undefined;
+        failures += 1;
+        await request.arrayBuffer(); // the first attempt's bytes are read, then refused
+        return HttpResponse.json({ success: false, error: "busy" }, { status: 503 });
+      },
+    });
+    await client({ maxRetries: 1 }).upload(path, { concurrency: 2 });
+    expect(storage.assembled()).toEqual(bytes);
+    expect(storage.puts.filter((index) => index === 2)).toHaveLength(2);
+    const lengths = storage.putHeaders.map((headers) => headers.get("content-length"));
+    expect(lengths).toHaveLength(7);
+    expect(new Set(lengths)).toEqual(new Set([String(PART), String(SIZE - 5 * PART)]));
+    expect(storage.putHeaders.every((headers) => headers.get("transfer-encoding") === null)).toBe(true);
+  });
+
   it("uploads a small file path (or file: URL) directly", async () => {
     const path = join(dir, "note.txt");
     await writeFile(path, "hello");
