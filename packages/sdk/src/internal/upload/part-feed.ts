@@ -28,10 +28,7 @@ export function partFeed(
     : sliceFeed(input, partSize, size, skip);
 }
 
-/**
- * Blobs and bytes: each part is a slice, no copy (or, for a file path, a range read anew by each
- * attempt); the bytes are read only when sent.
- */
+/** Blobs and bytes: each part is a slice, no copy; the bytes are read only when sent. */
 function sliceFeed(
   input: Extract<ResolvedInput, { kind: "blob" | "bytes" }>,
   partSize: number,
@@ -46,20 +43,11 @@ function sliceFeed(
       if (index >= count) return undefined;
       const start = index * partSize;
       const end = Math.min(size, start + partSize);
-      return { index: index++, body: sliceOf(input, start, end), size: end - start };
+      const body = input.kind === "blob" ? input.blob.slice(start, end) : input.bytes.subarray(start, end);
+      return { index: index++, body: body as PartBody, size: end - start };
     },
     async close() {},
   };
-}
-
-function sliceOf(
-  input: Extract<ResolvedInput, { kind: "blob" | "bytes" }>,
-  start: number,
-  end: number,
-): PartBody {
-  if (input.kind === "bytes") return input.bytes.subarray(start, end) as Uint8Array<ArrayBuffer>;
-  const { readRange } = input;
-  return readRange ? { size: end - start, open: () => readRange(start, end) } : input.blob.slice(start, end);
 }
 
 /**

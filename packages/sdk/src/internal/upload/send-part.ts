@@ -1,17 +1,7 @@
 import type { ClientContext } from "../client/client-context.js";
 import { sendAttempt, sendWithProgress, withRetry } from "../request/index.js";
 
-/** A part read from its source when sent: `open()` gives a fresh stream for every attempt. */
-export interface RangeBody {
-  size: number;
-  open(): ReadableStream<Uint8Array>;
-}
-
-export type PartBody = Blob | Uint8Array<ArrayBuffer> | RangeBody;
-
-function isRangeBody(body: PartBody): body is RangeBody {
-  return typeof (body as Partial<RangeBody>).open === "function";
-}
+export type PartBody = Blob | Uint8Array<ArrayBuffer>;
 
 export interface SendPartOptions {
   signal?: AbortSignal | undefined;
@@ -49,18 +39,6 @@ function attempt(ctx: ClientContext, url: string, body: PartBody, options: SendP
     ctx.uploadTimeout,
     (attemptSignal) => {
       onSent?.(0);
-      if (isRangeBody(body)) {
-        // A stream body needs `duplex: "half"` (Node's fetch); the length is known, so the part
-        // goes out with Content-Length rather than chunked.
-        const streamed = {
-          method: "PUT",
-          headers: { ...headers, "content-length": String(body.size) },
-          body: body.open(),
-          duplex: "half",
-          signal: attemptSignal,
-        } as RequestInit;
-        return ctx.fetch(url, streamed);
-      }
       const request = { method: "PUT", headers, body, signal: attemptSignal };
       return sendWithProgress({ ...request, url, onUploadProgress: onSent }, () => ctx.fetch(url, request));
     },

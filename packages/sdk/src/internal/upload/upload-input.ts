@@ -7,16 +7,7 @@ export type UploadInput = Blob | ArrayBuffer | ArrayBufferView | ReadableStream<
  * be read once, in order. ("Input", not "source": sources are the server's origins.)
  */
 export type ResolvedInput = (
-  | {
-      kind: "blob";
-      blob: Blob;
-      size: number;
-      /**
-       * Reads bytes `start` to `end` when a part is sent, in place of `blob.slice` (Node file
-       * paths: larger reads than fetch makes of a Blob). Called again for every attempt.
-       */
-      readRange?: ((start: number, end: number) => ReadableStream<Uint8Array>) | undefined;
-    }
+  | { kind: "blob"; blob: Blob; size: number }
   | { kind: "bytes"; bytes: Uint8Array; size: number }
   | { kind: "stream"; stream: ReadableStream<Uint8Array>; size?: number | undefined }
 ) & {
