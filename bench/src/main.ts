@@ -20,6 +20,7 @@ import { benchMemory } from "./benches/memory.js";
 import { benchSmallUploads } from "./benches/small-uploads.js";
 import { benchSourceDelivery } from "./benches/source-delivery.js";
 import { benchUploadFs } from "./benches/upload-fs.js";
+import { benchUploadFsWhole } from "./benches/upload-fs-whole.js";
 import { benchUploadS3 } from "./benches/upload-s3.js";
 import { stopAllChildren } from "./support/children.js";
 import type { BenchContext } from "./support/context.js";
@@ -60,6 +61,12 @@ const BENCHES: Bench[] = [
     title: "multipart upload to fs",
     run: benchUploadFs,
     failedRows: [["1", "multipart upload, SDK → server (gateway) → fs, MB/s", "≥ 0.8×"]],
+  },
+  {
+    number: "1",
+    title: "large upload with SDK defaults against one bare PUT",
+    run: benchUploadFsWhole,
+    failedRows: [["1b", "upload of 1024 MiB, SDK defaults → server (gateway) → fs, MB/s", "≥ 0.8×"]],
   },
   {
     number: "6",

@@ -153,8 +153,9 @@ describe("a 200 MiB multipart upload (gateway, fs)", () => {
 
     try {
       const session = await start(t, { file_name: "big.bin", size: SIZE });
-      expect(session.part_size).toBe(5 * MiB);
-      expect(session.parts).toHaveLength(40);
+      // The fs store plans about 32 parts: 7 MiB each, the last 4 MiB.
+      expect(session.part_size).toBe(7 * MiB);
+      expect(session.parts).toHaveLength(29);
       const queue = session.parts.map((url, i) => ({ url, i }));
       const worker = async () => {
         for (let next = queue.shift(); next; next = queue.shift()) {

@@ -155,26 +155,32 @@ describe("POST /api/v1/multipart/start", () => {
     expect(session.parts).toHaveLength(1);
   });
 
-  it("chooses the part size: 5 MiB up to 10,000 parts, then whole MiB", async () => {
+  it("chooses the part size on fs: about 32 parts of 5 to 32 MiB, larger only within 10,000 parts", async () => {
     for (const [size, partSize, count] of [
       [1, 5 * MiB, 1],
       [5 * MiB, 5 * MiB, 1],
       [5 * MiB + 1, 5 * MiB, 2],
+      [160 * MiB, 5 * MiB, 32],
+      [160 * MiB + 1, 6 * MiB, 27],
+      [1024 * MiB, 32 * MiB, 32],
+      [2048 * MiB + 1, 32 * MiB, 65],
     ] as const) {
       const session = await start(t, { ...base, size });
       expect([session.part_size, session.parts.length]).toEqual([partSize, count]);
+      const row = await t.app.db.multipartSession.findUniqueOrThrow({ where: { id: session.session_id } });
+      expect([row.partSize, row.partCount]).toEqual([partSize, count]);
     }
-    const limits = await createTestApp({ config: { multipart: { maxFileBytes: 100 * 1024 ** 3 } } });
+    const limits = await createTestApp({ config: { multipart: { maxFileBytes: 500 * 1024 ** 3 } } });
     try {
-      const size = 60 * 1024 ** 3; // 60 GiB: 5 MiB parts would be 12,288
+      const size = 400 * 1024 ** 3; // 400 GiB: 32 MiB parts would be 12,800
       const session = await start(limits, { ...base, size });
-      expect(session.part_size).toBe(7 * MiB);
-      expect(session.parts).toHaveLength(Math.ceil(size / (7 * MiB)));
+      expect(session.part_size).toBe(41 * MiB);
+      expect(session.parts).toHaveLength(Math.ceil(size / (41 * MiB)));
       expect(session.parts.length).toBeLessThanOrEqual(MAX_PARTS);
-      const over = await startRaw(limits, { ...base, size: 100 * 1024 ** 3 + 1 });
+      const over = await startRaw(limits, { ...base, size: 500 * 1024 ** 3 + 1 });
       expect(over.json()).toEqual({
         success: false,
-        error: `size exceeds the maximum multipart upload size of ${100 * 1024 ** 3} bytes`,
+        error: `size exceeds the maximum multipart upload size of ${500 * 1024 ** 3} bytes`,
       });
     } finally {
       await limits.close();

@@ -3,12 +3,15 @@
  * node:http server that does what Trove's fs multipart store does with the bytes and nothing
  * else: preallocate the file (ftruncate), write every part at its offset as it streams in,
  * fsync and rename at complete. No auth, hashing, signing, part records or database.
+ * Row 1b's simpler ceiling: one PUT of the whole file streamed (`pipeline`) into a new file,
+ * fsync at the end as a durable upload would.
  *
  *   node --import tsx bare-put-server.ts <directory>    prints "listening <port>"
  *
  *   POST /begin?size=N        -> {"id"}
  *   PUT  /part/<id>?offset=X  body: the part
  *   POST /complete/<id>
+ *   PUT  /whole               body: the whole file -> {"id"}
  *   DELETE /files/<id>
  */
 import { randomUUID } from "node:crypto";
@@ -41,6 +44,15 @@ async function handle(method: string, url: URL, request: NodeJS.ReadableStream):
     const newId = randomUUID();
     const file = await open(join(directory as string, `${newId}.data`), "w");
     await file.truncate(size);
+    await file.close();
+    return JSON.stringify({ id: newId });
+  }
+  if (method === "PUT" && action === "whole") {
+    const newId = randomUUID();
+    const target = join(directory as string, `${newId}.bin`);
+    await pipeline(request, createWriteStream(target, { flags: "wx" }));
+    const file = await open(target, "r+");
+    await file.sync();
     await file.close();
     return JSON.stringify({ id: newId });
   }

@@ -81,11 +81,11 @@ export async function benchUploadFs(ctx: BenchContext): Promise<BenchResult> {
           `${fmt(troveTotal, 2)} CPU-s (client + server) and the bare path ${fmt(bareTotal, 2)}; if the cores were the only ` +
           `limit the ratio would be ${fmt(bareTotal / troveTotal, 2)}× (measured ${fmt(ratio, 2)}×). The clients differ ` +
           `less (SDK ${fmt(perGiB(troveCpu, "client"), 2)} vs bare fetch ${fmt(perGiB(baseCpu, "client"), 2)} CPU-s/GiB; ` +
-          `both are fetch over Blob slices) than the servers: trove-server needs ` +
+          `both fetch, over file ranges and Blob slices) than the servers: trove-server needs ` +
           `${fmt(perGiB(troveCpu, "server") / perGiB(baseCpu, "server"), 1)}× the bare server's CPU per byte. Every byte is hashed ` +
           "once with SHA-256 (the content-hash block digests in `storage/multipart/block-hash.ts`, about 0.64 CPU-s/GiB " +
-          "here; the part ETag is derived from them), passes one more Transform stage (`part-meter.ts`), and each 5 MiB " +
-          "part costs two database queries (session, part record) and a few file-system calls for the part's own " +
+          "here; the part ETag is derived from them), passes one more Transform stage (`part-meter.ts`), and each " +
+          `${chosen / MiB} MiB part costs two database queries (session, part record) and a few file-system calls for the part's own ` +
           "record; the profiles below show the split.",
       );
     }

@@ -22,7 +22,9 @@
  *
  * ## Decisions
  *
- * - Part size: `choosePartSize(size)`: 5 MiB, grown in whole MiB to stay within 10,000 parts.
+ * - Part size: the store's `planParts(size)` if it has one, else `choosePartSize(size)`: 5 MiB,
+ *   grown in whole MiB to stay within 10,000 parts. The fs store plans about 32 parts of 5 to
+ *   32 MiB (a part costs it one request, not storage work); S3 keeps 5 MiB.
  * - Largest upload: TROVE_MAX_MULTIPART_BYTES (10 GiB by default). A larger `size` is a 400
  *   `{ success: false, error }` (not 413: the spec's multipart failures are 400 in that shape).
  * - TTL: `ttl_seconds` (1 s to 7 days), default TROVE_MULTIPART_TTL_SECONDS (1 hour). It bounds

@@ -53,7 +53,8 @@ export async function startSession(
   }
   let plan: ReturnType<typeof choosePartSize>;
   try {
-    plan = choosePartSize(body.size);
+    // The store may plan fewer, larger parts (fs: parts cost requests, not storage work).
+    plan = store.planParts ? store.planParts(body.size) : choosePartSize(body.size);
   } catch (error) {
     if (error instanceof InvalidUploadPlanError) throw badRequest(`size: ${error.message}`);
     throw error;

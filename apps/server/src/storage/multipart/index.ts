@@ -2,7 +2,8 @@
  * Multipart storage layer: what the multipart routes call to store an upload in parts.
  *
  *   const store = multipartStoreFor(driver);            // driver.multipart, or an error
- *   const { partSize, partCount } = choosePartSize(size); // >= 5 MiB, whole MiB, <= 10,000 parts
+ *   const { partSize, partCount } = store.planParts?.(size) ?? choosePartSize(size);
+ *   // choosePartSize: >= 5 MiB, whole MiB, <= 10,000 parts; fs plans about 32 parts of up to 32 MiB
  *   const { uploadId } = await store.begin({ key, size, partSize, partCount, contentType });
  *
  * Gateway mode (every driver): each part request streams through Trove.
@@ -56,6 +57,7 @@ export { FS_MULTIPART_DIR, FsMultipartStore } from "./fs-multipart.js";
 export {
   assertCompleteParts,
   choosePartSize,
+  choosePartSizeForParts,
   MAX_OBJECT_SIZE,
   MAX_PART_SIZE,
   MAX_PARTS,

@@ -422,6 +422,69 @@ describe("fs multipart housekeeping", () => {
   });
 });
 
+describe("fs multipart with the parts it plans", () => {
+  it("plans about 32 parts of up to 32 MiB; the s3 store keeps choosePartSize", () => {
+    const fs = multipartStoreFor(new FsStorageDriver(tmpdir()));
+    expect(fs.planParts?.(1024 * MiB)).toEqual({ partSize: 32 * MiB, partCount: 32 });
+    expect(fs.planParts?.(3 * MiB)).toEqual({ partSize: 5 * MiB, partCount: 1 });
+    // Never contacted: only the store's plan is read.
+    const s3 = new S3StorageDriver({
+      endPoint: "127.0.0.1",
+      port: 9,
+      useSSL: false,
+      region: "us-east-1",
+      bucket: "b",
+      accessKey: "k",
+      secretKey: "s",
+    });
+    try {
+      expect(multipartStoreFor(s3).planParts).toBeUndefined();
+    } finally {
+      s3.close();
+    }
+  });
+
+  it("parts of another size, out of order, one refused and sent again, a short last part: same bytes, same hash", async () => {
+    const root = await mkdtemp(join(tmpdir(), "trove-fs-planned-"));
+    try {
+      const driver = new FsStorageDriver(root);
+      const store = multipartStoreFor(driver);
+      const partSize = 6 * MiB;
+      const data = randomBytes(2 * partSize + MiB + 5); // 6 MiB, 6 MiB, 1 MiB + 5 B
+      const key = "ws1/planned/data.bin";
+      const { uploadId } = await store.begin({ key, size: data.length, partSize, partCount: 3 });
+      const slice = (n: number) => data.subarray((n - 1) * partSize, n * partSize);
+      const put = (n: number, bytes: Buffer) =>
+        store.putPart({
+          key,
+          uploadId,
+          partNumber: n,
+          partSize,
+          body: body(bytes),
+          expectedSize: plannedPartSize(data.length, partSize, n),
+        });
+      const parts = new Map<number, StoredPart>();
+      for (const n of [3, 1]) parts.set(n, await put(n, slice(n)));
+      // A retry of part 2 that is one byte short is refused; the full one takes its place.
+      await expect(put(2, slice(2).subarray(1))).rejects.toBeInstanceOf(SizeMismatchError);
+      parts.set(2, await put(2, slice(2)));
+      expect(parts.get(3)?.size).toBe(MiB + 5);
+
+      const listed = [...parts.values()].map((p) => ({ number: p.partNumber, etag: p.etag, size: p.size }));
+      expect(await store.complete({ key, uploadId, parts: listed })).toEqual({ size: data.length });
+      const stored = await buffer(await driver.get(key));
+      expect(sha256(stored)).toBe(sha256(data));
+      const combined = combinePartBlockDigests(
+        [...parts.values()].map((p) => ({ number: p.partNumber, blockDigests: p.blockDigests })),
+      );
+      expect(combined).toBe((await hashStream([data])).hash);
+      expect(await readdir(join(root, FS_MULTIPART_DIR))).toEqual([]);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
+
 /** s3rver keeps an upload's parts in <data>/<bucket>/._S3rver_uploads/<uploadId>/. */
 function s3rverUploadGone(s3: S3rverHandle) {
   return async (uploadId: string) => {

@@ -4,6 +4,7 @@ import {
   assertCompleteParts,
   assertValidPlan,
   choosePartSize,
+  choosePartSizeForParts,
   MAX_PARTS,
   plannedPartSize,
 } from "./part-plan.js";
@@ -44,6 +45,27 @@ describe("choosePartSize", () => {
     expect(plannedPartSize(12 * MiB + 3, 5 * MiB, 1)).toBe(5 * MiB);
     expect(plannedPartSize(12 * MiB + 3, 5 * MiB, 3)).toBe(2 * MiB + 3);
     expect(plannedPartSize(5 * MiB, 5 * MiB, 1)).toBe(5 * MiB);
+  });
+});
+
+describe("choosePartSizeForParts (about 32 parts, 5 to 32 MiB)", () => {
+  const fewer = (size: number) => choosePartSizeForParts(size, { targetParts: 32, maxPartSize: 32 * MiB });
+
+  it.each([
+    ["1 B", 1, 5 * MiB, 1],
+    ["160 MiB: the 5 MiB floor", 160 * MiB, 5 * MiB, 32],
+    ["160 MiB + 1: whole MiB above it", 160 * MiB + 1, 6 * MiB, 27],
+    ["1 GiB", GiB, 32 * MiB, 32],
+    ["2 GiB: the 32 MiB cap", 2 * GiB, 32 * MiB, 64],
+    ["400 GiB: grown past the cap for 10,000 parts", 400 * GiB, 41 * MiB, 9991],
+  ])("%s -> parts of %i bytes, %i parts", (_label, size, partSize, partCount) => {
+    const plan = fewer(size);
+    expect(plan).toEqual({ partSize, partCount });
+    expect(() => assertValidPlan({ size, ...plan }, { minPartSize: 5 * MiB })).not.toThrow();
+  });
+
+  it.each([0, -1, 1.5, Number.NaN, 5 * TiB + 1])("rejects size %s like choosePartSize", (size) => {
+    expect(() => fewer(size)).toThrow(InvalidUploadPlanError);
   });
 });
 

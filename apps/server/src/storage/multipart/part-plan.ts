@@ -34,6 +34,20 @@ export function choosePartSize(size: number, { minPartSize = MIN_PART_SIZE } = {
   return { partSize, partCount: Math.ceil(size / partSize) };
 }
 
+/**
+ * A plan of about `targetParts` parts: the part size grows with the object, in whole MiB, from
+ * 5 MiB up to `maxPartSize` (beyond it only to stay within 10,000 parts). For stores where a part
+ * costs a request through Trove (signature, session lookup, part record, response) and nothing
+ * in storage itself, so that a large upload is a few dozen requests rather than hundreds.
+ */
+export function choosePartSizeForParts(
+  size: number,
+  { targetParts, maxPartSize }: { targetParts: number; maxPartSize: number },
+): PartPlan {
+  const wanted = Number.isSafeInteger(size) && size > 0 ? Math.ceil(size / targetParts / MIB) * MIB : 0;
+  return choosePartSize(size, { minPartSize: Math.min(maxPartSize, Math.max(MIN_PART_SIZE, wanted)) });
+}
+
 /** Size of part `partNumber` (1-based) under a plan for `size` bytes. */
 export function plannedPartSize(size: number, partSize: number, partNumber: number): number {
   const partCount = Math.max(1, Math.ceil(size / partSize));

@@ -1,6 +1,6 @@
 /** The multipart storage layer's contract; see index.ts for how the routes use it. */
 import type { Readable } from "node:stream";
-import type { CompletePart } from "./part-plan.js";
+import type { CompletePart, PartPlan } from "./part-plan.js";
 
 export type { CompletePart } from "./part-plan.js";
 
@@ -78,6 +78,11 @@ export interface MultipartStore {
   readonly kind: "fs" | "s3";
   /** True when parts can go straight to storage (`presignPart` and `listParts` exist). */
   readonly supportsDirect: boolean;
+  /**
+   * The store's own part plan for an object of `size` bytes, when it has a better one than
+   * `choosePartSize` (5 MiB parts); throws InvalidUploadPlanError like it.
+   */
+  planParts?(size: number): PartPlan;
   begin(input: BeginInput): Promise<{ uploadId: string }>;
   /**
    * Streams one part into place. Rejects with `SizeMismatchError` when the body is not exactly

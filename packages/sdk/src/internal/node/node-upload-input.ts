@@ -5,13 +5,15 @@ import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { invalidArgument } from "../invalid-argument.js";
 import { type InputResolver, resolveWebInput } from "../upload/upload-input.js";
+import { FileRangeBlob } from "./file-range-blob.js";
 import { guessMimeType } from "./guess-mime-type.js";
 
 /**
  * The inputs of Node's `upload()`: a file path (or file: URL), a Node Readable, and the web
- * inputs (resolveWebInput). A path becomes a file-backed Blob: parts are read from disk only when
- * sent, so memory stays at the parts in flight, and a file that changes during the upload fails
- * its reads instead of sending mixed content. Its identity for resuming is path, size, mtime and
+ * inputs (resolveWebInput). A path becomes a file-backed Blob (a direct upload sends it whole)
+ * whose slices, the multipart parts, are file ranges (file-range-blob.ts): read from disk only
+ * when sent, so memory stays at the chunks in flight, and a file that changes during the upload
+ * fails its reads instead of sending mixed content. Its identity for resuming is path, size, mtime and
  * inode.
  */
 export const resolveNodeInput: InputResolver = async (input) => {
@@ -22,9 +24,14 @@ export const resolveNodeInput: InputResolver = async (input) => {
       throw invalidArgument(`Cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
     });
     if (!info.isFile()) throw invalidArgument(`${path} is not a file`);
+    const version = { size: info.size, mtimeMs: info.mtimeMs };
+    const blob = await openAsBlob(path);
+    // Parts (slices) read the file in 1 MiB chunks; the whole Blob (a direct upload) stays Node's.
+    blob.slice = (start = 0, end = info.size) =>
+      new FileRangeBlob(path, 0, info.size, version).slice(start, end);
     return {
       kind: "blob",
-      blob: await openAsBlob(path),
+      blob,
       size: info.size,
       name,
       type: guessMimeType(name),

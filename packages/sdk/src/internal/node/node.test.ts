@@ -58,6 +58,27 @@ describe("@trove/sdk/node", () => {
     expect(result.size).toBe(SIZE);
   });
 
+  it("reads a retried part of a file path again from the file", async () => {
+    const bytes = patternBytes(SIZE);
+    const path = join(dir, "retried.bin");
+    await writeFile(path, bytes);
+    let failures = 0;
+    const storage = fakeMultipart(server, {
+      size: SIZE,
+      partSize: PART,
+      onPart: async (index, request) => {
+        if (index !== 2 || failures > 0) return undefined;
+        failures += 1;
+        await request.arrayBuffer(); // the first attempt's bytes are read, then refused
+        return HttpResponse.json({ success: false, error: "busy" }, { status: 503 });
+      },
+    });
+    await client({ maxRetries: 1 }).upload(path, { concurrency: 2 });
+    expect(storage.assembled()).toEqual(bytes);
+    expect(storage.puts.filter((index) => index === 2)).toHaveLength(2);
+    expect(storage.puts).toHaveLength(7);
+  });
+
   it("uploads a small file path (or file: URL) directly", async () => {
     const path = join(dir, "note.txt");
     await writeFile(path, "hello");

@@ -1,0 +1,97 @@
+/**
+ * Bench 1b: a large upload as a user runs it (`createClient(...).upload(path)` from
+ * `@trove/sdk/node`, every setting at its default) against the simplest ceiling there is: one
+ * node:http PUT of the same file, piped from a read stream into a new file on the same disk and
+ * fsynced, on a bare server (bare-put-server.ts). Unlike row 1 the baseline does not mimic the
+ * SDK's parts, so whatever the defaults cost (requests, part size, concurrency, the client's
+ * reads) counts against Trove. Pairs alternate Trove / baseline.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { bareDelete, bareWholePut } from "../support/bare-upload-client.js";
+import { startListeningScript } from "../support/child-script.js";
+import type { BenchContext } from "../support/context.js";
+import { cpuMeter } from "../support/cpu-time.js";
+import { type BenchResult, fmt, ratioText, verdict } from "../support/report.js";
+import { GiB, MiB, mbPerSecond, median } from "../support/stats.js";
+import { troveClient } from "../support/trove-client.js";
+
+export async function benchUploadFsWhole(ctx: BenchContext): Promise<BenchResult> {
+  const size = GiB;
+  const path = await ctx.scratch.bytesFile(size);
+  const server = await ctx.fsServer();
+  const { client, partSize, completeMs } = troveClient(server);
+  const bareDir = await mkdtemp(join(tmpdir(), "trove-bench-whole-"));
+  const bare = await startListeningScript("baselines/bare-put-server.ts", [bareDir]);
+  const trove: number[] = [];
+  const baseline: number[] = [];
+  const troveCpu: Array<Record<string, number>> = [];
+  const baseCpu: Array<Record<string, number>> = [];
+  const completes: number[] = [];
+  try {
+    // One small unmeasured upload each (JIT, lazy imports).
+    const warmPath = await ctx.scratch.bytesFile(32 * MiB);
+    const warm = await client.upload(warmPath, { fileName: "warm.bin" });
+    await client.files.delete(warm.file_no);
+    await bareDelete(bare.baseUrl, await bareWholePut(bare.baseUrl, warmPath, 32 * MiB));
+
+    for (let run = 0; run < ctx.runs; run += 1) {
+      let meter = cpuMeter({ server: server.pid });
+      let started = performance.now();
+      const file = await client.upload(path, { fileName: `whole-${run}.bin` });
+      trove.push(performance.now() - started);
+      troveCpu.push(meter.stop());
+      if (file.size !== size) throw new Error(`Trove stored ${file.size} bytes, expected ${size}`);
+      await client.files.delete(file.file_no);
+      completes.push(completeMs() ?? Number.NaN);
+
+      meter = cpuMeter({ server: bare.child.pid });
+      started = performance.now();
+      const id = await bareWholePut(bare.baseUrl, path, size);
+      baseline.push(performance.now() - started);
+      baseCpu.push(meter.stop());
+      await bareDelete(bare.baseUrl, id);
+      ctx.log(
+        `  pair ${run + 1}: Trove ${fmt(mbPerSecond(size, trove[run] as number))} MB/s, one bare PUT ${fmt(mbPerSecond(size, baseline[run] as number))} MB/s`,
+      );
+    }
+
+    const troveMbps = mbPerSecond(size, median(trove));
+    const baseMbps = mbPerSecond(size, median(baseline));
+    const ratio = troveMbps / baseMbps;
+    const perGiB = (samples: Array<Record<string, number>>, name: string) =>
+      median(samples.map((s) => (s[name] ?? Number.NaN) / (size / GiB)));
+    const cpuLine = (samples: Array<Record<string, number>>) =>
+      `client ${fmt(perGiB(samples, "client"), 2)} CPU-s/GiB, server ${fmt(perGiB(samples, "server"), 2)} CPU-s/GiB`;
+    const part = partSize();
+    return {
+      rows: [
+        {
+          id: "1b",
+          figure: `upload of ${size / MiB} MiB, SDK defaults → server (gateway) → fs, MB/s`,
+          trove: fmt(troveMbps),
+          baseline: `${fmt(baseMbps)} (one bare node:http PUT → file, fsync)`,
+          ratio: ratioText(ratio),
+          target: "≥ 0.8×",
+          met: verdict(ratio >= 0.8),
+        },
+      ],
+      notes: [
+        [
+          `**1b. Large upload against one bare PUT.** ${size / MiB} MiB of incompressible bytes from a file in the ` +
+            `page cache. Trove: \`createClient(...).upload(path)\` with the SDK's defaults (the server chose parts of ` +
+            `${part === undefined ? "?" : fmt(part / MiB, 0)} MiB at start); baseline: one node:http PUT of the file ` +
+            "(`pipeline` from `fs.createReadStream`) that a bare server pipes into a new file and fsyncs. " +
+            `${trove.length} pair(s), alternating.`,
+          `- Trove runs (MB/s): ${trove.map((ms) => fmt(mbPerSecond(size, ms))).join(", ")}; ${cpuLine(troveCpu)}; ` +
+            `\`multipart/complete\` ${fmt(median(completes), 0)} ms (median)`,
+          `- Baseline runs (MB/s): ${baseline.map((ms) => fmt(mbPerSecond(size, ms))).join(", ")}; ${cpuLine(baseCpu)}`,
+        ].join("\n"),
+      ],
+    };
+  } finally {
+    await bare.child.stop();
+    await rm(bareDir, { recursive: true, force: true });
+  }
+}
