@@ -1,16 +1,18 @@
 /**
- * Bench 9: listing at scale, on PostgreSQL. One workspace grows from 10,000 to 100,000 to
- * 1,000,000 files spread over 20 root folders. At each size: page 1 of `GET /api/v1/files` and
- * the root `GET /api/v1/folders` (with `total_items`/`total_size`), one request at a time (p50).
- * At 100,000: the same requests from 1 and from 8 concurrent clients (autocannon) against a bare
- * Fastify + `pg` handler that runs only the page query, without count or totals
+ * Bench 9: listing at scale, on PostgreSQL. Three workspaces of 10,000, 100,000 and 1,000,000
+ * files, each spread over 20 root folders, in one database. Page 1 of `GET /api/v1/files` and the
+ * root `GET /api/v1/folders` (with `total_items`/`total_size`) of each, one request at a time,
+ * the workspaces taking turns (p50), so that whatever else the machine does weighs on every size
+ * alike. In the 100,000 one: the same requests from 1 and from 8 concurrent clients (autocannon)
+ * against a bare Fastify + `pg` handler that runs only the page query, without count or totals
  * (bench/src/baselines/bare-list-server.ts), alternating. And one searching list (`name=`), whose
  * total is counted from the rows by design, to show what that costs at each size.
  *
  * Files are loaded as an operator bulk-loads: the counting trigger off, one INSERT ... SELECT
- * generate_series, the trigger on, then `trove-server counts repair`'s function and VACUUM ANALYZE.
+ * generate_series per workspace, the trigger on, then `trove-server counts repair`'s function and
+ * VACUUM ANALYZE.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import pg from "pg";
 import { startListeningScript } from "../support/child-script.js";
 import type { BenchContext } from "../support/context.js";
@@ -22,9 +24,19 @@ import { newKeys, startTroveServer } from "../support/trove-server.js";
 
 const FOLDERS = 20;
 
+/** A workspace with a private key ($2 = its SHA-256), as `trove-server keys create` would leave it. */
+const SEED_WORKSPACE_SQL = `
+WITH w AS (
+  INSERT INTO workspaces (id, workspace_no, name, webhook_secret, updated_at)
+  VALUES (gen_random_uuid(), $1, $1, 'unused', now()) RETURNING id
+)
+INSERT INTO api_keys (id, workspace_id, type, prefix, hash)
+SELECT gen_random_uuid(), w.id, 'private', left($1, 17), $2 FROM w
+RETURNING workspace_id`;
+
 const SEED_FOLDERS_SQL = `
 INSERT INTO folders (id, folder_no, workspace_id, name, path, updated_at)
-SELECT gen_random_uuid(), 'bench' || lpad(i::text, 2, '0'), $1::uuid, 'f' || lpad(i::text, 2, '0'),
+SELECT gen_random_uuid(), $2 || lpad(i::text, 2, '0'), $1::uuid, 'f' || lpad(i::text, 2, '0'),
        'f' || lpad(i::text, 2, '0'), now()
 FROM generate_series(0, ${FOLDERS - 1}) AS i`;
 
@@ -79,74 +91,88 @@ export async function benchListScale(ctx: BenchContext): Promise<BenchResult> {
   await db.connect();
   let bare: Awaited<ReturnType<typeof startListeningScript>> | undefined;
   try {
-    const keyHash = createHash("sha256").update(keys.private).digest("hex");
-    const [{ workspace_id: workspaceId }] = (
-      await db.query("SELECT workspace_id FROM api_keys WHERE hash = $1", [keyHash])
-    ).rows as [{ workspace_id: string }];
-    await db.query(SEED_FOLDERS_SQL, [workspaceId]);
-    bare = await startListeningScript("baselines/bare-list-server.ts", [url, workspaceId]);
+    // One workspace per size, each with its own private key.
+    const workspaces: Array<{ size: number; key: string; id: string }> = [];
+    let seedSeconds = 0;
+    for (const size of sizes) {
+      const key = `trove_sk_${randomBytes(24).toString("base64url").replace(/[-_]/g, "0").slice(0, 32)}`;
+      const workspaceNo = `bench${size}`;
+      const hash = createHash("sha256").update(key).digest("hex");
+      const [{ workspace_id: id }] = (await db.query(SEED_WORKSPACE_SQL, [workspaceNo, hash])).rows as [
+        { workspace_id: string },
+      ];
+      const started = performance.now();
+      await db.query(SEED_FOLDERS_SQL, [id, `${workspaceNo}f`]);
+      await db.query("ALTER TABLE files DISABLE TRIGGER files_counted");
+      await db.query(SEED_FILES_SQL, [id, 1, size]);
+      await db.query("ALTER TABLE files ENABLE TRIGGER files_counted");
+      seedSeconds += (performance.now() - started) / 1000;
+      workspaces.push({ size, key, id });
+      ctx.log(`  ${size.toLocaleString("en")} files seeded`);
+    }
+    const started = performance.now();
+    await db.query("SELECT * FROM trove_recount_files(true)");
+    await db.query("VACUUM ANALYZE files");
+    await db.query("VACUUM ANALYZE folders");
+    seedSeconds += (performance.now() - started) / 1000;
+    const mid = workspaces.find((w) => w.size === middle) as (typeof workspaces)[number];
+    bare = await startListeningScript("baselines/bare-list-server.ts", [url, mid.id]);
     const troveFiles = `${server.baseUrl}/api/v1/files?limit=25`;
     const troveFolders = `${server.baseUrl}/api/v1/folders`;
     const search = `${server.baseUrl}/api/v1/files?limit=25&name=photo-1`;
-    const figures: SizeFigures[] = [];
+    const timings = workspaces.map(() => ({
+      files: [] as number[],
+      folders: [] as number[],
+      search: [] as number[],
+    }));
+    // Warm-up (JIT, pools, caches), then the sizes take turns request by request.
+    for (let i = 0; i < 100; i += 1) {
+      for (const w of workspaces) {
+        await timeGet(troveFiles, w.key, newestFirst);
+        await timeGet(troveFolders, w.key, twentyFolders);
+      }
+    }
+    for (let i = 0; i < samples; i += 1) {
+      for (const [index, w] of workspaces.entries()) {
+        const t = timings[index] as (typeof timings)[number];
+        t.files.push(await timeGet(troveFiles, w.key, newestFirst));
+        t.folders.push(await timeGet(troveFolders, w.key, twentyFolders));
+        if (i < samples / 5) t.search.push(await timeGet(search, w.key, newestFirst));
+      }
+    }
+    const figures: SizeFigures[] = workspaces.map((w, index) => {
+      const t = timings[index] as (typeof timings)[number];
+      return {
+        files: w.size,
+        filesP50: percentile(t.files, 50),
+        foldersP50: percentile(t.folders, 50),
+        searchP50: percentile(t.search, 50),
+      };
+    });
     const load: Record<string, LoadResult[]> = {};
-    let seeded = 0;
-    let seedSeconds = 0;
-    for (const size of sizes) {
-      const started = performance.now();
-      await db.query("ALTER TABLE files DISABLE TRIGGER files_counted");
-      await db.query(SEED_FILES_SQL, [workspaceId, seeded + 1, size]);
-      await db.query("ALTER TABLE files ENABLE TRIGGER files_counted");
-      await db.query("SELECT * FROM trove_recount_files(true)");
-      await db.query("VACUUM ANALYZE files");
-      await db.query("VACUUM ANALYZE folders");
-      seedSeconds += (performance.now() - started) / 1000;
-      seeded = size;
-      ctx.log(`  ${size.toLocaleString("en")} files seeded`);
-      const filesMs: number[] = [];
-      const foldersMs: number[] = [];
-      const searchMs: number[] = [];
-      // The first size also warms the server up (JIT, pools), so it is not measured cold.
-      for (let i = 0; i < (size === small ? 200 : 20); i += 1) {
-        await timeGet(troveFiles, keys.private, newestFirst);
-        await timeGet(troveFolders, keys.private, twentyFolders);
-      }
-      for (let i = 0; i < samples; i += 1) {
-        filesMs.push(await timeGet(troveFiles, keys.private, newestFirst));
-        foldersMs.push(await timeGet(troveFolders, keys.private, twentyFolders));
-        if (i < samples / 5) searchMs.push(await timeGet(search, keys.private, newestFirst));
-      }
-      figures.push({
-        files: size,
-        filesP50: percentile(filesMs, 50),
-        foldersP50: percentile(foldersMs, 50),
-        searchP50: percentile(searchMs, 50),
-      });
-      if (size !== middle) continue;
-      const targets: Array<[string, string, string | undefined]> = [
-        ["trove files", troveFiles, keys.private],
-        ["bare files", `${bare.baseUrl}/files`, undefined],
-        ["trove folders", troveFolders, keys.private],
-        ["bare folders", `${bare.baseUrl}/folders`, undefined],
-      ];
-      for (const connections of [1, 8]) {
-        for (let run = 0; run < ctx.runs; run += 1) {
-          for (const [label, target, key] of targets) {
-            const result = await runLoad({
-              url: target,
-              headers: key ? { "x-api-key": key } : {},
-              connections,
-              durationSeconds: seconds,
-            });
-            const name = `${label} ${connections}`;
-            load[name] = [...(load[name] ?? []), result];
-          }
+    const targets: Array<[string, string, string | undefined]> = [
+      ["trove files", troveFiles, mid.key],
+      ["bare files", `${bare.baseUrl}/files`, undefined],
+      ["trove folders", troveFolders, mid.key],
+      ["bare folders", `${bare.baseUrl}/folders`, undefined],
+    ];
+    for (const connections of [1, 8]) {
+      for (let run = 0; run < ctx.runs; run += 1) {
+        for (const [label, target, key] of targets) {
+          const result = await runLoad({
+            url: target,
+            headers: key ? { "x-api-key": key } : {},
+            connections,
+            durationSeconds: seconds,
+          });
+          const name = `${label} ${connections}`;
+          load[name] = [...(load[name] ?? []), result];
         }
-        ctx.log(
-          `  ${connections} client(s): files ${fmt(rps(load[`trove files ${connections}`]), 0)} vs ${fmt(rps(load[`bare files ${connections}`]), 0)} req/s, ` +
-            `folders ${fmt(rps(load[`trove folders ${connections}`]), 0)} vs ${fmt(rps(load[`bare folders ${connections}`]), 0)} req/s`,
-        );
       }
+      ctx.log(
+        `  ${connections} client(s): files ${fmt(rps(load[`trove files ${connections}`]), 0)} vs ${fmt(rps(load[`bare files ${connections}`]), 0)} req/s, ` +
+          `folders ${fmt(rps(load[`trove folders ${connections}`]), 0)} vs ${fmt(rps(load[`bare folders ${connections}`]), 0)} req/s`,
+      );
     }
     const at = (size: number) => figures.find((f) => f.files === size) as SizeFigures;
     const n = (size: number) => size.toLocaleString("en");
@@ -188,12 +214,13 @@ export async function benchListScale(ctx: BenchContext): Promise<BenchResult> {
     };
     const searchRatio = at(large).searchP50 / at(small).searchP50;
     const profiles: string[] = [];
+    const large1 = workspaces.find((w) => w.size === large) as (typeof workspaces)[number];
     const filesRatio = rps(load["trove files 8"]) / rps(load["bare files 8"]);
     if (ctx.profile && filesRatio < 0.8) {
       const listLoad = (target: string) =>
         runLoad({
           url: target,
-          headers: { "x-api-key": keys.private },
+          headers: { "x-api-key": large1.key },
           connections: 8,
           durationSeconds: seconds,
         });
@@ -229,11 +256,12 @@ export async function benchListScale(ctx: BenchContext): Promise<BenchResult> {
       ],
       notes: [
         [
-          `**9. Listing at scale.** ${ctx.databaseLabel}; one workspace grown to ${sizes.map(n).join(", ")} files over ` +
-            `${FOLDERS} root folders, bulk-loaded with the counting trigger off and recounted by \`trove_recount_files\` ` +
+          `**9. Listing at scale.** ${ctx.databaseLabel}; three workspaces of ${sizes.map(n).join(", ")} files, each over ` +
+            `${FOLDERS} root folders, in one database, bulk-loaded with the counting trigger off and recounted by \`trove_recount_files\` ` +
             `(what \`trove-server counts repair\` runs; ${fmt(seedSeconds, 0)} s for all loads, VACUUM ANALYZE included). ` +
-            "Each answer is checked (newest file first; all folders listed). Latency: one request at a time, " +
-            `${samples} per list and size (the search: ${samples / 5}), p50 of the client's time to parsed JSON. ` +
+            "Each answer is checked (newest file first; all folders listed). Latency: one request at a time, the " +
+            `workspaces taking turns request by request, ${samples} per list and size (the search: ${samples / 5}), ` +
+            "p50 of the client's time to parsed JSON. " +
             `Throughput at ${n(middle)}: autocannon, ${seconds} s per run, ${ctx.runs} run(s) per target, alternating; ` +
             "medians shown. trove-server authenticates (private key), rate-limits, validates and serialises through " +
             "the response schema, and reads `meta.total` or the folders' totals from the kept counts; the bare handler " +
