@@ -14,6 +14,7 @@ import pg from "pg";
 import type { BenchContext } from "../support/context.js";
 import { type BenchResult, fmt, type Row, ratioText, verdict } from "../support/report.js";
 import { percentile } from "../support/stats.js";
+import { firstFileIs, timedGet } from "../support/timed-get.js";
 import { newKeys, startTroveServer, type TroveServer } from "../support/trove-server.js";
 
 const LIMIT = 25;
@@ -80,20 +81,6 @@ async function seed(db: Db, privateKey: string, count: number): Promise<string> 
   return workspaceId;
 }
 
-/** Times one list request and checks it returned the expected rows (the seed's order is known). */
-async function timeGet(url: string, key: string, firstName: string): Promise<number> {
-  const started = performance.now();
-  const response = await fetch(url, { headers: { "x-api-key": key } });
-  const body = (await response.json()) as { files?: Array<{ name?: string }> };
-  const ms = performance.now() - started;
-  if (!response.ok || !Array.isArray(body.files) || body.files[0]?.name !== firstName) {
-    throw new Error(
-      `GET ${url}: ${response.status} ${JSON.stringify(body).slice(0, 200)} (expected ${firstName} first)`,
-    );
-  }
-  return ms;
-}
-
 export async function benchListFiles(ctx: BenchContext): Promise<BenchResult> {
   const count = ctx.quick ? 10_000 : 100_000;
   const samples = ctx.quick ? 40 : 200;
@@ -136,10 +123,14 @@ export async function benchListFiles(ctx: BenchContext): Promise<BenchResult> {
       ms: [] as number[],
     }));
     for (let i = 0; i < 10; i += 1) {
-      for (const page of pages) await timeGet(page.url, keys.private, page.first);
+      for (const page of pages)
+        await timedGet(page.url, keys.private, firstFileIs(page.first), ` (expected ${page.first} first)`);
     }
     for (let i = 0; i < samples; i += 1) {
-      for (const page of pages) page.ms.push(await timeGet(page.url, keys.private, page.first));
+      for (const page of pages)
+        page.ms.push(
+          await timedGet(page.url, keys.private, firstFileIs(page.first), ` (expected ${page.first} first)`),
+        );
     }
     const [page1, midMs, deepMs] = pages.map((page) => page.ms) as [number[], number[], number[]];
     if (db) {

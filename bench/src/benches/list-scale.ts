@@ -20,6 +20,7 @@ import { type LoadResult, runLoad } from "../support/load.js";
 import { profileTroveServer } from "../support/profile-server.js";
 import { type BenchResult, fmt, type Row, ratioText, verdict } from "../support/report.js";
 import { median, percentile } from "../support/stats.js";
+import { firstFileIs, timedGet } from "../support/timed-get.js";
 import { newKeys, startTroveServer } from "../support/trove-server.js";
 
 const FOLDERS = 20;
@@ -58,23 +59,7 @@ interface SizeFigures {
   searchP50: number;
 }
 
-async function timeGet(
-  url: string,
-  key: string | undefined,
-  check: (body: unknown) => boolean,
-): Promise<number> {
-  const started = performance.now();
-  const response = await fetch(url, key ? { headers: { "x-api-key": key } } : {});
-  const body = (await response.json()) as unknown;
-  const ms = performance.now() - started;
-  if (!response.ok || !check(body)) {
-    throw new Error(`GET ${url}: ${response.status} ${JSON.stringify(body).slice(0, 200)}`);
-  }
-  return ms;
-}
-
-const newestFirst = (body: unknown) =>
-  (body as { files?: Array<{ name?: string }> }).files?.[0]?.name === "photo-1.jpg";
+const newestFirst = firstFileIs("photo-1.jpg");
 const twentyFolders = (body: unknown) => (body as { folders?: unknown[] }).folders?.length === FOLDERS;
 
 export async function benchListScale(ctx: BenchContext): Promise<BenchResult> {
@@ -128,16 +113,16 @@ export async function benchListScale(ctx: BenchContext): Promise<BenchResult> {
     // Warm-up (JIT, pools, caches), then the sizes take turns request by request.
     for (let i = 0; i < 100; i += 1) {
       for (const w of workspaces) {
-        await timeGet(troveFiles, w.key, newestFirst);
-        await timeGet(troveFolders, w.key, twentyFolders);
+        await timedGet(troveFiles, w.key, newestFirst);
+        await timedGet(troveFolders, w.key, twentyFolders);
       }
     }
     for (let i = 0; i < samples; i += 1) {
       for (const [index, w] of workspaces.entries()) {
         const t = timings[index] as (typeof timings)[number];
-        t.files.push(await timeGet(troveFiles, w.key, newestFirst));
-        t.folders.push(await timeGet(troveFolders, w.key, twentyFolders));
-        if (i < samples / 5) t.search.push(await timeGet(search, w.key, newestFirst));
+        t.files.push(await timedGet(troveFiles, w.key, newestFirst));
+        t.folders.push(await timedGet(troveFolders, w.key, twentyFolders));
+        if (i < samples / 5) t.search.push(await timedGet(search, w.key, newestFirst));
       }
     }
     const figures: SizeFigures[] = workspaces.map((w, index) => {
