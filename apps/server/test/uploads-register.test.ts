@@ -131,25 +131,31 @@ describe("registerFile", () => {
     expect(await listObjects(t.storageDir)).toEqual(before);
   });
 
-  it("keeps its objects when the database connection drops: the row may have been committed", async () => {
-    const png = await solid(20, 10, { r: 1, g: 1, b: 1 }, "png");
-    const before = await listObjects(t.storageDir);
-    const stored = await store(png, "lost-commit.png");
-    const deps = uploadDepsOf(t.app);
-    // The commit's answer is lost: PostgreSQL closed the connection (Prisma's P1017), whether the
-    // row goes in with a raw statement of its own or inside a transaction.
-    const lost = async () => {
-      throw Object.assign(new Error("Server has closed the connection."), { code: "P1017" });
-    };
-    const db = new Proxy(deps.db, {
-      get: (target, property, receiver) =>
-        property === "$transaction" || property === "$queryRaw"
-          ? lost
-          : Reflect.get(target, property, receiver),
-    });
-    await expect(
-      registerFile(
-        { ...deps, db },
+  it.each([
+    // Prisma's P1017: PostgreSQL closed the connection (a transaction, or a Prisma statement).
+    ["Prisma", () => Object.assign(new Error("Server has closed the connection."), { code: "P1017" })],
+    // What `pg` says on the direct path (app.database.sql) when the socket goes mid-statement.
+    ["pg", () => new Error("Connection terminated unexpectedly")],
+  ])(
+    "keeps its objects when the database connection drops (%s): the row may have been committed",
+    async (_, error) => {
+      const png = await solid(20, 10, { r: 1, g: 1, b: 1 }, "png");
+      const before = await listObjects(t.storageDir);
+      const stored = await store(png, "lost-commit.png");
+      const deps = uploadDepsOf(t.app);
+      // The commit's answer is lost, whether the row goes in with a statement of its own (the direct
+      // path, or Prisma's raw path) or inside a transaction.
+      const lost = async () => {
+        throw error();
+      };
+      const db = new Proxy(deps.db, {
+        get: (target, property, receiver) =>
+          property === "$transaction" || property === "$queryRaw"
+            ? lost
+            : Reflect.get(target, property, receiver),
+      });
+      const failure = registerFile(
+        { ...deps, db, sql: { $queryRaw: lost } },
         {
           workspaceId: t.workspace.id,
           workspaceNo: t.workspace.workspaceNo,
@@ -161,11 +167,12 @@ describe("registerFile", () => {
           uploadSource: "direct",
           createdBy: null,
         },
-      ),
-    ).rejects.toMatchObject({ code: "P1017" });
-    // The object stays for the orphan sweeper, which removes it only if no row names it.
-    expect(await listObjects(t.storageDir)).toEqual([...before, stored.key].sort());
-  });
+      );
+      await expect(failure).rejects.toMatchObject({ message: error().message });
+      // The object stays for the orphan sweeper, which removes it only if no row names it.
+      expect(await listObjects(t.storageDir)).toEqual([...before, stored.key].sort());
+    },
+  );
 
   it("gives concurrent uploads of one name distinct names, never overwriting", async () => {
     const results = await Promise.all(

@@ -200,24 +200,26 @@ export async function benchListScale(ctx: BenchContext): Promise<BenchResult> {
     const searchRatio = at(large).searchP50 / at(small).searchP50;
     const profiles: string[] = [];
     const large1 = workspaces.find((w) => w.size === large) as (typeof workspaces)[number];
-    const filesRatio = rps(load["trove files 8"]) / rps(load["bare files 8"]);
-    if (ctx.profile && filesRatio < 0.8) {
-      const listLoad = (target: string) =>
+    // Each missed throughput target gets a profile of trove-server answering that list.
+    for (const [what, path, figure] of [
+      ["files", "/api/v1/files?limit=25", `page 1 of ${n(large)} files`],
+      ["folders", "/api/v1/folders", `the root folders (with totals) of ${n(large)} files`],
+    ] as const) {
+      const ratio = rps(load[`trove ${what} 8`]) / rps(load[`bare ${what} 8`]);
+      if (!ctx.profile || ratio >= 0.8) continue;
+      const listLoad = (baseUrl: string) =>
         runLoad({
-          url: target,
+          url: `${baseUrl}${path}`,
           headers: { "x-api-key": large1.key },
           connections: 8,
           durationSeconds: seconds,
-        });
+        }).then(() => undefined);
       profiles.push(
         await profileTroveServer(
           ctx,
-          `- Profile of trove-server answering page 1 of ${n(large)} files to 8 clients for ${seconds} s (\`--cpu-prof\`, unmeasured)`,
+          `- Profile of trove-server answering ${figure} to 8 clients for ${seconds} s (\`--cpu-prof\`, unmeasured)`,
           { databaseUrl: url, keys },
-          {
-            warm: (profiled) => listLoad(`${profiled.baseUrl}/api/v1/files?limit=25`).then(() => undefined),
-            work: (profiled) => listLoad(`${profiled.baseUrl}/api/v1/files?limit=25`).then(() => undefined),
-          },
+          { warm: (profiled) => listLoad(profiled.baseUrl), work: (profiled) => listLoad(profiled.baseUrl) },
         ),
       );
     }

@@ -17,6 +17,7 @@ import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import type { DatabaseConfig } from "../config.js";
 import { PrismaClient } from "../generated/prisma/client.js";
+import { type DirectSql, pgDirectSql, pgliteDirectSql } from "./direct-sql.js";
 
 /**
  * Under load, requests queue for a pooled connection (10 on PostgreSQL, one at a time on PGlite).
@@ -40,6 +41,8 @@ export type DbKind = "pglite" | "postgres";
 export interface Database {
   kind: DbKind;
   prisma: PrismaClient;
+  /** Single statements without Prisma, for the hottest paths (./direct-sql.ts). */
+  sql: DirectSql;
   /** The PGlite instance (embedded only); tests use it for raw SQL. */
   pglite: PGlite | undefined;
   migrate(migrations?: Migration[]): Promise<MigrateResult>;
@@ -73,6 +76,7 @@ async function openPglite(dataDir: string | null, loadDataDir?: Blob): Promise<D
   return {
     kind: "pglite",
     prisma,
+    sql: pgliteDirectSql(pglite),
     pglite,
     migrate: (migrations = readMigrations()) => migrate(driver, migrations),
     async ping() {
@@ -108,6 +112,7 @@ async function openPostgres(url: string): Promise<Database> {
   return {
     kind: "postgres",
     prisma,
+    sql: pgDirectSql(pool, pg.types),
     pglite: undefined,
     migrate: (migrations = readMigrations()) => migratePostgres(url, migrations),
     async ping() {

@@ -9,9 +9,10 @@
  *   await fileCount(db, workspaceId, folderNo)           // files directly in that folder; 0 if none
  *   await recountFiles(db, { fix: true })                 // the repair: recount from the rows
  */
-import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
+import type { RawQuery } from "../db/direct-sql.js";
+import { Prisma } from "../generated/prisma/client.js";
 
-type RawDb = Pick<PrismaClient, "$queryRaw">;
+type RawDb = RawQuery;
 
 interface TotalRow {
   total: bigint | number | null;

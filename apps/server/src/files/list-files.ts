@@ -2,7 +2,7 @@
  * One page of a workspace's files for GET /api/v1/files, plus the total that matches: read from the
  * kept counts when only `folder_no` (or nothing) narrows the list, counted when a search does.
  *
- *   const { rows, total } = await listFiles(app.db, workspaceId, query);   // query: ListFilesQuery
+ *   const { rows, total } = await listFiles(app.database.sql, workspaceId, query);   // query: ListFilesQuery
  *
  * Filters (all combined with AND):
  * - `folder_no`: files directly in that folder of this workspace (not in its subfolders); a
@@ -36,7 +36,8 @@
  * Below the threshold the rows and the total are read in parallel, as before.
  */
 import type { ListFilesQuery } from "@trove/schema";
-import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
+import type { RawQuery } from "../db/direct-sql.js";
+import { Prisma } from "../generated/prisma/client.js";
 import { escapeLike } from "./escape-like.js";
 import { fileCount, fileCountSql } from "./file-counts.js";
 import type { FileListSource } from "./serialize-file.js";
@@ -148,7 +149,7 @@ function opposite(sort: FileSort): FileSort {
 }
 
 export async function listFiles(
-  db: Pick<PrismaClient, "$queryRaw">,
+  db: RawQuery,
   workspaceId: string,
   query: ListFilesQuery,
   { reverseMinOffset = REVERSE_MIN_OFFSET }: { reverseMinOffset?: number } = {},

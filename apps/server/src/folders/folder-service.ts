@@ -3,7 +3,7 @@
  * `workspaceId`: another workspace's folder_no is "Folder not found".
  *
  *   await createFolder(db, workspaceId, createdBy, { name, parent_folder_no })   // Folder; 404 / 409 / 400
- *   await listFolders(db, workspaceId, query)                                    // FolderListSource[]
+ *   await listFolders(sql, workspaceId, query)   // FolderListSource[]; sql: Prisma or app.database.sql
  *   await renameFolder(db, workspaceId, folderNo, name)                          // Folder; 404 / 409 / 400
  *   await deleteFolder(db, workspaceId, folderNo)                                // 404 / 409 "Folder is not empty"
  *
@@ -28,6 +28,7 @@
  *   included) are enqueued in the same transaction (src/webhooks/workspace-events.ts).
  */
 import type { ListFoldersQuery } from "@trove/schema";
+import type { RawQuery } from "../db/direct-sql.js";
 import { isForeignKeyViolation, isUniqueViolation } from "../db/prisma-errors.js";
 import { HttpError, notFound } from "../errors/index.js";
 import { cleanName } from "../files/clean-name.js";
@@ -117,16 +118,14 @@ const FOLDER_ORDER: Record<NonNullable<ListFoldersQuery["sort"]>, Prisma.Sql> = 
 };
 
 export async function listFolders(
-  db: PrismaClient,
+  db: RawQuery,
   workspaceId: string,
   query: ListFoldersQuery,
 ): Promise<FolderListSource[]> {
   let parentCondition = Prisma.sql`parent_id IS NULL`;
   if (query.parent_folder_no !== undefined && query.parent_folder_no !== "") {
-    const parent = await db.folder.findFirst({
-      where: { workspaceId, folderNo: query.parent_folder_no },
-      select: { id: true },
-    });
+    const [parent] = await db.$queryRaw<Array<{ id: string }>>`
+      SELECT id FROM folders WHERE workspace_id = ${workspaceId}::uuid AND folder_no = ${query.parent_folder_no}`;
     if (!parent) throw notFound("folders");
     parentCondition = Prisma.sql`parent_id = ${parent.id}::uuid`;
   }

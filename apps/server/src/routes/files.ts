@@ -34,7 +34,7 @@ export const fileRoutes: FastifyPluginAsync = async (app) => {
   registerEndpoint(app, "listFiles", async (request) => {
     const { query } = request;
     const { workspaceId, workspaceNo } = request.auth;
-    const { rows, total } = await listFiles(app.db, workspaceId, query);
+    const { rows, total } = await listFiles(app.database.sql, workspaceId, query);
     return {
       files: rows.map((row) => toFileListRow(app, workspaceNo, row)),
       meta: {

@@ -36,7 +36,7 @@ export const folderRoutes: FastifyPluginAsync = async (app) => {
   );
 
   registerEndpoint(app, "listFolders", async (request) => {
-    const rows = await listFolders(app.db, request.auth.workspaceId, request.query);
+    const rows = await listFolders(app.database.sql, request.auth.workspaceId, request.query);
     return { folders: rows.map(toFolderListRow) };
   });
 

@@ -9,9 +9,11 @@
  * the insert runs in, so it never sees the new row itself. Raw SQL rather than two Prisma
  * calls: on this path Prisma's query compiler and result mapping cost more CPU than the query.
  */
-import type { File, Prisma, PrismaClient } from "../generated/prisma/client.js";
+import type { RawQuery } from "../db/direct-sql.js";
+import type { File } from "../generated/prisma/client.js";
 
-export type FileRowDb = Pick<PrismaClient, "$queryRaw"> | Prisma.TransactionClient;
+/** A transaction, Prisma, or the direct path (`app.database.sql`) outside a transaction. */
+export type FileRowDb = RawQuery;
 
 /** The columns an upload sets; the database fills `file_no` and the timestamps. */
 export interface NewFileRow {

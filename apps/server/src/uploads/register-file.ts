@@ -6,6 +6,7 @@
 
 import type { UploadPolicy, UploadResponse } from "@trove/schema";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import type { RawQuery } from "../db/direct-sql.js";
 import { badRequest, HttpError } from "../errors/index.js";
 import type { UrlBuilder } from "../files/file-urls.js";
 import { ensureFolderPath } from "../folders/ensure-folder-path.js";
@@ -39,6 +40,8 @@ export type UploadMethod = "direct" | "remote" | "multipart";
 
 export interface UploadDeps {
   db: PrismaClient;
+  /** Single statements outside transactions (`app.database.sql`, no Prisma); unset: `db`. */
+  sql?: RawQuery;
   storage: StorageDriver;
   deliveryUrl: FastifyInstance["deliveryUrl"];
   /** Signing of private files' URLs. */
@@ -57,6 +60,7 @@ export interface UploadDeps {
 export function uploadDepsOf(app: FastifyInstance): UploadDeps {
   return {
     db: app.db,
+    sql: app.database.sql,
     storage: app.storage,
     deliveryUrl: app.deliveryUrl,
     config: app.config,
@@ -344,14 +348,17 @@ async function insertFile(
     isPrivate: input.isPrivate ?? false,
   };
 
-  /** Inserts under the first free name in the folder; `db` is the transaction, if there is one. */
-  const place = async (db: PrismaClient | Tx, folder: Folder | null) => {
+  /**
+   * Inserts under the first free name in the folder; `db` is the transaction, if there is one,
+   * and `insertDb` what runs the insert (the transaction, or the direct path outside one).
+   */
+  const place = async (db: PrismaClient | Tx, insertDb: RawQuery, folder: Folder | null) => {
     const prefix = folder ? `${folder.path}/` : "";
     let name = baseName;
     for (let attempt = 0; attempt < MAX_NAME_ATTEMPTS; attempt++) {
       const path = `${prefix}${name}`;
       assertPathFits(path);
-      const inserted = await insertFileRow(db, { ...row, folderId: folder?.id ?? null, name, path });
+      const inserted = await insertFileRow(insertDb, { ...row, folderId: folder?.id ?? null, name, path });
       if (inserted.file) return { file: inserted.file, isDuplicate: inserted.isDuplicate };
       name = await nextFreeName(db, input.workspaceId, prefix, baseName);
     }
@@ -361,8 +368,9 @@ async function insertFile(
   // A file in the root, with no more work to commit with it, is one statement: no transaction.
   const inRoot = splitFolderPath(input.folder ?? "").length === 0;
   const alone = inRoot && !input.inTransaction && !input.webhookUrl && !input.uploadTokenId;
-  if (alone && !(await hasSubscribers(deps.db, input.workspaceId, FILE_UPLOADED))) {
-    const { file, isDuplicate } = await place(deps.db, null);
+  const sql = deps.sql ?? deps.db;
+  if (alone && !(await hasSubscribers(sql, input.workspaceId, FILE_UPLOADED))) {
+    const { file, isDuplicate } = await place(deps.db, sql, null);
     const response = toUploadResponse(deps, input.workspaceNo, file, null, isDuplicate);
     return { file, folder: null, isDuplicate, response, webhook: null };
   }
@@ -370,7 +378,7 @@ async function insertFile(
   // Only database work in here (PGlite runs one transaction at a time); storage I/O is done.
   return deps.db.$transaction(async (tx) => {
     const folder = await ensureFolderPath(tx, input.workspaceId, input.folder ?? "", input.createdBy);
-    const { file, isDuplicate } = await place(tx, folder);
+    const { file, isDuplicate } = await place(tx, tx, folder);
     // Counted with the row: a refusal here rolls the row back, and the caller removes the objects.
     if (input.uploadTokenId) await spendUploadToken(tx, input.uploadTokenId);
     if (input.inTransaction) await input.inTransaction(tx, file);

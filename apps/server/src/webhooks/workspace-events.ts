@@ -13,6 +13,7 @@
  * delivered or has failed for good. Events of different subjects are delivered independently.
  */
 import { randomUUID } from "node:crypto";
+import type { RawQuery } from "../db/direct-sql.js";
 import type { Prisma } from "../generated/prisma/client.js";
 import { WEBHOOK_JOB_KIND, type WebhookEvent, type WebhookJobPayload } from "./delivery.js";
 
@@ -59,15 +60,17 @@ export function deliveryOrderKey(endpointId: string, subject: string): string {
 
 /** Whether any endpoint of the workspace receives `type` (lets a caller skip a transaction). */
 export async function hasSubscribers(
-  db: Pick<EventDb, "webhookEndpoint">,
+  db: RawQuery,
   workspaceId: string,
   type: WorkspaceEventType,
 ): Promise<boolean> {
-  const endpoint = await db.webhookEndpoint.findFirst({
-    where: { workspaceId, eventTypes: { hasSome: [type, ALL_EVENTS] } },
-    select: { id: true },
-  });
-  return endpoint !== null;
+  // Raw: this runs before every upload into the root (the `&&` overlap is `hasSome`).
+  const [row] = await db.$queryRaw<Array<{ subscribed: boolean }>>`
+    SELECT EXISTS (
+      SELECT 1 FROM webhook_endpoints
+      WHERE workspace_id = ${workspaceId}::uuid AND event_types && ARRAY[${type}, ${ALL_EVENTS}]::text[]
+    ) AS subscribed`;
+  return row?.subscribed === true;
 }
 
 /** Enqueues one delivery per endpoint subscribed to `type`. Returns how many. */
