@@ -21,7 +21,8 @@
  * Counters live in memory, or in Redis when `redisUrl` is set so several instances share them;
  * when Redis is unreachable requests are let through (skipOnError) rather than failed. Over a
  * limit: 429 with `Retry-After` and `{ error, message, retryAfterSeconds }`, rendered by the errors
- * plugin in every group (delivery included). Other answers carry `x-ratelimit-limit`,
+ * plugin in every group (delivery included), and reported to `onRefused` with the layer's name
+ * (the metrics count them). Other answers carry `x-ratelimit-limit`,
  * `-remaining` and `-reset` of the layer with the fewest requests left.
  */
 import rateLimit, { normalizeIP } from "@fastify/rate-limit";

@@ -6,7 +6,14 @@
 import { type Attributes, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { tracingActive } from "./start-tracing.js";
 
-export const tracer = trace.getTracer("trove-server");
+/**
+ * Trove's tracer, looked up at each use: the API is loaded twice in one process (our ESM imports
+ * get its ESM build, the CommonJS SDK requires the CommonJS one), and a tracer taken from the ESM
+ * copy before the SDK registered would stay a no-op forever. The global lookup finds the provider.
+ */
+export function tracer() {
+  return trace.getTracer("trove-server");
+}
 
 export function inSpan<T>(
   name: string,
@@ -15,7 +22,7 @@ export function inSpan<T>(
   kind: SpanKind = SpanKind.INTERNAL,
 ): Promise<T> {
   if (!tracingActive()) return fn();
-  return tracer.startActiveSpan(name, { attributes, kind }, async (span) => {
+  return tracer().startActiveSpan(name, { attributes, kind }, async (span) => {
     try {
       return await fn();
     } catch (error) {

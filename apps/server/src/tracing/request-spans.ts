@@ -43,7 +43,7 @@ export const requestSpansPlugin = fp(
     app.addHook("onRequest", (request, _reply, done) => {
       const parent = propagation.extract(ROOT_CONTEXT, request.headers);
       const route = routeLabel(request);
-      const span = tracer.startSpan(
+      const span = tracer().startSpan(
         `${request.method} ${route}`,
         {
           kind: SpanKind.SERVER,
