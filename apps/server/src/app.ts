@@ -5,7 +5,7 @@
  *   const app = await buildApp({ config: loadConfig() });        // opens the DB, migrates, seeds
  *   const app = await buildApp({ config, database, storage });   // tests inject their own
  *
- * Order: request ids -> errors -> unread body -> cors -> db -> storage -> rate limit (its per-key
+ * Order: request spans (only while tracing is on, src/tracing/) -> request ids -> errors -> metrics (src/metrics/metrics-plugin.ts) -> unread body -> cors -> db -> storage -> rate limit (its per-key
  * layer runs after auth, src/plugins/rate-limit.ts) -> auth -> NUL rejection -> routes (the API
  * routes from the endpoint registry, src/routes/endpoint-route.ts). Route plugins
  * register with `app.register(plugin)`; they get `app.db`, `app.storage`, `app.config`,
@@ -28,6 +28,7 @@ import { clientErrorHandler } from "./errors/client-error.js";
 import { setupWorkers } from "./jobs/start-workers.js";
 import { seedDevelopment } from "./keys/seed.js";
 import { loggerOptions } from "./logging.js";
+import { metricsPlugin } from "./metrics/metrics-plugin.js";
 import { fastifyTrustProxy } from "./network/trust-proxy.js";
 import { authPlugin } from "./plugins/auth.js";
 import { corsPlugin } from "./plugins/cors.js";
@@ -50,6 +51,9 @@ import { uploadRoutes } from "./routes/uploads.js";
 import type { StorageDriver } from "./storage/driver.js";
 import { FsStorageDriver } from "./storage/fs-driver.js";
 import { S3StorageDriver } from "./storage/s3-driver.js";
+import { requestSpansPlugin } from "./tracing/request-spans.js";
+import { tracingActive } from "./tracing/start-tracing.js";
+import { withStorageSpans } from "./tracing/storage-spans.js";
 
 export interface BuildAppOptions {
   config: ServerConfig;
@@ -133,17 +137,22 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }
 
   try {
+    // First, so that every later hook runs inside the request's span (src/tracing/).
+    if (tracingActive()) await app.register(requestSpansPlugin);
     await app.register(requestIdPlugin);
     await app.register(errorsPlugin);
+    await app.register(metricsPlugin);
     await app.register(unreadBodyPlugin);
     // Before rate limit and auth: preflights carry no key (TROVE_CORS_ORIGINS, src/plugins/cors.ts).
     await app.register(corsPlugin);
     await app.register(dbPlugin, { database, closeOnShutdown: ownsDatabase });
-    app.decorate("storage", options.storage ?? storageFromConfig(app, config));
+    const storage = options.storage ?? storageFromConfig(app, config);
+    app.decorate("storage", tracingActive() ? withStorageSpans(storage) : storage);
     await app.register(rateLimitPlugin, {
       limits: config.rateLimit,
       assetsPrefix: config.assetsPrefix,
       redisUrl: config.redisUrl,
+      onRefused: (layer) => app.metrics?.rateLimitRefusals.inc({ layer }),
     });
     await app.register(authPlugin);
     await app.register(rejectNulPlugin);

@@ -66,6 +66,10 @@
  *   TROVE_PUBLIC_KEY_ALLOWED_TYPES (image/*,video/mp4), TROVE_PUBLIC_KEY_FOLDER,
  *   TROVE_PUBLIC_KEY_FOLDER_MATCH (exact | prefix), TROVE_PUBLIC_KEY_ALLOW_REMOTE,
  *   TROVE_PUBLIC_KEY_ALLOW_MULTIPART (true | false).
+ * Observability (src/metrics/metrics-config.ts, src/tracing/start-tracing.ts):
+ *   TROVE_METRICS (off | on: GET /metrics on the API port | a port number: a listener of its own),
+ *   TROVE_METRICS_HOST (that listener's address, 127.0.0.1). Traces: OTEL_EXPORTER_OTLP_ENDPOINT and
+ *   the other standard OTEL_* variables, read by the OpenTelemetry SDK (unset: no tracing).
  */
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -76,6 +80,7 @@ import { parseByteSize } from "./byte-size.js";
 import { type DeliveryLimits, resolveDeliveryLimits } from "./delivery/delivery-limits.js";
 import { devKeyEnv } from "./keys/dev-key-env.js";
 import { DEFAULT_MEDIA_LIMITS, type MediaLimits, resolveMediaLimits } from "./media/media-limits.js";
+import { type MetricsConfig, metricsEnvSchema, resolveMetricsConfig } from "./metrics/metrics-config.js";
 import { type MultipartConfig, resolveMultipartConfig } from "./multipart/multipart-config.js";
 import type { Connector, LookupAll } from "./network/guarded-connector.js";
 import { parseTrustProxy, type TrustProxy } from "./network/trust-proxy.js";
@@ -167,6 +172,8 @@ export interface ServerConfig {
   outbound?: { lookup?: LookupAll; connect?: Connector } | undefined;
   /** Upload policy of public keys that carry none (TROVE_PUBLIC_KEY_*); undefined: no restriction. */
   publicKeyPolicy?: UploadPolicy | undefined;
+  /** Where `/metrics` is served (TROVE_METRICS); off by default. */
+  metrics: MetricsConfig;
 }
 
 const trimSlash = (value: string) => value.replace(/(?<!\/)\/+$/, "");
@@ -220,6 +227,7 @@ const envSchema = z.object({
     .default(1024 * 1024),
   TROVE_KEY_CACHE_MS: z.coerce.number().int().min(0).max(1000).default(1000),
   ...publicKeyPolicyEnvSchema,
+  ...metricsEnvSchema,
   TROVE_DEV_PUBLIC_KEY: devKeyEnv("public"),
   TROVE_DEV_PRIVATE_KEY: devKeyEnv("private"),
   TROVE_DEV_PRIVATE_KEY_2: devKeyEnv("private"),
@@ -449,6 +457,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       gcsApiEndpoint: e.TROVE_GCS_API_ENDPOINT,
     },
     publicKeyPolicy: publicKeyPolicyOf(e),
+    metrics: resolveMetricsConfig(e),
   });
 }
 
@@ -540,5 +549,6 @@ export function resolveConfig(input: ConfigInput): ServerConfig {
     origins: resolveOriginSettings(input.origins),
     ...(input.outbound ? { outbound: input.outbound } : {}),
     ...(input.publicKeyPolicy ? { publicKeyPolicy: input.publicKeyPolicy } : {}),
+    metrics: input.metrics ?? { expose: "off" },
   };
 }

@@ -9,6 +9,8 @@
  *   app.deliveryUrl(workspaceNo, path)  a file's public URL (src/delivery/delivery-url.ts)
  *   app.seedResult what development seeding did at start (src/keys/seed.ts)
  *   app.jobRunner  JobRunner or null (src/jobs/start-workers.ts)
+ *   app.metrics    TroveMetrics or null when TROVE_METRICS is off; app.metricsServer its own
+ *                  listener or null (src/metrics/metrics-plugin.ts)
  *   request.auth  AuthContext, set by the auth hook on every route whose `config.auth` is "any" or
  *                 "private" (default "private" for /api/* routes, "none" elsewhere).
  *
@@ -22,12 +24,14 @@
  *   { config: { acceptsSpentUploadToken: true } } an upload token that created all its files still authenticates (multipart complete)
  *   API endpoints get `auth`, `operationId` and `invalidRequest` from src/routes/endpoint-route.ts.
  */
+import type { Server } from "node:http";
 import type { EndpointOperationId, ErrorVariant, ResponseGroup } from "@trove/schema";
 import type { ServerConfig } from "./config.js";
 import type { Database, DbKind } from "./db/database.js";
 import type { PrismaClient } from "./generated/prisma/client.js";
 import type { JobRunner } from "./jobs/job-runner.js";
 import type { SeedResult } from "./keys/seed.js";
+import type { TroveMetrics } from "./metrics/trove-metrics.js";
 import type { AuthContext, AuthMode } from "./plugins/auth.js";
 import type { RenderGate } from "./render-gate.js";
 import type { InvalidRequestMapper } from "./routes/endpoint-route.js";
@@ -47,6 +51,10 @@ declare module "fastify" {
     seedResult: SeedResult | undefined;
     /** The background job runner of this instance, or null when `config.workers` is off. */
     jobRunner: JobRunner | null;
+    /** This instance's metrics, or null when they are off (src/metrics/metrics-plugin.ts). */
+    metrics: TroveMetrics | null;
+    /** The listener of `TROVE_METRICS=<port>`, else null. */
+    metricsServer: Server | null;
   }
   interface FastifyRequest {
     /** Set on authenticated routes (see src/plugins/auth.ts); null on `auth: "none"` routes. */

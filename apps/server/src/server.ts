@@ -4,6 +4,8 @@
  * shown; ones set in the environment by prefix, since the operator has them and the output often
  * ends up in a log store), and shut down cleanly on SIGTERM/SIGINT (stop accepting, finish
  * in-flight requests, then Prisma disconnect and PGlite close through the app's onClose hooks).
+ * Tracing (src/tracing/start-tracing.ts) starts before the app is built when OTEL_EXPORTER_OTLP_ENDPOINT
+ * is set, and is flushed and stopped after the app has closed.
  */
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "./app.js";
@@ -11,6 +13,7 @@ import type { ServerConfig } from "./config.js";
 import { apiKeyPrefix } from "./keys/api-keys.js";
 import type { SeedResult } from "./keys/seed.js";
 import { blockUnusedCodecs } from "./media/block-unused-codecs.js";
+import { startTracing } from "./tracing/start-tracing.js";
 
 export interface StartedServer {
   app: FastifyInstance;
@@ -74,19 +77,30 @@ export async function startServer(
   // Process-wide: only the raster codecs stay usable, before anything can reach libvips. The
   // media pipeline applies it too (for embedders and tests); here it is in force from the start.
   blockUnusedCodecs();
-  const app = await buildApp({ config });
+  // Before the app is built: its plugins install their span wrappers only while tracing is on.
+  const tracing = startTracing(process.env);
+  let app: FastifyInstance;
   let address: string;
   try {
-    address = await app.listen({ port: config.port, host: config.host });
+    app = await buildApp({ config });
+    try {
+      address = await app.listen({ port: config.port, host: config.host });
+    } catch (error) {
+      await app.close().catch(() => {});
+      throw error;
+    }
   } catch (error) {
-    await app.close().catch(() => {});
+    await tracing?.shutdown().catch(() => {});
     throw error;
   }
   print(startupBanner(config, address, app.seedResult));
 
   let closing: Promise<void> | undefined;
   const close = () => {
-    closing ??= app.close().then(() => undefined);
+    // The spans of the last requests are exported before the process ends.
+    closing ??= app.close().then(async () => {
+      await tracing?.shutdown().catch(() => {});
+    });
     return closing;
   };
   if (options.handleSignals ?? true) {

@@ -48,6 +48,8 @@ export interface Database {
   migrate(migrations?: Migration[]): Promise<MigrateResult>;
   /** Resolves when the database answers `SELECT 1`. */
   ping(): Promise<void>;
+  /** Connections of the `pg` pool (PostgreSQL only: PGlite is one connection, without a pool). */
+  poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -118,6 +120,7 @@ async function openPostgres(url: string): Promise<Database> {
     async ping() {
       await pool.query("SELECT 1");
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       if (closed) return;
       closed = true;

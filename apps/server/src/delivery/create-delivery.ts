@@ -16,7 +16,7 @@ export interface Delivery {
 }
 
 export function createDelivery(
-  app: Pick<FastifyInstance, "db" | "storage" | "config" | "renderGate" | "log">,
+  app: Pick<FastifyInstance, "db" | "storage" | "config" | "renderGate" | "log" | "metrics">,
 ): Delivery {
   const variants = variantDelivery(app);
   const origins = originDelivery(app, variants);

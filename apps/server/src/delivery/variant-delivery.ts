@@ -99,7 +99,7 @@ export interface VariantDelivery {
 
 /** Transformed variants: the delivery fallback for stored files, and `serve` for origin objects. */
 export function variantDelivery(
-  app: Pick<FastifyInstance, "db" | "storage" | "config" | "renderGate" | "log">,
+  app: Pick<FastifyInstance, "db" | "storage" | "config" | "renderGate" | "log" | "metrics">,
 ): VariantDelivery {
   const variants = new VariantStore(app.db, app.storage, app.config.delivery.maxVariantsPerFile, app.log);
   const renderer = new VariantRenderer({
@@ -108,6 +108,7 @@ export function variantDelivery(
     limits: resolveMediaLimits(app.config.mediaLimits),
     variants,
     log: app.log,
+    metrics: app.metrics,
   });
 
   const sendBuffer = (request: FastifyRequest, reply: FastifyReply, body: Buffer, mimeType: string) => {

@@ -7,8 +7,10 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { MediaLimits } from "../media/media-limits.js";
 import { renderVariant } from "../media/render-variant.js";
+import type { TroveMetrics } from "../metrics/trove-metrics.js";
 import type { RenderGate } from "../render-gate.js";
 import type { StorageDriver } from "../storage/driver.js";
+import { inSpan } from "../tracing/in-span.js";
 import { imageInputOf, putBuffer } from "../uploads/object-keys.js";
 import type { DeliveryFile } from "./delivery-file.js";
 import type { VariantOwner, VariantStore } from "./variant-store.js";
@@ -33,6 +35,8 @@ export interface VariantRendererDeps {
   limits: MediaLimits;
   variants: VariantStore;
   log: FastifyBaseLogger;
+  /** Render count and duration; null or absent when metrics are off. */
+  metrics?: Pick<TroveMetrics, "renders" | "renderDuration"> | null;
 }
 
 export class VariantRenderer {
@@ -45,11 +49,28 @@ export class VariantRenderer {
     let pending = this.#inFlight.get(variant.cacheKey);
     if (!pending) {
       pending = this.deps.gate
-        .run(() => this.#renderAndStore(variant))
+        .run(() => this.#measured(variant))
         .finally(() => this.#inFlight.delete(variant.cacheKey));
       this.#inFlight.set(variant.cacheKey, pending);
     }
     return pending;
+  }
+
+  /** One render, as a span and in the metrics; a render refused by the gate is neither. */
+  async #measured(variant: VariantRequest): Promise<RenderedVariant> {
+    const metrics = this.deps.metrics;
+    const started = performance.now();
+    let outcome: "ok" | "error" = "error";
+    try {
+      const rendered = await inSpan("render", { "trove.render.transform": variant.canonical }, () =>
+        this.#renderAndStore(variant),
+      );
+      outcome = "ok";
+      return rendered;
+    } finally {
+      metrics?.renders.inc({ outcome });
+      metrics?.renderDuration.observe((performance.now() - started) / 1000);
+    }
   }
 
   async #renderAndStore({

@@ -21,7 +21,8 @@
  * Counters live in memory, or in Redis when `redisUrl` is set so several instances share them;
  * when Redis is unreachable requests are let through (skipOnError) rather than failed. Over a
  * limit: 429 with `Retry-After` and `{ error, message, retryAfterSeconds }`, rendered by the errors
- * plugin in every group (delivery included). Other answers carry `x-ratelimit-limit`,
+ * plugin in every group (delivery included), and reported to `onRefused` with the layer's name
+ * (the metrics count them). Other answers carry `x-ratelimit-limit`,
  * `-remaining` and `-reset` of the layer with the fewest requests left.
  */
 import rateLimit, { normalizeIP } from "@fastify/rate-limit";
@@ -38,6 +39,8 @@ export interface RateLimitPluginOptions {
   /** Path prefix of the delivery host (`config.assetsPrefix`). */
   assetsPrefix: string;
   redisUrl?: string | undefined;
+  /** Called with the layer's name (`address`, `key`, ...) for each request refused with 429. */
+  onRefused?: ((layer: string) => void) | undefined;
 }
 
 /** A session has at most 10,000 parts; allow each to be sent once in a window, with retries. */
@@ -46,7 +49,7 @@ export const PART_REQUESTS_PER_WINDOW = 12_000;
 const PART_ROUTE = `${PART_GATEWAY_PATH}/:sessionId/:partNumber`;
 
 /** One counter per window for each key `keyOf` gives; the store is shared, keys are prefixed. */
-type Limiter = (request: FastifyRequest) => Promise<LimiterResult>;
+type Limiter = ((request: FastifyRequest) => Promise<LimiterResult>) & { layer: string };
 type LimiterResult =
   | { isAllowed: true }
   | { isAllowed: false; max: number; remaining: number; ttl: number; isExceeded: boolean };
@@ -70,12 +73,18 @@ function rateLimitHeaders(max: number, remaining: number, resetSeconds: number):
 }
 
 /** Runs `limiters` in order; throws the 429 of the first one exceeded. */
-async function enforce(request: FastifyRequest, reply: FastifyReply, limiters: Limiter[]): Promise<void> {
+async function enforce(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  limiters: Limiter[],
+  onRefused?: (layer: string) => void,
+): Promise<void> {
   for (const limiter of limiters) {
     const result = await limiter(request);
     if (result.isAllowed) continue;
     const seconds = Math.max(1, Math.ceil(result.ttl / 1000));
     if (result.isExceeded) {
+      onRefused?.(limiter.layer);
       throw new HttpError(429, `Rate limit exceeded, retry in ${seconds} seconds`, {
         retryAfterSeconds: seconds,
         headers: rateLimitHeaders(result.max, 0, seconds),
@@ -117,11 +126,15 @@ export const rateLimitPlugin = fp<RateLimitPluginOptions>(
     });
 
     const limiter = (layer: string, max: number, keyOf: (request: FastifyRequest) => string): Limiter =>
-      app.createRateLimit({
-        max,
-        timeWindow: limits.windowMs,
-        keyGenerator: (request) => `${layer}:${keyOf(request)}`,
-      });
+      Object.assign(
+        app.createRateLimit({
+          max,
+          timeWindow: limits.windowMs,
+          keyGenerator: (request) => `${layer}:${keyOf(request)}`,
+        }),
+        { layer },
+      );
+    const { onRefused } = options;
 
     const sessionOf = (request: FastifyRequest) => (request.params as { sessionId: string }).sessionId;
     // An upload token has budgets of its own, apart from its minting key's.
@@ -148,16 +161,17 @@ export const rateLimitPlugin = fp<RateLimitPluginOptions>(
       // Part PUTs carry no key and come by the thousand for one upload: each session has a part
       // budget of its own, apart from its address's API budget; their address bound stops made-up
       // session ids from getting a fresh budget each.
-      if (request.routeOptions.url === PART_ROUTE) return enforce(request, reply, partLayers);
-      if (path.startsWith("/api/")) return enforce(request, reply, addressLayers);
-      if (isDeliveryUrl(path, options.assetsPrefix)) return enforce(request, reply, assetLayers);
+      if (request.routeOptions.url === PART_ROUTE) return enforce(request, reply, partLayers, onRefused);
+      if (path.startsWith("/api/")) return enforce(request, reply, addressLayers, onRefused);
+      if (isDeliveryUrl(path, options.assetsPrefix)) return enforce(request, reply, assetLayers, onRefused);
     });
 
     app.addHook("preParsing", async (request, reply) => {
       // Set by the auth plugin for valid keys only; keyless routes and refused keys never get here
       // with one.
       if (!request.auth) return;
-      await enforce(request, reply, request.auth.keyType === "public" ? publicKeyLayers : privateKeyLayers);
+      const layers = request.auth.keyType === "public" ? publicKeyLayers : privateKeyLayers;
+      await enforce(request, reply, layers, onRefused);
     });
   },
   { name: "trove-rate-limit", fastify: "5.x" },

@@ -18,6 +18,7 @@ import { isMediaError } from "../media/media-error.js";
 import { type MediaLimits, resolveMediaLimits } from "../media/media-limits.js";
 import { type ProcessedImage, processImage } from "../media/process-image.js";
 import { SNIFF_HEAD_BYTES, sniffContent } from "../media/sniff-content.js";
+import type { TroveMetrics } from "../metrics/trove-metrics.js";
 import type { TrustedRangesInput } from "../network/trusted-ranges.js";
 import type { RenderGate } from "../render-gate.js";
 import { objectKey, type StorageDriver } from "../storage/driver.js";
@@ -54,6 +55,8 @@ export interface UploadDeps {
   /** Attempts of a webhook delivery before it is marked failed (queue default 10). */
   webhookMaxAttempts?: number;
   log?: Pick<FastifyBaseLogger, "warn">;
+  /** Counts each registered file (src/metrics/); null or absent when metrics are off. */
+  metrics?: Pick<TroveMetrics, "upload"> | null;
 }
 
 /** The dependencies from a built app (`app.db`, `app.storage`, `app.config`). */
@@ -69,6 +72,7 @@ export function uploadDepsOf(app: FastifyInstance): UploadDeps {
     trustedRanges: app.config.trustedRanges,
     webhookMaxAttempts: app.config.webhooks.maxAttempts,
     log: app.log,
+    metrics: app.metrics,
   };
 }
 
@@ -225,6 +229,11 @@ export async function registerFile(deps: UploadDeps, request: RegisterFileInput)
       deps.log?.warn({ err: cause, key: input.storageKey }, "original of a transformed upload not removed");
     });
   }
+  deps.metrics?.upload(
+    input.uploadSource,
+    registered.isDuplicate ? "duplicate" : "stored",
+    Number(registered.file.size),
+  );
   return registered;
 }
 

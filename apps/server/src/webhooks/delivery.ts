@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { SpanKind } from "@opentelemetry/api";
 import type { Prisma } from "../generated/prisma/client.js";
 import { enqueueJob, type JobWriter } from "../jobs/job-queue.js";
 import { describeError, type JobHandler, PermanentJobError } from "../jobs/job-runner.js";
@@ -7,6 +8,8 @@ import type { Connector, LookupAll } from "../network/guarded-connector.js";
 import { isRemoteFetchError } from "../network/remote-fetch-error.js";
 import { safeFetch } from "../network/safe-fetch.js";
 import type { TrustedRangesInput } from "../network/trusted-ranges.js";
+import { inSpan } from "../tracing/in-span.js";
+import { traceContextOf, traceHeaders, withTraceContext } from "../tracing/trace-context.js";
 import { signWebhook } from "./signing.js";
 
 /** `kind` of webhook rows in the `jobs` table. */
@@ -35,6 +38,8 @@ export interface WebhookJobPayload {
   /** `webhook-id` header: `msg_<uuid>`, the same on every attempt, so receivers can drop repeats. */
   webhookId: string;
   event: WebhookEvent;
+  /** W3C trace context of what enqueued it, while tracing is on (src/tracing/trace-context.ts). */
+  traceContext?: Record<string, string>;
 }
 
 export function fileUploadedEvent<T>(data: T, at: Date = new Date()): WebhookEvent<T> {
@@ -71,11 +76,13 @@ export async function enqueueWebhook(
 ): Promise<{ jobId: string; webhookId: string }> {
   const url = checkWebhookUrl(input.url, { trustedRanges: input.trustedRanges }).toString();
   const webhookId = `msg_${randomUUID()}`;
+  const traceContext = traceContextOf();
   const payload: WebhookJobPayload = {
     workspaceId: input.workspaceId,
     url,
     webhookId,
     event: JSON.parse(JSON.stringify(input.payload)) as WebhookEvent,
+    ...(traceContext ? { traceContext } : {}),
   };
   const job = await enqueueJob(db, {
     kind: WEBHOOK_JOB_KIND,
@@ -103,9 +110,22 @@ export interface WebhookDeliveryResult {
 /**
  * Sends one signed delivery: POST `url` with the event as JSON, signed now. Redirects are not
  * followed; the response body is not read. Resolves with the receiver's status (`ok` for 2xx);
- * throws `RemoteFetchError` when the guard refuses the URL or the request fails.
+ * throws `RemoteFetchError` when the guard refuses the URL or the request fails. While tracing is
+ * on it is a `webhook delivery` span, whose `traceparent` the receiver gets.
  */
-export async function deliverWebhook(
+export function deliverWebhook(
+  input: Parameters<typeof sendWebhook>[0],
+  options: WebhookDeliveryOptions = {},
+): Promise<WebhookDeliveryResult> {
+  return inSpan(
+    "webhook delivery",
+    { "webhook.id": input.webhookId },
+    () => sendWebhook(input, options),
+    SpanKind.CLIENT,
+  );
+}
+
+async function sendWebhook(
   input: {
     url: string;
     webhookId: string;
@@ -127,6 +147,7 @@ export async function deliverWebhook(
     headers: {
       "content-type": "application/json",
       "user-agent": options.userAgent ?? "Trove-Webhooks/1.0",
+      ...traceHeaders(),
       ...signature,
     },
     body,
@@ -169,7 +190,10 @@ export function createWebhookHandler(options: WebhookHandlerOptions): JobHandler
     }
     let result: WebhookDeliveryResult;
     try {
-      result = await deliverWebhook({ ...payload, secrets }, options);
+      // A child of the request that enqueued it, when that request was traced.
+      result = await withTraceContext(payload.traceContext, () =>
+        deliverWebhook({ ...payload, secrets }, options),
+      );
     } catch (error) {
       if (isRemoteFetchError(error) && error.code === "REMOTE_URL_FORBIDDEN") {
         throw new PermanentJobError(`${error.message}${error.detail ? ` (${error.detail})` : ""}`);

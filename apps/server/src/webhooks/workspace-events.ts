@@ -15,6 +15,7 @@
 import { randomUUID } from "node:crypto";
 import type { RawQuery } from "../db/direct-sql.js";
 import type { Prisma } from "../generated/prisma/client.js";
+import { traceContextOf } from "../tracing/trace-context.js";
 import { WEBHOOK_JOB_KIND, type WebhookEvent, type WebhookJobPayload } from "./delivery.js";
 
 /** Every event type an endpoint can subscribe to. */
@@ -87,6 +88,7 @@ export async function emitWorkspaceEvent(tx: EventDb, input: WorkspaceEventInput
     // A plain JSON copy: what is stored is exactly what will be sent.
     data: JSON.parse(JSON.stringify(input.data)) as unknown,
   };
+  const traceContext = traceContextOf();
   const { count } = await tx.job.createMany({
     data: endpoints.map((endpoint) => {
       const payload: WebhookJobPayload = {
@@ -95,6 +97,7 @@ export async function emitWorkspaceEvent(tx: EventDb, input: WorkspaceEventInput
         url: endpoint.url,
         webhookId: `msg_${randomUUID()}`,
         event,
+        ...(traceContext ? { traceContext } : {}),
       };
       return {
         kind: WEBHOOK_JOB_KIND,
