@@ -11,13 +11,17 @@
  * as `Date`, json as parsed values, arrays as arrays. (Left alone, `pg` gives int8 as a string
  * and PGlite as a number.)
  *
+ * Each statement is a `db queryRaw` span while tracing is on, like Prisma's (src/tracing/).
+ *
  * Outside transactions only: there is no `tx` here. On PGlite a statement waits for a running
  * Prisma transaction to end, as Prisma's own statements do (the adapter runs transactions
  * through `PGlite.transaction`, which holds PGlite's lock).
  */
 import type { PGlite } from "@electric-sql/pglite";
+import { SpanKind } from "@opentelemetry/api";
 import type pg from "pg";
 import { Prisma } from "../generated/prisma/client.js";
+import { inSpan } from "../tracing/in-span.js";
 
 const INT8 = 20;
 const INT8_ARRAY = 1016;
@@ -31,6 +35,12 @@ export type RawQuery = Pick<DirectSql, "$queryRaw">;
 
 function statement(query: TemplateStringsArray | Prisma.Sql, values: unknown[]): Prisma.Sql {
   return query instanceof Prisma.Sql ? query : Prisma.sql(query, ...values);
+}
+
+const SPAN_ATTRIBUTES = { "db.system.name": "postgresql", "db.operation.name": "queryRaw" };
+
+function traced<T>(run: () => Promise<T>): Promise<T> {
+  return inSpan("db queryRaw", SPAN_ATTRIBUTES, run, SpanKind.CLIENT);
 }
 
 function parseInt8Array(text: string): bigint[] {
@@ -50,7 +60,7 @@ export function pgDirectSql(pool: pg.Pool, types: typeof pg.types): DirectSql {
   return {
     async $queryRaw<T>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) {
       const sql = statement(query, values);
-      const result = await pool.query({ text: sql.text, values: sql.values, types: parsers });
+      const result = await traced(() => pool.query({ text: sql.text, values: sql.values, types: parsers }));
       return result.rows as T;
     },
   };
@@ -64,7 +74,7 @@ export function pgliteDirectSql(pglite: PGlite): DirectSql {
   return {
     async $queryRaw<T>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) {
       const sql = statement(query, values);
-      const result = await pglite.query(sql.text, sql.values, { parsers });
+      const result = await traced(() => pglite.query(sql.text, sql.values, { parsers }));
       return result.rows as T;
     },
   };

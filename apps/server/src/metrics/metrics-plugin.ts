@@ -18,25 +18,31 @@ import fp from "fastify-plugin";
 import { isDeliveryUrl } from "../delivery/security-headers.js";
 import { createMetricsServer, listen, registerMetricsRoute } from "./metrics-endpoint.js";
 import { routeLabel, uploadPathOf } from "./request-labels.js";
+import { sharedReading } from "./shared-reading.js";
 import { type MetricsSources, TroveMetrics } from "./trove-metrics.js";
 
 /** Job states worth a gauge: succeeded ones only pile up until retention removes them. */
 const JOB_STATES_SHOWN = ["pending", "running", "failed"] as const;
 
+/** How long scrapes share one reading of the database gauges (./shared-reading.ts). */
+export const DATABASE_GAUGES_TTL_MS = 5_000;
+
 function sourcesOf(app: FastifyInstance): MetricsSources {
   return {
     renderLoad: () => app.renderGate.load,
     dbPool: () => app.database.poolStats?.(),
-    openMultipartSessions: () =>
-      app.db.multipartSession.count({ where: { status: { in: ["pending", "completing"] } } }),
-    jobCounts: async () => {
+    openMultipartSessions: sharedReading(
+      () => app.db.multipartSession.count({ where: { status: { in: ["pending", "completing"] } } }),
+      DATABASE_GAUGES_TTL_MS,
+    ),
+    jobCounts: sharedReading(async () => {
       const groups = await app.db.job.groupBy({
         by: ["kind", "status"],
         where: { status: { in: [...JOB_STATES_SHOWN] } },
         _count: { _all: true },
       });
       return groups.map((group) => ({ kind: group.kind, status: group.status, count: group._count._all }));
-    },
+    }, DATABASE_GAUGES_TTL_MS),
     onSourceError: (error) => app.log.warn({ err: error }, "metrics: a gauge could not be read"),
   };
 }
