@@ -11,6 +11,8 @@
  *   every 429 carries `retryAfterSeconds` equal to its Retry-After header.
  * - A key revoked with `trove-server keys revoke` (neither instance is told) is refused by both
  *   once a second has passed, although both had just cached its lookup.
+ * - A key revoked through the admin API on A is refused by A at once (A drops it from its cache)
+ *   and by B, which is not told, within a second.
  *
  * Needs TROVE_TEST_DATABASE_URL (an admin URL of a PostgreSQL server) and redis-server on PATH.
  */
@@ -26,6 +28,7 @@ import { createTestDatabase, type TestDatabase } from "../support/test-database"
 const adminUrl = process.env.TROVE_TEST_DATABASE_URL;
 const MIB = 1024 * 1024;
 const RATE_LIMIT = 20;
+const ADMIN_TOKEN = randomBytes(32).toString("hex");
 
 interface Session {
   session_id: string;
@@ -88,6 +91,7 @@ describe.runIf(adminUrl)("two instances sharing PostgreSQL, S3 and Redis", () =>
       TROVE_SECRET_KEY: randomBytes(32).toString("hex"),
       TROVE_RATE_LIMIT_MAX: String(RATE_LIMIT),
       TROVE_RATE_LIMIT_WINDOW_MS: "60000",
+      TROVE_ADMIN_TOKEN: ADMIN_TOKEN,
     };
     // A runs the migrations and seeds the keys; B finds both already there.
     a = await startServerProcess(env);
@@ -226,6 +230,39 @@ describe.runIf(adminUrl)("two instances sharing PostgreSQL, S3 and Redis", () =>
     for (let i = 0; i < 6; i += 1) after.push(await statusOn(i % 2 === 0 ? a : b));
     expect(after).toEqual([401, 401, 401, 401, 401, 401]);
     figures.keyRevocation = { refusedAfterMs: 1000, requestsAfter: after.length };
+  });
+
+  it("a key revoked through the admin API on A is refused by A at once and by B within a second", async () => {
+    const adminCall = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${a.baseUrl}/admin/v1${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${ADMIN_TOKEN}`,
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      expect(res.ok, `${method} ${path}: ${res.status}`).toBe(true);
+      return (await res.json()) as Record<string, unknown>;
+    };
+    const workspace = await adminCall("POST", "/workspaces", { name: "revocation" });
+    const created = await adminCall("POST", `/workspaces/${workspace.workspace_no}/keys`, {
+      type: "private",
+    });
+    const statusOn = async (instance: ServerProcess) =>
+      (await fetch(`${instance.baseUrl}/api/v1/files`, { headers: { "x-api-key": String(created.key) } }))
+        .status;
+    // Both instances look the new key up and cache it.
+    expect([await statusOn(a), await statusOn(b)]).toEqual([200, 200]);
+    await adminCall("DELETE", `/workspaces/${workspace.workspace_no}/keys/${created.id}`);
+    const revokedAt = Date.now();
+    expect(await statusOn(a)).toBe(401);
+    // B was not told: its cached lookup may serve until TROVE_KEY_CACHE_MS (1000) has passed.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, revokedAt + 1000 - Date.now())));
+    const after: number[] = [];
+    for (let i = 0; i < 6; i += 1) after.push(await statusOn(i % 2 === 0 ? a : b));
+    expect(after).toEqual([401, 401, 401, 401, 401, 401]);
+    figures.adminKeyRevocation = { refusedByOtherInstanceAfterMs: 1000, requestsAfter: after.length };
   });
 
   it("A dies between parts: the upload goes on on B and completes there", async () => {

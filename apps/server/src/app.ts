@@ -7,7 +7,8 @@
  *
  * Order: request spans (only while tracing is on, src/tracing/) -> request ids -> errors -> metrics (src/metrics/metrics-plugin.ts) -> unread body -> cors -> db -> storage -> rate limit (its per-key
  * layer runs after auth, src/plugins/rate-limit.ts) -> auth -> NUL rejection -> routes (the API
- * routes from the endpoint registry, src/routes/endpoint-route.ts). Route plugins
+ * routes from the endpoint registry, src/routes/endpoint-route.ts; the admin API, src/routes/admin.ts,
+ * only with an admin token). Route plugins
  * register with `app.register(plugin)`; they get `app.db`, `app.storage`, `app.config`,
  * `app.deliveryUrl()`, `request.auth` and the error envelopes for free (see src/fastify-types.ts,
  * src/plugins/auth.ts, src/errors/). Pass extra route plugins through `options.routes` or register
@@ -39,6 +40,7 @@ import { rejectNulPlugin } from "./plugins/reject-nul.js";
 import { genRequestId, requestIdPlugin } from "./plugins/request-id.js";
 import { unreadBodyPlugin } from "./plugins/unread-body.js";
 import { RenderGate } from "./render-gate.js";
+import { adminRoutes } from "./routes/admin.js";
 import { deliveryRoutes } from "./routes/delivery.js";
 import { fileRoutes } from "./routes/files.js";
 import { folderRoutes } from "./routes/folders.js";
@@ -168,6 +170,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(uploadRoutes);
     await app.register(multipartRoutes);
     await app.register(partGatewayRoutes);
+    // Off without a token: /admin/ paths are then unknown routes (404), not refusals.
+    if (config.adminToken) await app.register(adminRoutes);
     for (const routes of options.routes ?? []) await app.register(routes);
     setupWorkers(app);
   } catch (error) {

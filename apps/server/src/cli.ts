@@ -8,8 +8,10 @@
  *     public keys may carry an upload policy (src/uploads/upload-policy.ts): --public (same as
  *     --type public) [--max-size 20MB] [--types image/*,video/mp4] [--folder avatars/]
  *     [--folder-match exact|prefix] [--no-remote] [--no-multipart]
+ *     [--expires <ISO date-time>] (any key: 401 KEY_EXPIRED afterwards)
  *   trove-server keys revoke <prefix-or-key>
  *   trove-server keys list --workspace <no>
+ *   trove-server workspaces create|list|get|rename|disable|enable|delete [--force]   (src/admin/workspaces-command.ts)
  *   trove-server counts check|repair                       recount files per workspace and folder
  *   trove-server transforms set|rm|list|strict --workspace <no> ...   (src/transforms/transforms-command.ts)
  *   trove-server webhooks secret|rotate|add|list|remove|deliveries ...   (src/webhooks/webhook-commands.ts)
@@ -20,6 +22,7 @@ import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type UploadPolicy, uploadPolicySchema } from "@trove/schema";
 import { Command, InvalidArgumentError, Option } from "commander";
+import { addWorkspacesCommand } from "./admin/workspaces-command.js";
 import { parseByteSize } from "./byte-size.js";
 import { CliError } from "./cli-error.js";
 import { ConfigError, loadConfig, type ServerConfig } from "./config.js";
@@ -73,6 +76,15 @@ interface KeyCreateOptions {
   folderMatch?: "exact" | "prefix";
   remote: boolean;
   multipart: boolean;
+  expires?: Date;
+}
+
+function parseExpiry(value: string): Date {
+  const time = Date.parse(value);
+  if (Number.isNaN(time))
+    throw new InvalidArgumentError("must be an ISO date-time, e.g. 2030-01-01T00:00:00Z");
+  if (time <= Date.now()) throw new InvalidArgumentError("must lie in the future");
+  return new Date(time);
 }
 
 function parseSizeArgument(value: string): number {
@@ -163,6 +175,7 @@ export function createProgram(io: CliIo = defaultIo): Command {
     )
     .option("--no-remote", "public keys: refuse remote-URL uploads")
     .option("--no-multipart", "public keys: refuse multipart uploads")
+    .option("--expires <date-time>", "when the key stops working (ISO 8601)", parseExpiry)
     .action(async (options: KeyCreateOptions) => {
       const type = options.type ?? (options.public ? "public" : undefined);
       if (!type) throw new CliError("Give --type public|private (or --public)");
@@ -176,6 +189,7 @@ export function createProgram(io: CliIo = defaultIo): Command {
           type,
           ...(options.name ? { name: options.name } : {}),
           ...(policy ? { policy } : {}),
+          ...(options.expires ? { expiresAt: options.expires } : {}),
         });
         io.out(key);
         io.err(
@@ -244,6 +258,15 @@ export function createProgram(io: CliIo = defaultIo): Command {
         });
       });
   }
+
+  addWorkspacesCommand(program, {
+    out: io.out,
+    fail: (message) => new CliError(message),
+    withDatabase: (fn) => {
+      const config = loadConfig(io.env);
+      return withDatabase(config, ({ prisma }) => fn(prisma, config.secretKey));
+    },
+  });
 
   addTransformsCommand(program, {
     out: io.out,

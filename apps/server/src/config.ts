@@ -61,6 +61,8 @@
  *   TROVE_MULTIPART_SWEEP_INTERVAL_MS (how often expired sessions are swept, 300000),
  *   TROVE_ORPHAN_GRACE_MS (age at which the sweeper removes stored objects and store uploads no row
  *   points at, 900000).
+ * Administration (src/admin/): TROVE_ADMIN_TOKEN (at least 32 characters; unset: the admin API under
+ *   /admin/v1 is off and answers 404; sent as `Authorization: Bearer <token>`).
  * Upload policy of public keys without one of their own (src/uploads/public-key-policy-config.ts;
  * all unset: no restriction): TROVE_PUBLIC_KEY_MAX_FILE_SIZE (20MB, 1GiB, bytes),
  *   TROVE_PUBLIC_KEY_ALLOWED_TYPES (image/*,video/mp4), TROVE_PUBLIC_KEY_FOLDER,
@@ -146,6 +148,8 @@ export interface ServerConfig {
   bodyLimit: number;
   /** Longest an API-key lookup is reused (src/keys/active-key-cache.ts); 0: every request looks up. */
   keyCacheMs: number;
+  /** The admin API's bearer token (src/admin/admin-token.ts); undefined: the admin API is off. */
+  adminToken: string | undefined;
   devKeys: { publicKey?: string; privateKey?: string; privateKey2?: string };
   /** Create a development workspace and keys when none exists. */
   seedDev: boolean;
@@ -226,6 +230,9 @@ const envSchema = z.object({
     .min(1024)
     .default(1024 * 1024),
   TROVE_KEY_CACHE_MS: z.coerce.number().int().min(0).max(1000).default(1000),
+  TROVE_ADMIN_TOKEN: optionalString.pipe(
+    z.string().min(32, "must be at least 32 characters (e.g. openssl rand -hex 32)").max(512).optional(),
+  ),
   ...publicKeyPolicyEnvSchema,
   ...metricsEnvSchema,
   TROVE_DEV_PUBLIC_KEY: devKeyEnv("public"),
@@ -427,6 +434,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     trustProxy,
     bodyLimit: e.TROVE_BODY_LIMIT,
     keyCacheMs: e.TROVE_KEY_CACHE_MS,
+    adminToken: e.TROVE_ADMIN_TOKEN,
     devKeys,
     seedDev,
     logLevel: e.LOG_LEVEL,
@@ -533,6 +541,7 @@ export function resolveConfig(input: ConfigInput): ServerConfig {
     trustProxy: input.trustProxy ?? false,
     bodyLimit: input.bodyLimit ?? 1024 * 1024,
     keyCacheMs: input.keyCacheMs ?? 1000,
+    adminToken: input.adminToken,
     devKeys: input.devKeys ?? {},
     seedDev: input.seedDev ?? false,
     logLevel: input.logLevel ?? "info",

@@ -11,6 +11,7 @@
  *   app.jobRunner  JobRunner or null (src/jobs/start-workers.ts)
  *   app.metrics    TroveMetrics or null when TROVE_METRICS is off; app.metricsServer its own
  *                  listener or null (src/metrics/metrics-plugin.ts)
+ *   app.activeKeys the API-key cache (src/keys/active-key-cache.ts); the admin API drops what it revokes
  *   request.auth  AuthContext, set by the auth hook on every route whose `config.auth` is "any" or
  *                 "private" (default "private" for /api/* routes, "none" elsewhere).
  *
@@ -18,6 +19,7 @@
  *   { config: { auth: "any" } }                   public or private key (uploads, multipart)
  *   { config: { auth: "private" } }               private key only (default under /api/)
  *   { config: { auth: "none" } }                  no key (delivery, health, part gateway)
+ *   { config: { auth: "admin" } }                 the admin token only (admin API, /admin/v1)
  *   { config: { errorGroup: "files" } }           envelope group override (default: by path)
  *   { config: { errorVariant: "folder-create" } } 400 as { success: false, error }
  *   { config: { drainUnreadBodyUpTo: n } }        bytes of a refused body read to keep the connection (src/plugins/unread-body.ts)
@@ -30,6 +32,7 @@ import type { ServerConfig } from "./config.js";
 import type { Database, DbKind } from "./db/database.js";
 import type { PrismaClient } from "./generated/prisma/client.js";
 import type { JobRunner } from "./jobs/job-runner.js";
+import type { ActiveKeyCache } from "./keys/active-key-cache.js";
 import type { SeedResult } from "./keys/seed.js";
 import type { TroveMetrics } from "./metrics/trove-metrics.js";
 import type { AuthContext, AuthMode } from "./plugins/auth.js";
@@ -49,6 +52,8 @@ declare module "fastify" {
     deliveryUrl(workspaceNo: string, path: string): string;
     /** What development seeding did at start (keys created now are shown once by the CLI). */
     seedResult: SeedResult | undefined;
+    /** The API-key cache of this instance (src/keys/active-key-cache.ts). */
+    activeKeys: ActiveKeyCache;
     /** The background job runner of this instance, or null when `config.workers` is off. */
     jobRunner: JobRunner | null;
     /** This instance's metrics, or null when they are off (src/metrics/metrics-plugin.ts). */

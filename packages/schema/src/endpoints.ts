@@ -1,4 +1,5 @@
 import type * as z from "zod";
+import { ADMIN_ENDPOINTS } from "./admin-endpoints.js";
 import { messageResponseSchema } from "./common.js";
 import type { ErrorGroup } from "./error-groups.js";
 import {
@@ -41,8 +42,11 @@ import { createUploadTokenBodySchema, uploadTokenResponseSchema } from "./upload
 import { anyUploadResponseSchema, directUploadFieldsSchema, remoteUploadBodySchema } from "./uploads.js";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
-/** `any`: public or private key; `private`: private key only; `none`: signed URL, no key. */
-export type KeyRequirement = "any" | "private" | "none";
+/**
+ * `any`: public or private key; `private`: private key only; `none`: signed URL, no key;
+ * `admin`: the server's admin token, never a workspace key (./admin-endpoints.ts).
+ */
+export type KeyRequirement = "any" | "private" | "none" | "admin";
 
 export interface EndpointDefinition {
   /** The spec's endpoint number. */
@@ -370,17 +374,16 @@ export const ENDPOINTS = [
   },
 ] as const satisfies readonly EndpointDefinition[];
 
-export type EndpointOperationId = (typeof ENDPOINTS)[number]["operationId"];
-export type EndpointOf<Op extends EndpointOperationId> = Extract<
-  (typeof ENDPOINTS)[number],
-  { operationId: Op }
->;
+/** An entry of either registry: the public API (ENDPOINTS) or the admin API (ADMIN_ENDPOINTS). */
+export type RegisteredEndpoint = (typeof ENDPOINTS)[number] | (typeof ADMIN_ENDPOINTS)[number];
+export type EndpointOperationId = RegisteredEndpoint["operationId"];
+export type EndpointOf<Op extends EndpointOperationId> = Extract<RegisteredEndpoint, { operationId: Op }>;
 
-const BY_OPERATION = new Map<string, (typeof ENDPOINTS)[number]>(
-  ENDPOINTS.map((endpoint) => [endpoint.operationId, endpoint]),
+const BY_OPERATION = new Map<string, RegisteredEndpoint>(
+  [...ENDPOINTS, ...ADMIN_ENDPOINTS].map((endpoint) => [endpoint.operationId, endpoint]),
 );
 
-/** The registry entry of an operation (the server registers it, the SDK calls it). */
+/** The registry entry of an operation, public or admin (the server registers it, the SDK calls it). */
 export function endpointOf<Op extends EndpointOperationId>(operationId: Op): EndpointOf<Op> {
   const endpoint = BY_OPERATION.get(operationId);
   if (!endpoint) throw new Error(`No endpoint ${operationId} in ENDPOINTS`);

@@ -35,6 +35,10 @@ export const ERROR_CODES = [
   "NOT_FOUND",
   "CONFLICT",
   "SERVICE_UNAVAILABLE",
+  // An API key past its `expires_at` (401).
+  "KEY_EXPIRED",
+  // Admin API: a workspace delete refused while the workspace holds files (409).
+  "WORKSPACE_NOT_EMPTY",
   // FILE_TOO_LARGE is listed above.
   ...UPLOAD_POLICY_ERROR_CODES.filter(
     (code): code is Exclude<(typeof UPLOAD_POLICY_ERROR_CODES)[number], "FILE_TOO_LARGE"> =>

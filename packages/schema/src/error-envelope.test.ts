@@ -6,7 +6,7 @@ import {
   notFoundMessage,
 } from "./error-catalogue.js";
 import { buildErrorBody } from "./error-envelope.js";
-import { ERROR_GROUPS } from "./error-groups.js";
+import { ERROR_GROUPS, errorGroupOf } from "./error-groups.js";
 import { errorShapeFor } from "./error-shapes.js";
 
 describe("buildErrorBody", () => {
@@ -115,6 +115,30 @@ describe("buildErrorBody", () => {
     for (const group of ["upload", "multipart", "files", "folders", "sources", "other"] as const) {
       expect(JSON.stringify(buildErrorBody(group, 500, e))).not.toContain("postgres://");
     }
+  });
+});
+
+describe("admin group", () => {
+  it("answers every status but 429 with { error, errorCode, message }, 5xx without details", () => {
+    expect(
+      buildErrorBody("admin", 409, { message: "holds 3 files", errorCode: "WORKSPACE_NOT_EMPTY" }),
+    ).toEqual({
+      error: "Conflict",
+      errorCode: "WORKSPACE_NOT_EMPTY",
+      message: "holds 3 files",
+    });
+    expect(buildErrorBody("admin", 401, { message: "Invalid or missing admin token" })).toEqual({
+      error: "Unauthorized",
+      errorCode: "UNAUTHORIZED",
+      message: "Invalid or missing admin token",
+    });
+    expect(buildErrorBody("admin", 500, { message: "postgres://u:p@h/db" })).toEqual({
+      error: "Internal Server Error",
+      errorCode: "INTERNAL_ERROR",
+      message: ERROR_MESSAGES.internal,
+    });
+    expect(errorGroupOf("/admin/v1/workspaces?page=2")).toBe("admin");
+    expect(errorGroupOf("/adminx/v1/workspaces")).toBe("other");
   });
 });
 

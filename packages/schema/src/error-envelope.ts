@@ -22,6 +22,9 @@
  * | 5xx     | { error: "Internal Server Error", success: false, errorCode: "INTERNAL_ERROR", message } | { success: false, error } | { error, message } (message generic unless the error is `expose`d: a gateway error naming the upstream) |
  * | 503     | as 5xx, with the title "Service Unavailable", errorCode "SERVICE_UNAVAILABLE" and the server's message (retry advice); Retry-After is set |
  *
+ * The admin group (`/admin/v1/...`, Trove's own) answers every status but 429 with `{ error: title,
+ * errorCode, message }`, its 401 included (the message says what was wrong with the admin token).
+ *
  * Upload-policy refusals (UPLOAD_POLICY_ERROR_CODES) carry their own
  * errorCode: in the upload group as above; in the multipart group as `{ success: false, error:
  * message, errorCode }` whatever the status (401: `{ success: false, error: "Unauthorized",
@@ -76,6 +79,8 @@ export function buildErrorBody(
       retryAfterSeconds: seconds,
     };
   }
+
+  if (group === "admin") return adminBody(status, error, title);
 
   if (status === 401) {
     if (group === "sources")
@@ -138,4 +143,13 @@ export function buildErrorBody(
     return error.code ? { error: message, code: error.code } : { error: message };
   }
   return { error: title, message };
+}
+
+function adminBody(status: number, error: ErrorBodyInput, title: string): ErrorBody {
+  const opaque = status >= 500 && status !== 503 && error.expose !== true;
+  return {
+    error: opaque ? "Internal Server Error" : title,
+    errorCode: error.errorCode ?? errorCodeForStatus(status),
+    message: opaque ? ERROR_MESSAGES.internal : error.message,
+  };
 }

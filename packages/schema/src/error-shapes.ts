@@ -1,6 +1,7 @@
 import type * as z from "zod";
 import type { ErrorGroup } from "./error-groups.js";
 import {
+  adminErrorSchema,
   errorMessageSchema,
   errorOnlySchema,
   failureSchema,
@@ -47,5 +48,7 @@ export function errorShapeFor(
     case "sources":
       if (status === 404 || status === 409) return errorOnlySchema;
       return errorMessageSchema;
+    case "admin":
+      return adminErrorSchema;
   }
 }

@@ -34,6 +34,9 @@ export const uploadErrorSchema = z.object({
   message: z.string(),
 });
 
+/** `{ error, errorCode, message }`: every admin API error but 429. */
+export const adminErrorSchema = z.object({ error: z.string(), errorCode: z.string(), message: z.string() });
+
 /** `{ error, message, retryAfterSeconds }`: 429 everywhere. */
 export const rateLimitErrorSchema = z.object({
   error: z.string(),
@@ -48,6 +51,7 @@ export const fileNotFoundCodeSchema = z.object({ error: z.string(), code: z.lite
 export const errorEnvelopeSchema = z.union([
   rateLimitErrorSchema,
   uploadErrorSchema,
+  adminErrorSchema,
   fileNotFoundCodeSchema,
   failureWithMessageSchema,
   failureSchema,

@@ -1,3 +1,5 @@
+export * from "./admin.js";
+export * from "./admin-endpoints.js";
 export * from "./common.js";
 export * from "./endpoints.js";
 export * from "./error-catalogue.js";

@@ -2,7 +2,8 @@
  * Serves a stored file from the delivery host: `{workspace_no}/{path...}`.
  *
  * - Found by workspace_no + the file's `path` (`photos/2024/cat.jpg`); only active, non-deleted,
- *   non-private files (./access-check.ts). Anything else is 404 `{ error: "File not found" }`.
+ *   non-private files (./access-check.ts) of a workspace that is not disabled. Anything else is
+ *   404 `{ error: "File not found" }`.
  * - Answered by ./stored-object-sender.ts: ETag, ranges, conditional requests, streamed.
  * - `fallback` answers when no file has the requested path (the delivery-time transforms of
  *   ./variant-delivery.ts, `{workspace_no}/{transform}/{path}`). The files it may answer from
@@ -52,9 +53,10 @@ export function fileDelivery(
     async serve(request, reply, target) {
       const workspace = await app.db.workspace.findUnique({
         where: { workspaceNo: target.workspaceNo },
-        select: { id: true, strictTransforms: true },
+        select: { id: true, strictTransforms: true, disabledAt: true },
       });
-      if (!workspace) throw notFound("files");
+      // A disabled workspace's files are answered like unknown ones.
+      if (!workspace || workspace.disabledAt) throw notFound("files");
       const basePaths = fallback?.basePaths(target.path) ?? [];
       const claimed = fallback?.claims(target.path) ?? false;
       const paths = claimed ? basePaths : [target.path, ...basePaths];

@@ -75,7 +75,7 @@ export function originDelivery(
     close: () => readers.close(),
     async serve(request, reply, target) {
       const source = await app.db.source.findFirst({
-        where: { name: target.origin, workspace: { workspaceNo: target.workspaceNo } },
+        where: { name: target.origin, workspace: { workspaceNo: target.workspaceNo, disabledAt: null } },
         select: {
           id: true,
           workspaceId: true,

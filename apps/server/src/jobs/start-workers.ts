@@ -15,6 +15,7 @@
  *   workspace fails the job. Trusted ranges, the
  *   attempt timeout and the test resolver/connector come from the config.
  * - `storage.delete-objects`: removal of a deleted file's objects (src/files/delete-objects-job.ts).
+ * - `workspace.delete`: a forced workspace delete's rows, in batches (src/admin/delete-workspace.ts).
  *
  * Beside the runner, the sweep of expired multipart sessions and orphaned objects runs on this
  * instance's own timer every `config.multipart.sweepIntervalMs` (src/multipart/sweep-timer.ts),
@@ -22,6 +23,7 @@
  * than `config.jobRetentionMs` ago (./job-retention.ts).
  */
 import type { FastifyInstance } from "fastify";
+import { createDeleteWorkspaceHandler, DELETE_WORKSPACE_JOB_KIND } from "../admin/delete-workspace.js";
 import { createDeleteObjectsHandler, DELETE_OBJECTS_JOB_KIND } from "../files/delete-objects-job.js";
 import { sweepExpiredSessions } from "../multipart/sweep-sessions.js";
 import { type SweepTimer, startSweepTimer } from "../multipart/sweep-timer.js";
@@ -49,6 +51,7 @@ export function createJobRunner(app: FastifyInstance): JobRunner {
     }),
   );
   runner.register(DELETE_OBJECTS_JOB_KIND, createDeleteObjectsHandler({ db: app.db, storage: app.storage }));
+  runner.register(DELETE_WORKSPACE_JOB_KIND, createDeleteWorkspaceHandler(app.db));
   return runner;
 }
 

@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import { type ActiveKeyLookup, createActiveKeyCache } from "./active-key-cache.js";
 import type { ActiveApiKey } from "./api-keys.js";
 
-const KEY: ActiveApiKey = { id: "k1", type: "private", workspaceId: "w1", workspaceNo: "abc", policy: null };
+const KEY: ActiveApiKey = {
+  id: "k1",
+  type: "private",
+  workspaceId: "w1",
+  workspaceNo: "abc",
+  policy: null,
+  expiresAt: null,
+};
 
 /** A lookup backed by a mutable table, counting the queries it runs. */
 function table(rows: Record<string, ActiveApiKey>) {

@@ -8,7 +8,9 @@
  * SQL console) is refused by every instance at most `ttlMs` later, because an entry is never
  * served past its age and nothing refreshes it in the background. Only active keys are cached: an
  * unknown or revoked key is looked up every time, so a key created a moment ago works at once and
- * a flood of invented keys cannot evict real ones.
+ * a flood of invented keys cannot evict real ones. The admin API, revoking a key or disabling a
+ * workspace on this instance, drops the entries at once (`forget`, `clear`); other instances
+ * follow within `ttlMs`. An entry carries the key's expiry, checked on every use.
  */
 import { LRUCache } from "lru-cache";
 import type { ActiveApiKey } from "./api-keys.js";
@@ -29,6 +31,8 @@ export interface ActiveKeyCache {
   get(keyHash: string): Promise<ActiveApiKey | null>;
   /** Forgets one key at once (this process revoked or changed it). */
   forget(keyHash: string): void;
+  /** Forgets every key (this process disabled a workspace, whose keys it cannot name by hash). */
+  clear(): void;
 }
 
 const DEFAULT_MAX_KEYS = 10_000;
@@ -37,7 +41,7 @@ export function createActiveKeyCache(
   lookup: ActiveKeyLookup,
   options: ActiveKeyCacheOptions,
 ): ActiveKeyCache {
-  if (options.ttlMs <= 0) return { get: lookup, forget: () => {} };
+  if (options.ttlMs <= 0) return { get: lookup, forget: () => {}, clear: () => {} };
   const cache = new LRUCache<string, ActiveApiKey>({
     max: options.max ?? DEFAULT_MAX_KEYS,
     ttl: options.ttlMs,
@@ -53,6 +57,9 @@ export function createActiveKeyCache(
     get: async (keyHash) => (await cache.fetch(keyHash)) ?? null,
     forget: (keyHash) => {
       cache.delete(keyHash);
+    },
+    clear: () => {
+      cache.clear();
     },
   };
 }

@@ -49,6 +49,8 @@ export interface CreateApiKeyInput {
   key?: string;
   /** Upload policy of a public key (src/uploads/upload-policy.ts); refused on private keys. */
   policy?: UploadPolicy;
+  /** After this the key gets 401 KEY_EXPIRED; unset: it does not expire. */
+  expiresAt?: Date;
 }
 
 export async function createApiKey(
@@ -68,11 +70,17 @@ export async function createApiKey(
       workspaceId: input.workspaceId,
       type: input.type,
       name: input.name ?? null,
+      expiresAt: input.expiresAt ?? null,
       prefix: apiKeyPrefix(key),
       hash: hashApiKey(key),
     },
   });
   return { key, record };
+}
+
+/** Whether a key has passed its expiry at `now`. */
+export function isApiKeyExpired(key: Pick<ActiveApiKey, "expiresAt">, now: number = Date.now()): boolean {
+  return key.expiresAt !== null && key.expiresAt.getTime() <= now;
 }
 
 /** What authenticating a request needs of its key. */
@@ -83,10 +91,14 @@ export interface ActiveApiKey {
   workspaceNo: string;
   /** The key's upload policy as stored (JSON), or null. */
   policy: unknown;
+  /** When the key stops working, or null. Checked on every request, cached or not. */
+  expiresAt: Date | null;
 }
 
 /**
- * The key with this SHA-256 hash, with its workspace's number, if it exists and is not revoked.
+ * The key with this SHA-256 hash, with its workspace's number, if it exists, is not revoked and
+ * its workspace is not disabled. An expired key is returned with its `expiresAt`: the caller
+ * refuses it with a 401 of its own (KEY_EXPIRED), which a cached entry gets too.
  * Authentication runs this behind a one-second cache (src/keys/active-key-cache.ts), so it is one
  * raw statement (the unique index on `hash`, one join): Prisma's query compiler and result mapping
  * would cost more CPU than the query itself.
@@ -96,9 +108,10 @@ export async function findActiveApiKey(
   keyHash: string,
 ): Promise<ActiveApiKey | null> {
   const [record] = await prisma.$queryRaw<ActiveApiKey[]>`
-    SELECT k.id, k.type::text AS type, k.workspace_id AS "workspaceId", w.workspace_no AS "workspaceNo", k.policy
+    SELECT k.id, k.type::text AS type, k.workspace_id AS "workspaceId", w.workspace_no AS "workspaceNo", k.policy,
+      k.expires_at AS "expiresAt"
     FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id
-    WHERE k.hash = ${keyHash} AND k.revoked_at IS NULL`;
+    WHERE k.hash = ${keyHash} AND k.revoked_at IS NULL AND w.disabled_at IS NULL`;
   return record ?? null;
 }
 
@@ -123,8 +136,22 @@ export async function revokeApiKey(prisma: PrismaClient, prefixOrKey: string): P
     target = active[0] ?? candidates[0] ?? null;
   }
   if (!target) throw new ApiKeyLookupError(`No API key ${prefixOrKey}`);
-  if (target.revokedAt) return target;
-  return prisma.apiKey.update({ where: { id: target.id }, data: { revokedAt: new Date() } });
+  return markRevoked(prisma, target);
+}
+
+/** Revokes the key `keyId` of a workspace (the admin API); null when the workspace has no such key. */
+export async function revokeApiKeyById(
+  prisma: PrismaClient,
+  workspaceId: string,
+  keyId: string,
+): Promise<ApiKey | null> {
+  const target = await prisma.apiKey.findFirst({ where: { id: keyId, workspaceId } });
+  return target ? markRevoked(prisma, target) : null;
+}
+
+async function markRevoked(prisma: PrismaClient, key: ApiKey): Promise<ApiKey> {
+  if (key.revokedAt) return key;
+  return prisma.apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() } });
 }
 
 export async function listApiKeys(prisma: PrismaClient, workspaceId: string): Promise<ApiKey[]> {

@@ -92,8 +92,9 @@ interface TokenRow {
 }
 
 /**
- * The token with its workspace, if it exists and its minting key is not revoked (unique index on
- * `hash`, two joins). Expiry is judged by the database clock, as spending it is.
+ * The token with its workspace, if it exists, its minting key is neither revoked nor expired and
+ * its workspace is not disabled (unique index on `hash`, two joins). Expiry is judged by the
+ * database clock, as spending it is.
  */
 export async function findUploadToken(
   db: Pick<PrismaClient, "$queryRaw">,
@@ -107,7 +108,8 @@ export async function findUploadToken(
     FROM upload_tokens t
       JOIN workspaces w ON w.id = t.workspace_id
       JOIN api_keys k ON k.id = t.api_key_id
-    WHERE t.hash = ${hashToken(token)} AND k.revoked_at IS NULL`;
+    WHERE t.hash = ${hashToken(token)} AND k.revoked_at IS NULL AND w.disabled_at IS NULL
+      AND (k.expires_at IS NULL OR k.expires_at > now())`;
   if (!row) return null;
   return { ...row, policy: storedPolicy(row.policy) };
 }

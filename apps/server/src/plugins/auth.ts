@@ -22,13 +22,21 @@
  * route: 403; used up: 403 TOKEN_EXHAUSTED before any body is read (except on routes with
  * `config.acceptsSpentUploadToken`, multipart complete, which spends nothing new by itself).
  * A public key carries its own policy, or the server-wide default (`config.publicKeyPolicy`).
+ *
+ * A key past its `expiresAt` gets 401 KEY_EXPIRED (checked on cached entries too, so a cache entry
+ * never outlives the key); a key of a disabled workspace is not found (401), nor are its upload
+ * tokens. `config.auth: "admin"` (the admin API, src/routes/admin-*.ts) takes only the server's
+ * admin token as a bearer credential (src/admin/admin-token.ts), never a workspace key; such a
+ * request has no `request.auth`. `app.activeKeys` is the key cache, for the admin API to drop
+ * what it revokes or disables at once on this instance.
  */
 import { ERROR_MESSAGES } from "@trove/schema";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
+import { bearerTokenOf, isAdminToken } from "../admin/admin-token.js";
 import { HttpError } from "../errors/http-error.js";
 import { createActiveKeyCache } from "../keys/active-key-cache.js";
-import { findActiveApiKey, hashApiKey, isPlausibleApiKey } from "../keys/api-keys.js";
+import { findActiveApiKey, hashApiKey, isApiKeyExpired, isPlausibleApiKey } from "../keys/api-keys.js";
 import {
   findUploadToken,
   isUploadTokenShaped,
@@ -38,7 +46,12 @@ import {
 } from "../keys/upload-tokens.js";
 import type { UploadPolicy } from "../uploads/upload-policy.js";
 
-export type AuthMode = "any" | "private" | "none";
+export type AuthMode = "any" | "private" | "none" | "admin";
+
+/** The 401 of a request to the admin API without the admin token. */
+export const ADMIN_UNAUTHORIZED_MESSAGE = "Invalid or missing admin token";
+/** The 401 of a key past its expiry. */
+export const KEY_EXPIRED_MESSAGE = "API key expired";
 
 export interface AuthContext {
   workspaceId: string;
@@ -86,6 +99,7 @@ export const authPlugin = fp(
     const activeKeys = createActiveKeyCache((keyHash) => findActiveApiKey(app.db, keyHash), {
       ttlMs: app.config.keyCacheMs,
     });
+    app.decorate("activeKeys", activeKeys);
 
     const touch = (keyId: string) => {
       const now = Date.now();
@@ -102,6 +116,12 @@ export const authPlugin = fp(
       if (request.is404) return;
       const mode = authModeOf(request);
       if (mode === "none") return;
+      if (mode === "admin") {
+        if (!isAdminToken(app.config.adminToken, bearerTokenOf(request))) {
+          throw new HttpError(401, ADMIN_UNAUTHORIZED_MESSAGE);
+        }
+        return;
+      }
       const key = apiKeyFromRequest(request);
       if (!key) throw new HttpError(401, ERROR_MESSAGES.unauthorized);
       if (isUploadTokenShaped(key)) {
@@ -110,6 +130,8 @@ export const authPlugin = fp(
       }
       const record = isPlausibleApiKey(key) ? await activeKeys.get(hashApiKey(key)) : null;
       if (!record) throw new HttpError(401, ERROR_MESSAGES.unauthorized);
+      if (isApiKeyExpired(record))
+        throw new HttpError(401, KEY_EXPIRED_MESSAGE, { errorCode: "KEY_EXPIRED" });
       if (mode === "private" && record.type !== "private") {
         throw new HttpError(403, ERROR_MESSAGES.privateKeyRequired);
       }

@@ -5,6 +5,7 @@
  *   before authentication (onRequest)
  *     /api/ part PUT  -> per client address (`partAddressMax`), then per session (12,000)
  *     other /api/     -> per client address (`addressMax`): missing and wrong keys cost the sender
+ *     /admin/         -> the same per-address budget
  *     assets prefix   -> per client address (`assetsMax`)
  *   after authentication (preParsing: after every onRequest hook, so after auth's, and before the
  *   body is read), valid keys only
@@ -162,7 +163,9 @@ export const rateLimitPlugin = fp<RateLimitPluginOptions>(
       // budget of its own, apart from its address's API budget; their address bound stops made-up
       // session ids from getting a fresh budget each.
       if (request.routeOptions.url === PART_ROUTE) return enforce(request, reply, partLayers, onRefused);
-      if (path.startsWith("/api/")) return enforce(request, reply, addressLayers, onRefused);
+      // The admin API shares the address budget: guessing its token costs the guesser.
+      if (path.startsWith("/api/") || path.startsWith("/admin/"))
+        return enforce(request, reply, addressLayers, onRefused);
       if (isDeliveryUrl(path, options.assetsPrefix)) return enforce(request, reply, assetLayers, onRefused);
     });
 

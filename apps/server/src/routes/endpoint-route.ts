@@ -18,7 +18,12 @@
  * Responses are serialized through the response schema: a body that breaks the contract is a 500
  * in the server's log, never a silently different wire.
  */
-import { type ENDPOINTS, type EndpointOf, type EndpointOperationId, endpointOf } from "@trove/schema";
+import {
+  type EndpointOf,
+  type EndpointOperationId,
+  endpointOf,
+  type RegisteredEndpoint,
+} from "@trove/schema";
 import type {
   FastifyContextConfig,
   FastifyInstance,
@@ -136,7 +141,7 @@ export function registerEndpoint<Op extends EndpointOperationId>(
   handler: EndpointHandler<Op>,
   options: EndpointOptions = {},
 ): void {
-  const endpoint: (typeof ENDPOINTS)[number] = endpointOf(operationId);
+  const endpoint: RegisteredEndpoint = endpointOf(operationId);
   const schema: FastifySchema = {};
   if ("params" in endpoint) schema.params = endpoint.params;
   if ("query" in endpoint) schema.querystring = endpoint.query;

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
+import { ADMIN_ENDPOINTS } from "../admin-endpoints.js";
 import { ENDPOINTS } from "../endpoints.js";
 import { errorShapeFor } from "../error-shapes.js";
 import { failureSchema, fileNotFoundCodeSchema } from "../errors.js";
@@ -36,9 +37,11 @@ const doc = createOpenApiDocument() as unknown as Json;
 const paths = doc.paths as Record<string, Record<string, Json>>;
 const componentSchemas = (doc.components as Json).schemas as Record<string, Json>;
 
-function operationsOf(document: Json): [method: string, path: string, operation: Json][] {
+/** The public API's operations (the admin API's, under /admin/, have tests of their own below). */
+function operationsOf(document: Json, admin = false): [method: string, path: string, operation: Json][] {
   const result: [string, string, Json][] = [];
   for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, Json>>)) {
+    if (path.startsWith("/admin/") !== admin) continue;
     for (const [method, operation] of Object.entries(item)) {
       if (HTTP_METHODS.includes(method)) result.push([method, path, operation]);
     }
@@ -115,7 +118,21 @@ describe("OpenAPI document", () => {
     expect((doc.components as Json).securitySchemes).toEqual({
       apiKey: expect.objectContaining({ type: "apiKey", in: "header", name: "x-api-key" }),
       bearerAuth: expect.objectContaining({ type: "http", scheme: "bearer" }),
+      adminToken: expect.objectContaining({ type: "http", scheme: "bearer" }),
     });
+  });
+
+  it("documents every admin endpoint under /admin/v1, behind the admin token only", () => {
+    const admin = operationsOf(doc, true);
+    expect(admin.map(([, , operation]) => operation.operationId).sort()).toEqual(
+      ADMIN_ENDPOINTS.map((endpoint) => endpoint.operationId).sort(),
+    );
+    for (const [method, path, operation] of admin) {
+      expect(path, operation.operationId as string).toMatch(/^\/admin\/v1\//);
+      expect(operation.security, `${method} ${path}`).toEqual([{ adminToken: [] }]);
+      expect(operation.tags).toEqual(["admin"]);
+      expect(Object.keys(operation.responses as Json), `${method} ${path}`).toContain("401");
+    }
   });
 
   it("covers exactly the 17 service endpoints, the part gateway and Trove's own three", () => {
@@ -315,9 +332,10 @@ describe("OpenAPI document", () => {
 const emitted = new URL("../../dist/openapi.json", import.meta.url);
 
 describe.runIf(existsSync(emitted))("dist/openapi.json (after a build)", () => {
-  it("is a valid OpenAPI 3.1 document with all 19 operations", async () => {
+  it("is a valid OpenAPI 3.1 document with every public and admin operation", async () => {
     const file = JSON.parse(readFileSync(emitted, "utf8")) as Json;
     expect((await new Validator().validate(file)).valid).toBe(true);
     expect(operationsOf(file)).toHaveLength(ENDPOINTS.length);
+    expect(operationsOf(file, true)).toHaveLength(ADMIN_ENDPOINTS.length);
   });
 });

@@ -1,4 +1,5 @@
 import { createDocument, type oas31, type ZodOpenApiPathsObject } from "zod-openapi";
+import { ADMIN_ENDPOINTS } from "../admin-endpoints.js";
 import { ENDPOINTS, type EndpointDefinition } from "../endpoints.js";
 import { COMPONENT_SCHEMAS } from "./component-schemas.js";
 import { operationOf } from "./operation.js";
@@ -14,6 +15,11 @@ const TAGS: oas31.TagObject[] = [
   { name: "files", description: "Files: list, read, rename, delete" },
   { name: "folders", description: "Folders: create, list, rename, delete" },
   { name: "sources", description: "Sources: configured external origins" },
+  {
+    name: "admin",
+    description:
+      "Administration (off unless the server has TROVE_ADMIN_TOKEN): workspaces, API keys, webhook secret and endpoints, named transforms",
+  },
 ];
 
 function pathsOf(endpoints: readonly EndpointDefinition[]): ZodOpenApiPathsObject {
@@ -44,12 +50,13 @@ export function createOpenApiDocument(): oas31.OpenAPIObject {
       version: OPENAPI_VERSION,
       description:
         "Media asset management: upload (direct, remote URL, multipart), files, folders and sources. " +
-        "Authenticate with `x-api-key: <API_KEY>` or `Authorization: Bearer <API_KEY>`; public keys may only upload.",
+        "Authenticate with `x-api-key: <API_KEY>` or `Authorization: Bearer <API_KEY>`; public keys may only upload. " +
+        "The admin API (`/admin/v1`) takes the server's admin token instead: `Authorization: Bearer <TROVE_ADMIN_TOKEN>`.",
       license: { name: "MIT", identifier: "MIT" },
     },
     servers: structuredClone(OPENAPI_SERVERS),
     tags: structuredClone(TAGS),
-    paths: pathsOf(ENDPOINTS),
+    paths: pathsOf([...ENDPOINTS, ...ADMIN_ENDPOINTS]),
     components: {
       schemas: COMPONENT_SCHEMAS,
       securitySchemes: structuredClone(SECURITY_SCHEMES),

@@ -8,6 +8,9 @@ import { securityFor } from "./servers.js";
 const KEY_NOTES = {
   any: "Accepts a public or a private API key.",
   private: "Requires a private API key; a public key gets 403.",
+  admin:
+    "Requires the server's admin token (`Authorization: Bearer <TROVE_ADMIN_TOKEN>`); a workspace key gets 401. " +
+    "A server without an admin token answers 404.",
 } as const;
 
 /** Endpoint 4 lives on the part gateway, and in direct mode is not Trove's at all. */

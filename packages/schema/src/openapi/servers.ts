@@ -38,10 +38,16 @@ export const SECURITY_SCHEMES = {
     scheme: "bearer",
     description: "The same API key, sent as `Authorization: Bearer <API_KEY>`",
   },
+  adminToken: {
+    type: "http",
+    scheme: "bearer",
+    description: "The admin API's token, TROVE_ADMIN_TOKEN: `Authorization: Bearer <TROVE_ADMIN_TOKEN>`",
+  },
 } as const satisfies Record<string, oas31.SecuritySchemeObject>;
 
 /** Either scheme is enough; an unkeyed request (the signed part URL) needs neither. */
 export function securityFor(key: KeyRequirement): oas31.SecurityRequirementObject[] {
   if (key === "none") return [];
+  if (key === "admin") return [{ adminToken: [] }];
   return [{ apiKey: [] }, { bearerAuth: [] }];
 }

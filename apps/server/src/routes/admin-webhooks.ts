@@ -1,0 +1,77 @@
+/**
+ * Admin API, webhooks (endpoints 109-113): the workspace's signing secret (show, rotate with a
+ * grace) and its endpoints (add, list, remove), through the functions the CLI uses
+ * (src/webhooks/workspace-secrets.ts, src/webhooks/endpoints.ts).
+ */
+import type { FastifyPluginAsync } from "fastify";
+import { endpointResource } from "../admin/admin-resources.js";
+import { workspaceOr404 } from "../admin/workspace-lookup.js";
+import { badRequest, HttpError } from "../errors/index.js";
+import { isRemoteFetchError } from "../network/remote-fetch-error.js";
+import {
+  addEndpoint,
+  EndpointEventTypesError,
+  listEndpoints,
+  removeEndpoint,
+} from "../webhooks/endpoints.js";
+import {
+  currentWebhookSecret,
+  previousSecretInGrace,
+  rotateWebhookSecret,
+} from "../webhooks/workspace-secrets.js";
+import { registerEndpoint } from "./endpoint-route.js";
+
+export const adminWebhookRoutes: FastifyPluginAsync = async (app) => {
+  const { secretKey } = app.config;
+
+  registerEndpoint(app, "adminGetWebhookSecret", async (request) => {
+    const workspace = await workspaceOr404(app.db, request.params.workspaceNo);
+    const secret = await currentWebhookSecret(app.db, secretKey, workspace.id);
+    // A secret sealed with another TROVE_SECRET_KEY cannot be shown; rotating replaces it.
+    if (!secret)
+      throw new HttpError(409, "The webhook secret cannot be read with this server's secret key; rotate it");
+    const previous = previousSecretInGrace(workspace, secretKey);
+    return { secret, previous_expires_at: previous?.expiresAt.toISOString() ?? null };
+  });
+
+  registerEndpoint(app, "adminRotateWebhookSecret", async (request) => {
+    const workspace = await workspaceOr404(app.db, request.params.workspaceNo);
+    const rotated = await rotateWebhookSecret(app.db, {
+      secretKey,
+      workspaceId: workspace.id,
+      graceMs: request.body.grace_seconds * 1000,
+    });
+    if (!rotated) throw new HttpError(404, "Workspace not found");
+    return { secret: rotated.secret, previous_expires_at: rotated.previousExpiresAt?.toISOString() ?? null };
+  });
+
+  registerEndpoint(app, "adminCreateWebhookEndpoint", async (request) => {
+    const workspace = await workspaceOr404(app.db, request.params.workspaceNo);
+    try {
+      const endpoint = await addEndpoint(app.db, {
+        workspaceId: workspace.id,
+        url: request.body.url,
+        eventTypes: request.body.events,
+        trustedRanges: app.config.trustedRanges,
+      });
+      return endpointResource(endpoint);
+    } catch (error) {
+      if (isRemoteFetchError(error) || error instanceof EndpointEventTypesError)
+        throw badRequest(error.message);
+      throw error;
+    }
+  });
+
+  registerEndpoint(app, "adminListWebhookEndpoints", async (request) => {
+    const workspace = await workspaceOr404(app.db, request.params.workspaceNo);
+    return { endpoints: (await listEndpoints(app.db, workspace.id)).map(endpointResource) };
+  });
+
+  registerEndpoint(app, "adminDeleteWebhookEndpoint", async (request, reply) => {
+    const workspace = await workspaceOr404(app.db, request.params.workspaceNo);
+    if (!(await removeEndpoint(app.db, workspace.id, request.params.endpointId))) {
+      throw new HttpError(404, "Webhook endpoint not found");
+    }
+    return reply.send();
+  });
+};

@@ -1,0 +1,88 @@
+/**
+ * Admin API, workspaces (endpoints 101-105): create, list, get, update (rename, disable or enable,
+ * strict transforms), delete. Disabling drops this instance's cached keys at once; other instances
+ * stop accepting the workspace's keys within `keyCacheMs`.
+ */
+import type { FastifyPluginAsync } from "fastify";
+import { workspaceResource } from "../admin/admin-resources.js";
+import { deleteWorkspace, WorkspaceNotEmptyError } from "../admin/delete-workspace.js";
+import { workspaceOr404 } from "../admin/workspace-lookup.js";
+import { isUniqueViolation } from "../db/prisma-errors.js";
+import { HttpError } from "../errors/http-error.js";
+import { fileCount } from "../files/file-counts.js";
+import { createWorkspace } from "../keys/workspaces.js";
+import { registerEndpoint } from "./endpoint-route.js";
+
+export const adminWorkspaceRoutes: FastifyPluginAsync = async (app) => {
+  registerEndpoint(app, "adminCreateWorkspace", async (request) => {
+    const { name, workspace_no } = request.body;
+    try {
+      const row = await createWorkspace(app.db, {
+        name,
+        secretKey: app.config.secretKey,
+        ...(workspace_no ? { workspaceNo: workspace_no } : {}),
+      });
+      return workspaceResource(row, 0);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new HttpError(409, `Workspace ${workspace_no} already exists`);
+      throw error;
+    }
+  });
+
+  registerEndpoint(app, "adminListWorkspaces", async (request) => {
+    const { page, limit } = request.query;
+    const [rows, total] = await Promise.all([
+      app.db.workspace.findMany({ orderBy: { createdAt: "asc" }, skip: (page - 1) * limit, take: limit }),
+      app.db.workspace.count(),
+    ]);
+    const counts = await app.db.workspaceFileCount.groupBy({
+      by: ["workspaceId"],
+      where: { workspaceId: { in: rows.map((row) => row.id) } },
+      _sum: { files: true },
+    });
+    const files = new Map(counts.map((count) => [count.workspaceId, Number(count._sum.files ?? 0)]));
+    return {
+      workspaces: rows.map((row) => workspaceResource(row, files.get(row.id) ?? 0)),
+      total,
+      page,
+      limit,
+    };
+  });
+
+  registerEndpoint(app, "adminGetWorkspace", async (request) => {
+    const workspace = await workspaceOr404(app.db, request.params.workspaceNo);
+    return workspaceResource(workspace, await fileCount(app.db, workspace.id));
+  });
+
+  registerEndpoint(app, "adminUpdateWorkspace", async (request) => {
+    const workspace = await workspaceOr404(app.db, request.params.workspaceNo);
+    const { name, disabled, strict_transforms } = request.body;
+    const updated = await app.db.workspace.update({
+      where: { id: workspace.id },
+      data: {
+        ...(name === undefined ? {} : { name }),
+        ...(strict_transforms === undefined ? {} : { strictTransforms: strict_transforms }),
+        ...(disabled === undefined
+          ? {}
+          : { disabledAt: disabled ? (workspace.disabledAt ?? new Date()) : null }),
+      },
+    });
+    // The cache holds keys by hash, not by workspace: dropping all of it is the cheap exact answer.
+    if (disabled) app.activeKeys.clear();
+    return workspaceResource(updated, await fileCount(app.db, workspace.id));
+  });
+
+  registerEndpoint(app, "adminDeleteWorkspace", async (request) => {
+    const workspace = await workspaceOr404(app.db, request.params.workspaceNo);
+    try {
+      const result = await deleteWorkspace(app.db, workspace, { force: request.query.force === "true" });
+      app.activeKeys.clear();
+      return { workspace_no: workspace.workspaceNo, status: result.status, file_count: result.fileCount };
+    } catch (error) {
+      if (error instanceof WorkspaceNotEmptyError) {
+        throw new HttpError(409, `${error.message} (?force=true)`, { errorCode: "WORKSPACE_NOT_EMPTY" });
+      }
+      throw error;
+    }
+  });
+};
