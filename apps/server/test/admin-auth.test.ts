@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_TOKEN, admin, createAdminTestApp } from "./admin-support.js";
-import { createTestApp, type TestApp } from "./support/index.js";
+import { createTestApp, PROBE, probeRoutes, type TestApp } from "./support/index.js";
 
 const UNAUTHORIZED = {
   error: "Unauthorized",
@@ -11,7 +11,7 @@ const UNAUTHORIZED = {
 describe("admin API authentication", () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createAdminTestApp();
+    t = await createAdminTestApp({ routes: [probeRoutes] });
   });
   afterAll(async () => {
     await t.close();
@@ -35,6 +35,18 @@ describe("admin API authentication", () => {
       expect(res.statusCode, String(token)).toBe(401);
       expect(res.json()).toEqual(UNAUTHORIZED);
     }
+  });
+
+  it("takes the admin token on an /admin/ route that does not say its auth mode (the default)", async () => {
+    expect((await admin(t, "GET", PROBE.defaultAdminAuth, undefined, null)).statusCode).toBe(401);
+    expect((await admin(t, "GET", PROBE.defaultAdminAuth, undefined, "wrong")).statusCode).toBe(401);
+    const keyed = await t.app.inject({
+      method: "GET",
+      url: PROBE.defaultAdminAuth,
+      headers: { "x-api-key": t.keys.private },
+    });
+    expect(keyed.statusCode).toBe(401);
+    expect((await admin(t, "GET", PROBE.defaultAdminAuth)).statusCode).toBe(200);
   });
 
   it("refuses workspace keys, as bearer or x-api-key: the admin token is a separate secret", async () => {

@@ -5,8 +5,8 @@
  *   app.post("/api/v1/uploads", { config: { auth: "any" } }, handler)    // public or private
  *   app.get("/healthz", { config: { auth: "none" } }, handler)           // no key
  *
- * Default when `config.auth` is not set: "private" for paths under /api/, "none" elsewhere, so a
- * new API route is never accidentally public. Runs as an onRequest hook (before the body is
+ * Default when `config.auth` is not set: "private" for paths under /api/, "admin" under /admin/,
+ * "none" elsewhere, so a new API or admin route is never accidentally public. Runs as an onRequest hook (before the body is
  * read): a request without a valid key gets 401 even if its body is malformed; a public key on a
  * private route gets 403.
  *
@@ -88,7 +88,9 @@ export function apiKeyFromRequest(request: Pick<FastifyRequest, "headers">): str
 export function authModeOf(request: FastifyRequest): AuthMode {
   const configured = request.routeOptions.config?.auth;
   if (configured) return configured;
-  return (request.routeOptions.url ?? request.url).startsWith("/api/") ? "private" : "none";
+  const pattern = request.routeOptions.url ?? request.url;
+  if (pattern.startsWith("/admin/")) return "admin";
+  return pattern.startsWith("/api/") ? "private" : "none";
 }
 
 export const authPlugin = fp(

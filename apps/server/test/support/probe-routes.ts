@@ -26,6 +26,8 @@ export const PROBE = {
   sourceById: (id: string) => `/api/v1/sources/__probe/id/${id}`,
   /** No `config.auth`: the /api/ default ("private") applies. */
   defaultAuth: "/api/v1/__probe/default-auth",
+  /** No `config.auth` under /admin/: the admin token is required. */
+  defaultAdminAuth: "/admin/v1/__probe/default-auth",
 } as const;
 
 export const probeRoutes: FastifyPluginAsync = async (app) => {
@@ -46,6 +48,7 @@ export const probeRoutes: FastifyPluginAsync = async (app) => {
     id: parseUuidParam(request.params.sourceId, "sources"),
   }));
   app.get(PROBE.defaultAuth, echo);
+  app.get(PROBE.defaultAdminAuth, echo);
   app.post(PROBE.filesValidate, async (request) => {
     const body = z.object({ name: z.string().min(1) }).parse(request.body);
     return body;
