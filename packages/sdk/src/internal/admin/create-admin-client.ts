@@ -1,12 +1,20 @@
 import { isBrowserLike } from "../client/assert-key-allowed.js";
-import { type RequestSettingOptions, requestSettings } from "../client/build-context.js";
-import { requestIdMaker } from "../client/create-client.js";
+import { buildContext } from "../client/build-context.js";
+import type { ClientOptions } from "../client/client-options.js";
+import { requestIdMaker, zodUploadSchemas } from "../client/create-client.js";
 import { invalidArgument } from "../invalid-argument.js";
-import { type ApiClient, kyRequests } from "../request/index.js";
+import { kyRequests } from "../request/index.js";
+import { resolveWebInput } from "../upload/upload-input.js";
 import { type AdminKeysResource, adminKeysResource } from "./keys.js";
 import { type AdminTransformsResource, adminTransformsResource } from "./transforms.js";
 import { type AdminWebhooksResource, adminWebhooksResource } from "./webhooks.js";
 import { type AdminWorkspacesResource, adminWorkspacesResource } from "./workspaces.js";
+
+/** Where to send and how long and how often to try, as for createClient. */
+type RequestSettingOptions = Pick<
+  ClientOptions,
+  "baseUrl" | "fetch" | "timeout" | "maxRetries" | "maxRetryDelay" | "headers"
+>;
 
 export interface AdminClientOptions extends RequestSettingOptions {
   /**
@@ -40,14 +48,20 @@ export function createAdminClient(
 ): TroveAdminClient {
   const token = options.adminToken;
   if (typeof token !== "string" || token.trim() === "") throw invalidArgument("adminToken is required");
-  const settings = requestSettings(options, requestNotSent);
   if (isBrowserLike()) {
     throw invalidArgument("createAdminClient is for server code: the admin token must never reach a page");
   }
-  const client: ApiClient = {
-    requests: kyRequests(settings, { newRequestId: requestIdMaker(), keyHeader: "bearer" }),
-    key: () => token,
-  };
+  // createClient's context, so both clients check baseUrl and fix defaults the same way; the
+  // upload parts are never used (no admin operation uploads), and the token is sent as a bearer.
+  const client = buildContext(
+    { ...options, apiKey: token },
+    {
+      requests: (settings) => kyRequests(settings, { newRequestId: requestIdMaker(), keyHeader: "bearer" }),
+      schemas: zodUploadSchemas,
+      resolveInput: resolveWebInput,
+      requestNotSent,
+    },
+  );
   return {
     workspaces: adminWorkspacesResource(client),
     keys: adminKeysResource(client),

@@ -5,7 +5,6 @@ import { assertKeyAllowed } from "./assert-key-allowed.js";
 import type { ClientContext } from "./client-context.js";
 import {
   BASE_RETRY_DELAY,
-  type ClientOptions,
   DEFAULT_CONCURRENCY,
   DEFAULT_MAX_RETRIES,
   DEFAULT_MAX_RETRY_DELAY,
@@ -36,8 +35,25 @@ export function buildContext(options: UploadClientOptions, parts: ClientParts): 
   if (typeof key === "string" ? key === "" : typeof key !== "function") {
     throw invalidArgument("apiKey or token is required");
   }
-  const settings = requestSettings(options, parts.requestNotSent);
+  if (!isAbsoluteUrl(options.baseUrl)) {
+    throw invalidArgument("baseUrl must be an absolute URL: https://...");
+  }
   if (typeof key === "string") assertKeyAllowed(key, options.allowPrivateKeyInBrowser);
+
+  // Looked up per call, not captured: test tools and polyfills replace globalThis.fetch later.
+  const fetchFn: typeof fetch = (input, init) => (options.fetch ?? globalThis.fetch)(input, init);
+  const settings: RequestSettings = {
+    baseUrl: options.baseUrl.replace(/(?<!\/)\/+$/, ""),
+    headers: { ...options.headers },
+    fetch: fetchFn,
+    retry: {
+      maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+      maxRetryDelay: options.maxRetryDelay ?? DEFAULT_MAX_RETRY_DELAY,
+      baseDelay: BASE_RETRY_DELAY,
+    },
+    timeout: options.timeout ?? DEFAULT_TIMEOUT,
+    requestNotSent: parts.requestNotSent,
+  };
   return {
     ...settings,
     ...(typeof key === "string" ? { key: () => key } : tokenGetterKey(key)),
@@ -48,36 +64,6 @@ export function buildContext(options: UploadClientOptions, parts: ClientParts): 
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
     multipartThreshold: options.multipartThreshold ?? DEFAULT_MULTIPART_THRESHOLD,
     sessionStore: options.sessionStore,
-  };
-}
-
-/** The options every client has: where to send, with what, and how long and how often to try. */
-export type RequestSettingOptions = Pick<
-  ClientOptions,
-  "baseUrl" | "fetch" | "timeout" | "maxRetries" | "maxRetryDelay" | "headers"
->;
-
-/** Checks baseUrl and fixes the defaults of the request engine; shared by every client. */
-export function requestSettings(
-  options: RequestSettingOptions,
-  requestNotSent: ((error: unknown) => boolean) | undefined,
-): RequestSettings {
-  if (!isAbsoluteUrl(options.baseUrl)) {
-    throw invalidArgument("baseUrl must be an absolute URL: https://...");
-  }
-  // Looked up per call, not captured: test tools and polyfills replace globalThis.fetch later.
-  const fetchFn: typeof fetch = (input, init) => (options.fetch ?? globalThis.fetch)(input, init);
-  return {
-    baseUrl: options.baseUrl.replace(/(?<!\/)\/+$/, ""),
-    headers: { ...options.headers },
-    fetch: fetchFn,
-    retry: {
-      maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
-      maxRetryDelay: options.maxRetryDelay ?? DEFAULT_MAX_RETRY_DELAY,
-      baseDelay: BASE_RETRY_DELAY,
-    },
-    timeout: options.timeout ?? DEFAULT_TIMEOUT,
-    requestNotSent,
   };
 }
 
