@@ -45,7 +45,7 @@ const key: AdminKey = {
 const createdKey: CreatedKey = { ...key, key: "trove_sk_AbCd1234efgh5678ijkl9012mnop3456" };
 const endpoint = {
   id: ENDPOINT_ID,
-  url: "https://hooks.example.com/trove",
+  url: "http://127.0.0.1:9/trove",
   events: ["*"],
   created_at: CREATED,
 };
