@@ -458,6 +458,19 @@ describe("createAdminClient: errors and retries", () => {
   });
 });
 
+describe("createAdminClient: entries", () => {
+  it("only the Node build exports it: no browser entry carries the client that sends the token", async () => {
+    const entries = {
+      node: await import("../../node.js"),
+      index: await import("../../index.js"),
+      upload: await import("../../upload.js"),
+    };
+    expect(typeof entries.node.createAdminClient).toBe("function");
+    expect("createAdminClient" in entries.index).toBe(false);
+    expect("createAdminClient" in entries.upload).toBe(false);
+  });
+});
+
 describe("createAdminClient: options", () => {
   it("wants a token and an absolute baseUrl", () => {
     for (const adminToken of ["", "   ", undefined, 42]) {
