@@ -106,7 +106,7 @@ export function fullClient<TInput>(
  * Outside browsers, a random id per call (`x-request-id`): the API's CORS does not let a page
  * send that header, and `crypto.randomUUID` needs a secure context there anyway.
  */
-function requestIdMaker(): (() => string) | undefined {
+export function requestIdMaker(): (() => string) | undefined {
   const { crypto } = globalThis;
   return isBrowserLike() || typeof crypto?.randomUUID !== "function" ? undefined : () => crypto.randomUUID();
 }

@@ -28,7 +28,7 @@ export interface ApiResponse {
 export interface RequestSettings {
   /** Absolute, without a trailing slash. */
   readonly baseUrl: string;
-  /** The caller's headers for every API request; the key is added per call, as `x-api-key`. */
+  /** The caller's headers for every API request; the engine adds the key per call. */
   readonly headers: Readonly<Record<string, string>>;
   /**
    * The fetch to send with. Part uploads to presigned URLs use it too: they carry no key, so they
@@ -46,8 +46,8 @@ export interface RequestSettings {
 }
 
 /**
- * One API call with its retries, sent with `key` as `x-api-key`: the only thing that sends the
- * key, so the only thing that has to refuse redirects. Resolves with a 2xx's parsed body; rejects
+ * One API call with its retries, sent with `key` (as `x-api-key`, or the admin client's bearer
+ * token): the only thing that sends the key, so the only thing that has to refuse redirects. Resolves with a 2xx's parsed body; rejects
  * with a TroveError.
  */
 export type ApiRequests = (call: ApiCall, key: string) => Promise<ApiResponse>;
@@ -55,7 +55,7 @@ export type ApiRequests = (call: ApiCall, key: string) => Promise<ApiResponse>;
 /** Where a call gets its engine and its key: a client's context, or one upload's view of it. */
 export interface ApiClient {
   readonly requests: ApiRequests;
-  /** The `x-api-key` of the next call: a fixed key, or an upload token from the caller's getter. */
+  /** The key of the next call: a fixed key or admin token, or an upload token from the caller's getter. */
   readonly key: () => string | Promise<string>;
   /** Only with a token getter: forgets a token the server refused (401), so key() gets another. */
   readonly renewKey?: (() => void) | undefined;

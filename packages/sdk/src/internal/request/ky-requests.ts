@@ -12,7 +12,14 @@ export interface KyRequestsOptions {
    * together; the server adopts it. Left out in browsers: the API's CORS does not allow the header.
    */
   newRequestId?: (() => string) | undefined;
+  /**
+   * How the key travels: `x-api-key` (workspace keys and upload tokens; the default) or
+   * `Authorization: Bearer` (the admin client: the server refuses its token in x-api-key).
+   */
+  keyHeader?: KeyHeader | undefined;
 }
+
+export type KeyHeader = "x-api-key" | "bearer";
 
 /** What the hooks read of a call, through ky's `context` option. */
 interface CallContext {
@@ -25,7 +32,8 @@ interface CallContext {
  * The full client's engine: ky, with its own features doing the work.
  * - `prefixUrl` is the client's baseUrl; `timeout` applies to each attempt (ky starts a new timer
  *   per attempt).
- * - hooks: `beforeRequest` puts the key (and the request id) on every attempt, `afterResponse`
+ * - hooks: `beforeRequest` puts the key (in the header `keyHeader` names) and the request id on
+ *   every attempt, `afterResponse`
  *   retries after the wait the server asked for (`retryAfterSeconds` in the body, or
  *   `Retry-After`: `ky.retry({ delay })`), `beforeError` turns an HTTP failure into its TroveError
  *   (error-from-response.ts, shared with the upload-only client).
@@ -36,6 +44,7 @@ interface CallContext {
  */
 export function kyRequests(settings: RequestSettings, options: KyRequestsOptions = {}): ApiRequests {
   const policy = settings.retry;
+  const bearer = options.keyHeader === "bearer";
   const http = ky.create({
     prefixUrl: settings.baseUrl,
     headers: settings.headers,
@@ -46,7 +55,8 @@ export function kyRequests(settings: RequestSettings, options: KyRequestsOptions
       beforeRequest: [
         (request, { context }) => {
           const call = context as unknown as CallContext;
-          request.headers.set("x-api-key", call.key);
+          if (bearer) request.headers.set("authorization", `Bearer ${call.key}`);
+          else request.headers.set("x-api-key", call.key);
           if (call.requestId) request.headers.set("x-request-id", call.requestId);
         },
       ],
