@@ -30,7 +30,7 @@ import {
   webhookSecretResponseSchema,
   workspaceNoParamsSchema,
 } from "./admin.js";
-import type { EndpointDefinition } from "./endpoints.js";
+import type { EndpointDefinition } from "./endpoint-definition.js";
 
 export const ADMIN_ENDPOINTS = [
   {

@@ -1,7 +1,6 @@
-import type * as z from "zod";
 import { ADMIN_ENDPOINTS } from "./admin-endpoints.js";
 import { messageResponseSchema } from "./common.js";
-import type { ErrorGroup } from "./error-groups.js";
+import type { EndpointDefinition } from "./endpoint-definition.js";
 import {
   fileDetailsResponseSchema,
   fileNoParamsSchema,
@@ -41,35 +40,7 @@ import {
 import { createUploadTokenBodySchema, uploadTokenResponseSchema } from "./upload-tokens.js";
 import { anyUploadResponseSchema, directUploadFieldsSchema, remoteUploadBodySchema } from "./uploads.js";
 
-export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
-/**
- * `any`: public or private key; `private`: private key only; `none`: signed URL, no key;
- * `admin`: the server's admin token, never a workspace key (./admin-endpoints.ts).
- */
-export type KeyRequirement = "any" | "private" | "none" | "admin";
-
-export interface EndpointDefinition {
-  /** The spec's endpoint number. */
-  readonly number: number;
-  readonly operationId: string;
-  readonly summary: string;
-  readonly method: HttpMethod;
-  /** Fastify-style path (`:param`); `{param}` in OpenAPI. */
-  readonly path: string;
-  readonly key: KeyRequirement;
-  readonly group: ErrorGroup;
-  readonly params?: z.ZodType;
-  readonly query?: z.ZodType;
-  readonly body?: z.ZodType;
-  readonly bodyContentType?: "application/json" | "multipart/form-data" | "application/octet-stream";
-  /** Every body field is optional, and so is the body: a request without one is read as `{}`. */
-  readonly bodyOptional?: true;
-  readonly successStatus: 200 | 201 | 204;
-  /** Undefined for a response without a body (204). */
-  readonly response?: z.ZodType;
-  /** Error statuses this endpoint documents, besides 401/429/500 which every keyed endpoint has. */
-  readonly errors: readonly number[];
-}
+export type { EndpointDefinition, HttpMethod, KeyRequirement } from "./endpoint-definition.js";
 
 /**
  * Every endpoint of the spec, with the schemas of its request and response. The server registers

@@ -3,7 +3,7 @@
  * paths (a scanner's, a fuzzer's) all land in one `unmatched` series instead of one each.
  */
 import type { FastifyRequest } from "fastify";
-import type { UploadMethod } from "../uploads/register-file.js";
+import type { UploadMethod } from "../uploads/upload-method.js";
 
 /** The label of every request no route matched (404s of unknown paths, malformed URLs). */
 export const UNMATCHED_ROUTE = "unmatched";

@@ -12,7 +12,7 @@
  * state (render queue, database pool, open multipart sessions, jobs) are read when scraped.
  */
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { UploadMethod } from "../uploads/register-file.js";
+import type { UploadMethod } from "../uploads/upload-method.js";
 
 /** What happened to an upload: stored as a new file, stored with content seen before, or not. */
 export type UploadOutcome = "stored" | "duplicate" | "refused" | "failed";

@@ -29,15 +29,12 @@ import { insertFileRow, type NewFileRow } from "./insert-file-row.js";
 import { imageInputOf, putBuffer, readObjectHead, thumbnailKeyOf } from "./object-keys.js";
 import { collisionName, collisionPattern, collisionStem, storedFileName } from "./stored-name.js";
 import { emptyFile, toUploadError } from "./upload-errors.js";
+import type { UploadMethod } from "./upload-method.js";
 import { applyFixedFields, checkPolicySize, checkPolicyType, resolvePolicyFolder } from "./upload-policy.js";
 import { toUploadResponse } from "./upload-response.js";
 import { uuidV7 } from "./uuid-v7.js";
 
-/**
- * How a file arrived: stored as `files.upload_source` and sent as the wire's `upload_source`.
- * Not called a source in code: a source is an origin resource (src/sources/).
- */
-export type UploadMethod = "direct" | "remote" | "multipart";
+export type { UploadMethod } from "./upload-method.js";
 
 export interface UploadDeps {
   db: PrismaClient;
