@@ -109,8 +109,8 @@ export async function benchSmallUploads(ctx: BenchContext): Promise<BenchResult>
         "statement, an `INSERT ... ON CONFLICT DO NOTHING` that also answers the duplicate check (the key lookup is " +
         "cached for a second). What remains beyond the bare handler: authentication and the rate limiter, the " +
         "block-tree SHA-256 of the content, content sniffing, a directory per object and a rename (the bare handler " +
-        "writes one file), the insert through Prisma's raw-query path (about 0.27 ms more CPU than the same " +
-        "statement on `pg`), the response schema and the upload response; the profile below shows how they share " +
+        "writes one file), the subscriber check and the insert (sent straight to `pg`, not through Prisma's query " +
+        "engine), the response schema and the upload response; the profile below shows how they share " +
         "it: no single part dominates. 0.5× would need the whole request in " +
         `about ${fmt(bareMs * 2, 1)} ms of CPU.`,
     );
