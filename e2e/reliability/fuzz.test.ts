@@ -1,7 +1,7 @@
 /**
  * Reliability 1: property-based fuzzing of every endpoint over real HTTP against the server
  * process. Properties: no 5xx, the process stays up, every error body has its group's envelope,
- * JSON content type. Requests: `support/fuzz-requests.ts`. Short profile (`npm test`): 1,000
+ * JSON content type; afterwards, the metrics' route labels are still only route patterns. Requests: `support/fuzz-requests.ts`. Short profile (`npm test`): 1,000
  * requests; long (`TROVE_LONG_TESTS=1`, CI): 5,000; full (`TROVE_RELIABILITY=full`): 10,000.
  * `TROVE_FUZZ_RUNS` and `TROVE_FUZZ_SEED` replay a reported run; `TROVE_FUZZ_LOG_LEVEL=info` logs
  * every request the server receives.
@@ -9,8 +9,10 @@
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ADMIN_ENDPOINTS, ENDPOINTS } from "@trove/schema";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseScrape } from "../../apps/server/test/support/scrape-metrics.js";
 import {
   checkFuzzResponse,
   describeRequest,
@@ -27,6 +29,8 @@ const RUNS = Number(process.env.TROVE_FUZZ_RUNS) || byProfile({ short: 1_000, lo
 // Replays a reported run: its `seed` (and the same RUNS) regenerate the same requests.
 const SEED = process.env.TROVE_FUZZ_SEED ? Number(process.env.TROVE_FUZZ_SEED) : undefined;
 const TIME_LIMIT_MS = byProfile({ short: 480_000, long: 480_000, full: 900_000 });
+/** Routes outside the endpoint registries: health, readiness, OpenAPI, metrics, delivery, part gateway. */
+const OTHER_ROUTES_AT_MOST = 15;
 
 describe(`fuzzing every endpoint (${PROFILE} profile, ${RUNS} requests)`, () => {
   let server: ServerProcess;
@@ -35,6 +39,8 @@ describe(`fuzzing every endpoint (${PROFILE} profile, ${RUNS} requests)`, () => 
   beforeAll(async () => {
     server = await startServerProcess({
       TROVE_RATE_LIMIT_MAX: "100000000",
+      // Scraped at the end: the fuzzer's made-up paths must not grow the label sets.
+      TROVE_METRICS: "on",
       // `info` logs every request: set it to see which requests reached the server.
       LOG_LEVEL: process.env.TROVE_FUZZ_LOG_LEVEL ?? "error",
     });
@@ -181,4 +187,19 @@ describe(`fuzzing every endpoint (${PROFILE} profile, ${RUNS} requests)`, () => 
     },
     TIME_LIMIT_MS + 60_000,
   );
+
+  // After the fuzzer's requests (made-up paths, ids, methods and query strings): every request is
+  // counted under its route's pattern or `unmatched`, so the label sets stay as small as the
+  // server's route table. A raw path as a label would add a series for nearly every request.
+  it("keeps the metrics' route labels to the server's route patterns", async () => {
+    const response = await fetch(`${ctx.baseUrl}/metrics`);
+    expect(response.status).toBe(200);
+    const labelSets = parseScrape(await response.text()).labelSets("trove_http_requests_total");
+    const routes = new Set(labelSets.map((labels) => labels.route));
+    reportFigures("fuzz-metrics", { series: labelSets.length, routes: routes.size });
+    expect(routes.has("unmatched")).toBe(true);
+    expect(routes.size).toBeLessThanOrEqual(ENDPOINTS.length + ADMIN_ENDPOINTS.length + OTHER_ROUTES_AT_MOST);
+    for (const route of routes) expect(route).toMatch(/^(unmatched|\/[\w/:*.-]*)$/);
+    for (const labels of labelSets) expect(labels.status).toMatch(/^[1-5]\d\d$/);
+  });
 });
