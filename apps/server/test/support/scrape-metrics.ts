@@ -1,3 +1,4 @@
+/// <reference path="./parse-prometheus-text-format.d.ts" />
 /**
  * Reads a Prometheus text scrape for metrics tests, parsed by parse-prometheus-text-format:
  *
@@ -8,6 +9,8 @@
  * Histograms are read as their plain `_bucket`, `_sum` and `_count` series: the parser folds a
  * histogram's label sets into one and drops their labels, so their TYPE line is given as untyped.
  */
+// The reference brings the package's declaration along to every program that includes this file
+// (the e2e suites read scrapes too), not only to the server's tests.
 import parsePrometheusTextFormat, { type PrometheusSample } from "parse-prometheus-text-format";
 
 export interface Scrape {
