@@ -29,13 +29,20 @@ export function tracingActive(): boolean {
   return active;
 }
 
+/** `url` without its trailing slashes; a loop, since `/\/+$/` backtracks quadratically on a run of them. */
+function withoutTrailingSlashes(url: string): string {
+  let end = url.length;
+  while (end > 0 && url[end - 1] === "/") end -= 1;
+  return url.slice(0, end);
+}
+
 /** The OTLP/HTTP traces URL the environment names, or undefined when tracing is off. */
 export function tracesUrlOf(env: NodeJS.ProcessEnv): string | undefined {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === "true") return undefined;
   const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
   if (traces) return traces;
   const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
-  return base ? `${base.replace(/\/+$/, "")}/v1/traces` : undefined;
+  return base ? `${withoutTrailingSlashes(base)}/v1/traces` : undefined;
 }
 
 export function startTracing(env: NodeJS.ProcessEnv = process.env): Tracing | undefined {
