@@ -33,15 +33,26 @@ export interface DirectSql {
 /** What callers that take either Prisma or the direct path need. */
 export type RawQuery = Pick<DirectSql, "$queryRaw">;
 
-function statement(query: TemplateStringsArray | Prisma.Sql, values: unknown[]): Prisma.Sql {
-  return query instanceof Prisma.Sql ? query : Prisma.sql(query, ...values);
-}
-
 const SPAN_ATTRIBUTES = { "db.system.name": "postgresql", "db.operation.name": "queryRaw" };
 
-function traced<T>(run: () => Promise<T>): Promise<T> {
-  return inSpan("db queryRaw", SPAN_ATTRIBUTES, run, SpanKind.CLIENT);
+/** The one `$queryRaw` of both drivers: build the statement, run it in a span, return its rows. */
+function directSql(run: (text: string, values: unknown[]) => Promise<{ rows: unknown[] }>): DirectSql {
+  return {
+    async $queryRaw<T>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) {
+      const sql = query instanceof Prisma.Sql ? query : Prisma.sql(query, ...values);
+      const result = await inSpan(
+        "db queryRaw",
+        SPAN_ATTRIBUTES,
+        () => run(sql.text, sql.values),
+        SpanKind.CLIENT,
+      );
+      return result.rows as T;
+    },
+  };
 }
+
+/** int8 as bigint, as Prisma returns it. */
+const parseInt8 = (text: string): bigint => BigInt(text);
 
 function parseInt8Array(text: string): bigint[] {
   const inner = text.slice(1, -1);
@@ -52,30 +63,15 @@ export function pgDirectSql(pool: pg.Pool, types: typeof pg.types): DirectSql {
   const parsers: pg.CustomTypesConfig = {
     // biome-ignore lint/suspicious/noExplicitAny: pg's getTypeParser overloads take any format
     getTypeParser: ((oid: number, format?: any) => {
-      if (oid === INT8) return (text: string) => BigInt(text);
+      if (oid === INT8) return parseInt8;
       if (oid === INT8_ARRAY) return parseInt8Array;
       return types.getTypeParser(oid, format);
     }) as pg.CustomTypesConfig["getTypeParser"],
   };
-  return {
-    async $queryRaw<T>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) {
-      const sql = statement(query, values);
-      const result = await traced(() => pool.query({ text: sql.text, values: sql.values, types: parsers }));
-      return result.rows as T;
-    },
-  };
+  return directSql((text, values) => pool.query({ text, values, types: parsers }));
 }
 
 export function pgliteDirectSql(pglite: PGlite): DirectSql {
-  const parsers = {
-    [INT8]: (text: string) => BigInt(text),
-    [INT8_ARRAY]: parseInt8Array,
-  };
-  return {
-    async $queryRaw<T>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) {
-      const sql = statement(query, values);
-      const result = await traced(() => pglite.query(sql.text, sql.values, { parsers }));
-      return result.rows as T;
-    },
-  };
+  const parsers = { [INT8]: parseInt8, [INT8_ARRAY]: parseInt8Array };
+  return directSql((text, values) => pglite.query(text, values, { parsers }));
 }

@@ -72,12 +72,7 @@ export function apiKeyFromRequest(request: Pick<FastifyRequest, "headers">): str
   const header = request.headers["x-api-key"];
   const direct = Array.isArray(header) ? header[0] : header;
   if (direct && direct.trim() !== "") return direct.trim();
-  const authorization = request.headers.authorization;
-  if (authorization) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    if (match?.[1]) return match[1];
-  }
-  return undefined;
+  return bearerTokenOf(request);
 }
 
 /**
