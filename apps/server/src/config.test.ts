@@ -90,7 +90,11 @@ describe("loadConfig", () => {
       LOG_LEVEL: "debug",
     });
     expect(config.port).toBe(8080);
-    expect(config.database).toEqual({ kind: "postgres", url: "postgres://u:p@127.0.0.1:5432/trove" });
+    expect(config.database).toEqual({
+      kind: "postgres",
+      url: "postgres://u:p@127.0.0.1:5432/trove",
+      preparedStatements: true,
+    });
     expect(config.storageDir).toBe(join(dir, "s"));
     expect(config.publicUrl).toBe("https://media.example.test");
     expect(config.assetsUrl).toBe("https://cdn.example.test");
@@ -187,6 +191,22 @@ describe("loadConfig", () => {
       TROVE_SECRET_KEY: "a".repeat(64),
     });
     expect(config.seedDev).toBe(false);
+  });
+
+  it("prepares the hot statements on PostgreSQL unless TROVE_DATABASE_PREPARED_STATEMENTS is false", () => {
+    const base = { TROVE_DATA_DIR: dir, DATABASE_URL: "postgresql://h/db", TROVE_SECRET_KEY: "a".repeat(64) };
+    const prepared = (value?: string) => {
+      const { database } = loadConfig({ ...base, TROVE_DATABASE_PREPARED_STATEMENTS: value });
+      return database.kind === "postgres" ? database.preparedStatements : "not postgres";
+    };
+    expect([prepared(), prepared("true"), prepared("1"), prepared("false"), prepared("0")]).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+    ]);
+    expect(() => prepared("no")).toThrow(/TROVE_DATABASE_PREPARED_STATEMENTS/);
   });
 
   it("reports every invalid variable", () => {

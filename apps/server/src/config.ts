@@ -9,6 +9,8 @@
  *
  * Environment variables:
  *   PORT (3000), HOST (127.0.0.1), DATABASE_URL (unset: embedded PGlite in TROVE_DATA_DIR/pgdata),
+ *   TROVE_DATABASE_PREPARED_STATEMENTS (PostgreSQL: prepare the hot list and upload statements once
+ *   per connection; default true; false behind PgBouncer older than 1.21 in transaction mode),
  *   TROVE_DATA_DIR (./.trove), TROVE_STORAGE_DIR (<data dir>/storage),
  *   TROVE_PUBLIC_URL (http://HOST:PORT), TROVE_ASSETS_URL (<public url>/assets),
  *   TROVE_ASSETS_PREFIX (/assets: path on this server that serves stored files),
@@ -104,7 +106,13 @@ export type DatabaseConfig =
    * dump made by `PGlite.dumpDataDir()` (tests clone one migrated database instead of running
    * initdb and the migrations for every app).
    */
-  { kind: "pglite"; dataDir: string | null; loadDataDir?: Blob } | { kind: "postgres"; url: string };
+  | { kind: "pglite"; dataDir: string | null; loadDataDir?: Blob }
+  | {
+      kind: "postgres";
+      url: string;
+      /** Prepare the hot direct statements (default true); false behind a pooler that cannot. */
+      preparedStatements?: boolean;
+    };
 
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 
@@ -254,6 +262,7 @@ const envSchema = z.object({
   TROVE_WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(10),
   TROVE_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
   TROVE_WORKERS: optionalString.pipe(z.enum(["true", "false", "1", "0"]).optional()),
+  TROVE_DATABASE_PREPARED_STATEMENTS: optionalString.pipe(z.enum(["true", "false", "1", "0"]).optional()),
   TROVE_JOB_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(1000),
   TROVE_JOB_RETENTION_HOURS: z.coerce.number().int().min(1).max(87_600).default(168),
   TROVE_RENDER_CONCURRENCY: z.coerce.number().int().min(1).optional(),
@@ -365,7 +374,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const e = parsed.data;
   const dataDir = resolve(e.TROVE_DATA_DIR);
   const database: DatabaseConfig = e.DATABASE_URL
-    ? { kind: "postgres", url: e.DATABASE_URL }
+    ? {
+        kind: "postgres",
+        url: e.DATABASE_URL,
+        preparedStatements: !["false", "0"].includes(e.TROVE_DATABASE_PREPARED_STATEMENTS ?? "true"),
+      }
     : { kind: "pglite", dataDir: join(dataDir, "pgdata") };
   const devKeys = {
     publicKey: e.TROVE_DEV_PUBLIC_KEY,

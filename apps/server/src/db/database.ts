@@ -57,7 +57,9 @@ export interface Database {
 export const MIGRATION_LOCK_KEY = 0x74726f76656d67n;
 
 export async function openDatabase(config: DatabaseConfig): Promise<Database> {
-  return config.kind === "pglite" ? openPglite(config.dataDir, config.loadDataDir) : openPostgres(config.url);
+  return config.kind === "pglite"
+    ? openPglite(config.dataDir, config.loadDataDir)
+    : openPostgres(config.url, config.preparedStatements ?? true);
 }
 
 async function openPglite(dataDir: string | null, loadDataDir?: Blob): Promise<Database> {
@@ -105,7 +107,7 @@ function pgliteConnection(db: Pick<PGlite, "exec" | "query">): MigrationDriver["
   };
 }
 
-async function openPostgres(url: string): Promise<Database> {
+async function openPostgres(url: string, preparedStatements: boolean): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle client that loses its connection must not crash the process.
   pool.on("error", () => {});
@@ -114,7 +116,7 @@ async function openPostgres(url: string): Promise<Database> {
   return {
     kind: "postgres",
     prisma,
-    sql: pgDirectSql(pool, pg.types),
+    sql: pgDirectSql(pool, pg.types, { prepared: preparedStatements }),
     pglite: undefined,
     migrate: (migrations = readMigrations()) => migratePostgres(url, migrations),
     async ping() {

@@ -59,7 +59,36 @@ function parseInt8Array(text: string): bigint[] {
   return inner === "" ? [] : inner.split(",").map((item) => BigInt(item));
 }
 
-export function pgDirectSql(pool: pg.Pool, types: typeof pg.types): DirectSql {
+/**
+ * At most this many statement texts are prepared; any further text runs unnamed. The texts come
+ * from the code's templates (values are always parameters), so the real set is a few dozen; the
+ * cap only bounds what each connection keeps if that ever stops being true.
+ */
+export const MAX_PREPARED_STATEMENTS = 256;
+
+/**
+ * A name per statement text, the same on every connection of the pool: `pg` prepares a named
+ * statement once per connection and then only binds and executes it, so PostgreSQL parses and
+ * plans it once per connection rather than on every request (planning was most of the database's
+ * time for the folder list; bench/RESULTS.md, row 9d).
+ */
+function preparedStatementNames(): (text: string) => string | undefined {
+  const names = new Map<string, string>();
+  return (text) => {
+    let name = names.get(text);
+    if (name === undefined && names.size < MAX_PREPARED_STATEMENTS) {
+      name = `trove_direct_${names.size}`;
+      names.set(text, name);
+    }
+    return name;
+  };
+}
+
+/**
+ * `prepared: false` sends every statement unnamed, for a connection pooler that cannot keep
+ * prepared statements (PgBouncer before 1.21 in transaction mode).
+ */
+export function pgDirectSql(pool: pg.Pool, types: typeof pg.types, { prepared = true } = {}): DirectSql {
   const parsers: pg.CustomTypesConfig = {
     // biome-ignore lint/suspicious/noExplicitAny: pg's getTypeParser overloads take any format
     getTypeParser: ((oid: number, format?: any) => {
@@ -68,7 +97,11 @@ export function pgDirectSql(pool: pg.Pool, types: typeof pg.types): DirectSql {
       return types.getTypeParser(oid, format);
     }) as pg.CustomTypesConfig["getTypeParser"],
   };
-  return directSql((text, values) => pool.query({ text, values, types: parsers }));
+  const statementName = prepared ? preparedStatementNames() : () => undefined;
+  return directSql((text, values) => {
+    const name = statementName(text);
+    return pool.query({ text, values, types: parsers, ...(name === undefined ? {} : { name }) });
+  });
 }
 
 export function pgliteDirectSql(pglite: PGlite): DirectSql {
