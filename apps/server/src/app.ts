@@ -23,7 +23,7 @@ import type { ServerConfig } from "./config.js";
 import { type Database, openDatabase } from "./db/database.js";
 import "./fastify-types.js";
 import { createDelivery } from "./delivery/create-delivery.js";
-import { deliveryUrl } from "./delivery/delivery-url.js";
+import { deliveryUrlFor } from "./delivery/delivery-url.js";
 import { isDeliveryUrl, setDeliverySecurityHeaders } from "./delivery/security-headers.js";
 import { clientErrorHandler } from "./errors/client-error.js";
 import { setupWorkers } from "./jobs/start-workers.js";
@@ -130,9 +130,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       }),
     );
     app.decorate("seedResult", seedResult);
-    app.decorate("deliveryUrl", (workspaceNo: string, path: string) =>
-      deliveryUrl(config.assetsUrl, workspaceNo, path),
-    );
+    app.decorate("deliveryUrl", deliveryUrlFor(config.assetsUrl));
   } catch (error) {
     if (ownsDatabase) await database.close().catch(() => {});
     throw error;

@@ -6,6 +6,9 @@
  */
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
+import { createTestApp, seedFile } from "../../test/support/index.js";
+import { listFiles } from "../files/list-files.js";
+import { listFolders } from "../folders/folder-service.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { MAX_PREPARED_STATEMENTS, pgDirectSql } from "./direct-sql.js";
 
@@ -18,8 +21,8 @@ afterEach(async () => {
 });
 
 /** One connection, so the statements prepared on it can be read back from the same session. */
-function onePool(): pg.Pool {
-  pool = new pg.Pool({ connectionString: url, max: 1 });
+function onePool(connectionString = url): pg.Pool {
+  pool = new pg.Pool({ connectionString, max: 1 });
   return pool;
 }
 
@@ -73,5 +76,52 @@ describe("direct SQL on PostgreSQL: prepared statements", () => {
       expect(rows).toEqual([{ i }]);
     }
     expect(await preparedOn(on)).toHaveLength(MAX_PREPARED_STATEMENTS);
+  });
+
+  const FILES = 5000;
+  it("plans the first page of the file list and the folder list once, not on every request", {
+    timeout: 60_000,
+  }, async () => {
+    const t = await createTestApp();
+    try {
+      for (let i = 0; i < 3; i += 1)
+        await seedFile(t.app, t.workspace, { name: `f${i}.jpg`, folderPath: `d${i}` });
+      const config = t.config.database;
+      if (config.kind !== "postgres") throw new Error("expected the test app on PostgreSQL");
+      const on = onePool(config.url);
+      // Enough rows that a LIMIT the planner cannot see (it guesses a tenth of them) costs more than 25.
+      await on.query(
+        `INSERT INTO files (id, workspace_id, name, path, storage_key, size, mime_type, format, extension, hash,
+                            upload_source, created_at, updated_at)
+         SELECT gen_random_uuid(), $1::uuid, 'bulk-' || i || '.jpg', 'bulk-' || i || '.jpg', 'bulk/' || i, 10,
+                'image/jpeg', 'jpeg', 'jpg', md5(i::text), 'seed', now() - i * interval '1 second', now()
+         FROM generate_series(1, $2::int) AS i`,
+        [t.workspace.id, FILES - 3],
+      );
+      await on.query("ANALYZE files");
+      const sql = pgDirectSql(on, pg.types);
+      // PostgreSQL decides between a cached generic plan and a fresh one after five executions.
+      for (let i = 0; i < 8; i += 1) {
+        const page = await listFiles(sql, t.workspace.id, { page: 1, limit: 25 });
+        expect(page.rows).toHaveLength(25);
+        expect(page.total).toBe(FILES);
+        expect(await listFolders(sql, t.workspace.id, {})).toHaveLength(3);
+      }
+      const { rows } = await on.query<{ statement: string; generic_plans: string; custom_plans: string }>(
+        "SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements",
+      );
+      const plans = (needle: string) => {
+        const row = rows.find((r) => r.statement.includes(needle));
+        return row && { generic: Number(row.generic_plans), custom: Number(row.custom_plans) };
+      };
+      // Custom plans are the first five; every execution after them reuses the generic plan.
+      expect(plans("FROM files f")).toEqual({ generic: 3, custom: 5 });
+      expect(plans("FROM folders c")).toEqual({ generic: 3, custom: 5 });
+    } finally {
+      // Before the database is dropped with the app, or the dropped connection is an error.
+      await pool?.end();
+      pool = undefined;
+      await t.close();
+    }
   });
 });
