@@ -7,6 +7,8 @@ const bySegment = (path: string) => path.split("/").map(encodeURIComponent).join
 describe("encodePath", () => {
   it.each([
     "photos/cat.jpg",
+    "a_b-c.d!e~f*g'h(i)j/k",
+    "tab\there/new\nline",
     "a b/c+d/e?f#g&h=i",
     "literal%2Fslash/100%.png",
     "%2F%2f/%25",

@@ -4,13 +4,16 @@
  * `app.deliveryUrl(workspaceNo, path)`, built once from the configured assets URL.
  */
 
+/** Paths made only of what encodeURIComponent leaves alone (and slashes) are already encoded. */
+const UNRESERVED_PATH = /^[\w.!~*'()/-]*$/;
+
 /**
  * Each segment percent-encoded, the slashes between them kept. One encodeURIComponent over the
  * whole path, then its encoded slashes back: a `%2F` in its output can only come from a `/`,
- * since a literal `%` is itself encoded (`%25`). A list page builds four URLs per row.
+ * since a literal `%` is itself encoded (`%25`). A list page builds up to three URLs per row.
  */
 export function encodePath(path: string): string {
-  return encodeURIComponent(path).replaceAll("%2F", "/");
+  return UNRESERVED_PATH.test(path) ? path : encodeURIComponent(path).replaceAll("%2F", "/");
 }
 
 /** `deliveryUrlFor(assetsUrl)(workspaceNo, path)`: the assets URL's trailing slashes trimmed once. */

@@ -43,10 +43,13 @@ export function transformedUrl(
   transform: string,
   expiresAt = new Date(Date.now() + app.config.signedUrlTtlSeconds * 1000),
 ): string {
-  // deliveryUrl(ws, "") is `{assets_url}/{ws}/`; the transform goes between it and the path.
-  const base = app.deliveryUrl(workspaceNo, "");
   const plain = app.deliveryUrl(workspaceNo, file.path);
-  const url = transform === "" ? plain : `${base}${transform}/${plain.slice(base.length)}`;
+  let url = plain;
+  if (transform !== "") {
+    // deliveryUrl(ws, "") is `{assets_url}/{ws}/`; the transform goes between it and the path.
+    const base = app.deliveryUrl(workspaceNo, "");
+    url = `${base}${transform}/${plain.slice(base.length)}`;
+  }
   if (!file.isPrivate) return url;
   return `${url}?${signDelivery(app.config.urlSigning, { workspaceNo, path: file.path, transform }, expiresAt)}`;
 }
