@@ -40,6 +40,7 @@ import { rejectNulPlugin } from "./plugins/reject-nul.js";
 import { genRequestId, requestIdPlugin } from "./plugins/request-id.js";
 import { unreadBodyPlugin } from "./plugins/unread-body.js";
 import { RenderGate } from "./render-gate.js";
+import { lazyRequestLogger } from "./request-logger.js";
 import { adminRoutes } from "./routes/admin.js";
 import { deliveryRoutes } from "./routes/delivery.js";
 import { fileRoutes } from "./routes/files.js";
@@ -102,6 +103,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     app = Fastify({
       logger,
       genReqId: genRequestId,
+      childLoggerFactory: lazyRequestLogger,
       bodyLimit: config.bodyLimit,
       // Unset TROVE_TRUST_PROXY: false, so X-Forwarded-For cannot choose a client's rate-limit address.
       trustProxy: fastifyTrustProxy(config.trustProxy),

@@ -8,6 +8,7 @@
 import { randomUUID } from "node:crypto";
 import type { ListFilesQuery } from "@trove/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isoTimestampSql } from "../src/db/iso-timestamp.js";
 import { listFiles } from "../src/files/list-files.js";
 import { listFolders } from "../src/folders/folder-service.js";
 import { Prisma } from "../src/generated/prisma/client.js";
@@ -90,6 +91,23 @@ describe("direct SQL", () => {
     expect(await listFolders(t.app.database.sql, t.workspace.id, {})).toEqual(
       await listFolders(t.app.db, t.workspace.id, {}),
     );
+  });
+
+  it("formats a timestamp as the Date it would have been gives it (ISO, milliseconds truncated)", async () => {
+    const stored = [
+      "2026-01-02 03:04:05.678901+00",
+      "2026-01-02 03:04:05.999999+00",
+      "2026-01-02 03:04:05.000001+00",
+      "1999-12-31 23:59:59.9995+00",
+      "2026-06-30 12:00:00+02",
+      "2026-03-29 01:30:00.5+00",
+    ];
+    for (const text of stored) {
+      const [row] = await t.app.database.sql.$queryRaw<Array<{ iso: string; at: Date }>>(
+        Prisma.sql`SELECT ${isoTimestampSql(Prisma.sql`${text}::timestamptz`)} AS iso, ${text}::timestamptz AS at`,
+      );
+      expect(row?.iso).toBe(row?.at.toISOString());
+    }
   });
 
   it("answers whether a workspace has subscribers to an event type", async () => {

@@ -37,6 +37,7 @@
  */
 import type { ListFilesQuery } from "@trove/schema";
 import type { RawQuery } from "../db/direct-sql.js";
+import { isoTimestampSql } from "../db/iso-timestamp.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { escapeLike } from "./escape-like.js";
 import { fileCount, fileCountSql } from "./file-counts.js";
@@ -179,7 +180,7 @@ export async function listFiles(
   const page = (order: FileSort, limit: number, skip: number, withTotal = false) =>
     db.$queryRaw<Array<FileListSource & { total?: bigint | number }>>`
       SELECT r.file_no AS "fileNo", r.name, r.path, r.size, r.format, r.extension, r.width, r.height,
-             r.created_at AS "createdAt", r.thumbnail_key AS "thumbnailKey", r.is_private AS "isPrivate"
+             ${isoTimestampSql(Prisma.sql`r.created_at`)} AS "createdAt", r.thumbnail_key AS "thumbnailKey", r.is_private AS "isPrivate"
              ${withTotal && keptCount ? Prisma.sql`, (${keptCount}) AS total` : Prisma.empty}
       FROM (
         SELECT f.file_no FROM files f

@@ -22,10 +22,12 @@ export type FileListSource = Pick<
   | "extension"
   | "width"
   | "height"
-  | "createdAt"
   | "thumbnailKey"
   | "isPrivate"
->;
+> & {
+  /** ISO 8601, formatted by the statement (src/db/iso-timestamp.ts). */
+  createdAt: string;
+};
 
 export function toFileListRow(app: UrlBuilder, workspaceNo: string, row: FileListSource): FileListRow {
   return {
@@ -37,7 +39,7 @@ export function toFileListRow(app: UrlBuilder, workspaceNo: string, row: FileLis
     format: row.format,
     width: row.width,
     height: row.height,
-    created_at: row.createdAt.toISOString(),
+    created_at: row.createdAt,
     workspace_no: workspaceNo,
     path: row.path,
     extension: row.extension,

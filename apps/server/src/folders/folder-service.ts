@@ -29,6 +29,7 @@
  */
 import type { ListFoldersQuery } from "@trove/schema";
 import type { RawQuery } from "../db/direct-sql.js";
+import { isoTimestampSql } from "../db/iso-timestamp.js";
 import { isForeignKeyViolation, isUniqueViolation } from "../db/prisma-errors.js";
 import { HttpError, notFound } from "../errors/index.js";
 import { cleanName } from "../files/clean-name.js";
@@ -134,7 +135,7 @@ export async function listFolders(
       ? Prisma.sql`AND name ILIKE ${`%${escapeLike(query.name)}%`}`
       : Prisma.empty;
   return db.$queryRaw<FolderListSource[]>`
-    SELECT c.folder_no AS "folderNo", c.name, c.created_at AS "createdAt",
+    SELECT c.folder_no AS "folderNo", c.name, ${isoTimestampSql(Prisma.sql`c.created_at`)} AS "createdAt",
            coalesce(sum(n.tree_files), 0)::bigint AS "totalItems",
            coalesce(sum(n.tree_bytes), 0)::bigint AS "totalSize"
     FROM folders c

@@ -18,7 +18,8 @@ export function toFolderCreated(folder: Pick<Folder, "name" | "folderNo">): Crea
 export interface FolderListSource {
   folderNo: string;
   name: string;
-  createdAt: Date;
+  /** ISO 8601, formatted by the statement (src/db/iso-timestamp.ts). */
+  createdAt: string;
   totalItems: bigint | number;
   totalSize: bigint | number;
 }
@@ -27,7 +28,7 @@ export function toFolderListRow(row: FolderListSource): FolderListRow {
   return {
     folder_no: row.folderNo,
     name: row.name,
-    created_at: row.createdAt.toISOString(),
+    created_at: row.createdAt,
     total_items: Number(row.totalItems),
     total_size: Number(row.totalSize),
   };

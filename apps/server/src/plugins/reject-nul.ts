@@ -28,9 +28,14 @@ export function assertNoNul(value: unknown, where: string): void {
 
 export const rejectNulPlugin = fp(
   async (app) => {
-    app.addHook("preHandler", async (request: FastifyRequest) => {
-      assertNoNul(request.query, "Query parameters");
-      assertNoNul(request.body, "Request body");
+    app.addHook("preHandler", (request: FastifyRequest, _reply, done) => {
+      try {
+        assertNoNul(request.query, "Query parameters");
+        assertNoNul(request.body, "Request body");
+        done();
+      } catch (error) {
+        done(error as Error);
+      }
     });
   },
   { name: "trove-reject-nul" },

@@ -17,8 +17,11 @@ export function genRequestId(request: IncomingMessage): string {
 
 export const requestIdPlugin = fp(
   async (app) => {
-    app.addHook("onRequest", async (request, reply) => {
+    // Callback hooks rather than async ones here and in the other per-request plugins: each
+    // async hook is a promise and a microtask turn on every request.
+    app.addHook("onRequest", (request, reply, done) => {
       reply.header("x-request-id", request.id);
+      done();
     });
   },
   { name: "trove-request-id", fastify: "5.x" },

@@ -46,9 +46,9 @@ function settleUnreadBody(request: FastifyRequest, reply: FastifyReply): void {
 
 export const unreadBodyPlugin = fp(
   async (app) => {
-    app.addHook("onSend", async (request, reply, payload) => {
+    app.addHook("onSend", (request, reply, payload, done) => {
       settleUnreadBody(request, reply);
-      return payload;
+      done(null, payload);
     });
   },
   { name: "trove-unread-body" },
