@@ -11,6 +11,9 @@
  * as `Date`, json as parsed values, arrays as arrays. (Left alone, `pg` gives int8 as a string
  * and PGlite as a number.)
  *
+ * On `pg` each statement text is a named prepared statement, parsed and planned once per
+ * connection (`pgDirectSql`; TROVE_DATABASE_PREPARED_STATEMENTS=false sends them unnamed).
+ *
  * Each statement is a `db queryRaw` span while tracing is on, like Prisma's (src/tracing/).
  *
  * Outside transactions only: there is no `tx` here. On PGlite a statement waits for a running
@@ -60,9 +63,11 @@ function parseInt8Array(text: string): bigint[] {
 }
 
 /**
- * At most this many statement texts are prepared; any further text runs unnamed. The texts come
- * from the code's templates (values are always parameters), so the real set is a few dozen; the
- * cap only bounds what each connection keeps if that ever stops being true.
+ * At most this many statement texts are prepared; any further text runs unnamed (correct, only
+ * planned each time). The texts come from the code's templates with values as parameters, except
+ * a list page's LIMIT (1 to 100, src/files/list-files.ts), so a client varies them only through
+ * its sort, filters and page size: a handful in practice. The cap bounds what each connection
+ * keeps whatever a client sends.
  */
 export const MAX_PREPARED_STATEMENTS = 256;
 
