@@ -251,8 +251,9 @@ export async function benchListScale(ctx: BenchContext): Promise<BenchResult> {
             "p50 of the client's time to parsed JSON. " +
             `Throughput at ${n(middle)}: autocannon, ${seconds} s per run, ${ctx.runs} run(s) per target, alternating; ` +
             "medians shown. trove-server authenticates (private key), rate-limits, validates and serialises through " +
-            "the response schema, and reads `meta.total` or the folders' totals from the kept counts; the bare handler " +
-            "only queries.",
+            "the response schema, and reads `meta.total` or the folders' totals from the kept counts, with its statements " +
+            "prepared once per connection (TROVE_DATABASE_PREPARED_STATEMENTS, on by default); the bare handler only " +
+            "queries, unprepared, as `pool.query(text, values)` does.",
           "",
           "| files | list files p50 ms | list folders p50 ms | search p50 ms |",
           "| --- | --- | --- | --- |",
