@@ -244,9 +244,10 @@ describe("S3StorageDriver on s3rver", () => {
         `s3rver put 96 MiB (${label}): ${(96 / seconds).toFixed(0)} MiB/s, peak live buffers ${(peak / MiB).toFixed(1)} MiB`,
       );
       // By design 8 MiB parts, 2 in flight + 1 filling = 24 MiB (measured 20-25 MiB alone). The
-      // bound leaves room for GC timing and whatever else this process holds, and is still far
-      // below the 96 MiB body.
-      expect(peak).toBeLessThan(56 * MiB);
+      // count is the whole process's, s3rver's buffers of the parts it receives included: under
+      // CI's load on Node 24 it reached 57.5 MiB. Three quarters of the body still fails a driver
+      // that holds the whole object (96 MiB or more) and leaves room for that timing.
+      expect(peak).toBeLessThan(size * 0.75);
     } finally {
       clearInterval(sampler);
       big.close();
