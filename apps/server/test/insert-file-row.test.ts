@@ -1,8 +1,10 @@
 // The upload's one-statement insert: the row it returns has the types Prisma's File has (it is
-// raw SQL), a taken path inserts nothing, and is_duplicate sees other files only.
+// raw SQL), a taken path inserts nothing, is_duplicate sees other files only, and `unless` keeps
+// the row out while a webhook endpoint wants it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertFileRow, type NewFileRow } from "../src/uploads/insert-file-row.js";
 import { uuidV7 } from "../src/uploads/uuid-v7.js";
+import { subscribedSql } from "../src/webhooks/workspace-events.js";
 import { createTestApp, type TestApp } from "./support/index.js";
 
 let t: TestApp;
@@ -59,10 +61,34 @@ describe("insertFileRow", () => {
   it("inserts nothing at a taken path, and flags a duplicate hash of another file", async () => {
     await insertFileRow(t.app.db, newRow("taken.png", "hash-shared"));
     const again = newRow("taken.png", "hash-other");
-    expect(await insertFileRow(t.app.db, again)).toEqual({ file: null, isDuplicate: false });
+    expect(await insertFileRow(t.app.db, again)).toEqual({ file: null, isDuplicate: false, skipped: false });
     expect(await t.app.db.file.findUnique({ where: { id: again.id } })).toBeNull();
     const copy = await insertFileRow(t.app.db, newRow("copy.png", "hash-shared"));
     expect(copy.isDuplicate).toBe(true);
     expect(copy.file?.path).toBe("copy.png");
+  });
+
+  it("inserts nothing while a webhook endpoint wants file.uploaded (`unless`), and says so", async () => {
+    const unless = subscribedSql(t.workspace.id, "file.uploaded");
+    const before = newRow("before-endpoint.png", "hash-unless-1");
+    expect(await insertFileRow(t.app.database.sql, before, { unless })).toMatchObject({ skipped: false });
+    expect(await t.app.db.file.findUnique({ where: { id: before.id } })).not.toBeNull();
+
+    const endpoint = await t.app.db.webhookEndpoint.create({
+      data: { workspaceId: t.workspace.id, url: "https://hooks.example/in", eventTypes: ["file.uploaded"] },
+    });
+    try {
+      const during = newRow("during-endpoint.png", "hash-unless-2");
+      expect(await insertFileRow(t.app.database.sql, during, { unless })).toEqual({
+        file: null,
+        isDuplicate: false,
+        skipped: true,
+      });
+      expect(await t.app.db.file.findUnique({ where: { id: during.id } })).toBeNull();
+      // Without the condition the same row goes in.
+      expect((await insertFileRow(t.app.database.sql, during)).file?.id).toBe(during.id);
+    } finally {
+      await t.app.db.webhookEndpoint.delete({ where: { id: endpoint.id } });
+    }
   });
 });

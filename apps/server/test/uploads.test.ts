@@ -2,7 +2,7 @@
 // names, and every error row of the upload envelope. Storage is the fs driver in a temp dir, so
 // "nothing stored" and "nothing outside the root" are checked on the directory itself.
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { uploadErrorSchema } from "@trove/schema";
@@ -12,6 +12,7 @@ import { pngBomb, solid } from "../src/media/test-images.js";
 import { FsStorageDriver } from "../src/storage/fs-driver.js";
 import { hashStream } from "../src/storage/multipart/block-hash.js";
 import { thumbnailKeyOf } from "../src/uploads/object-keys.js";
+import { KEEP_IN_MEMORY_BYTES } from "../src/uploads/receive-direct-upload.js";
 import { createTestApp, type TestApp } from "./support/index.js";
 import {
   directUpload,
@@ -596,7 +597,7 @@ describe("direct upload with a transform: only the output is written", () => {
     expect(await sharp(served.rawPayload).metadata()).toMatchObject({ format: "webp", width: 100 });
   });
 
-  it("a transform after the file: the original is stored first, then replaced (two puts)", async () => {
+  it("a small file is held whatever the field order: one put (the output)", async () => {
     const body = uploaded(
       await directUpload(
         spied,
@@ -606,7 +607,38 @@ describe("direct upload with a transform: only the output is written", () => {
       ),
     );
     expect(body.width).toBe(100);
+    const row = await spied.app.db.file.findUniqueOrThrow({ where: { id: body.id } });
+    expect(puts).toEqual([row.storageKey]);
+  });
+
+  it("a small file without a transform is written once, under the key it was received for", async () => {
+    const body = uploaded(await directUpload(spied, { file_name: "plain.png" }, { content: png }));
+    const row = await spied.app.db.file.findUniqueOrThrow({ where: { id: body.id } });
+    expect(puts).toEqual([row.storageKey]);
+    expect(await readFile(join(storageRoot, row.storageKey))).toEqual(png);
+  });
+
+  it("a file over the memory limit, transform after it: the original is stored, then replaced (two puts)", async () => {
+    const side = 400;
+    const noisy = await sharp(randomBytes(side * side * 3), {
+      raw: { width: side, height: side, channels: 3 },
+    })
+      .png()
+      .toBuffer();
+    expect(noisy.length).toBeGreaterThan(KEEP_IN_MEMORY_BYTES);
+    const body = uploaded(
+      await directUpload(
+        spied,
+        { file_name: "late-big.png", transform: "w_100,f_webp" },
+        { content: noisy },
+        { fileFirst: true },
+      ),
+    );
+    expect(body.width).toBe(100);
     expect(puts).toHaveLength(2);
+    const row = await spied.app.db.file.findUniqueOrThrow({ where: { id: body.id } });
+    expect(puts[1]).toBe(row.storageKey);
+    expect(await listObjects(storageRoot)).not.toContain(puts[0]);
   });
 
   it("a refused transform writes nothing at all", async () => {

@@ -14,8 +14,9 @@
  *
  * Both answer 200 with `{ success: true, data: <upload record> }` (the flat record itself with
  * TROVE_UPLOAD_RESPONSE=flat; src/uploads/upload-response.ts) and register the file
- * through src/uploads/register-file.ts. The file part is streamed to storage (never buffered) and
- * hashed on the way; remote bodies too. Errors are the upload envelope
+ * through src/uploads/register-file.ts. The file part is hashed on the way in and streamed to
+ * storage (a small one is held in memory and written once; src/uploads/receive-direct-upload.ts);
+ * remote bodies too. Errors are the upload envelope
  * `{ error, success: false, errorCode, message }`:
  *
  *   400 VALIDATION_FAILED (missing file or file_name, bad field), INVALID_METADATA, INVALID_TRANSFORM,

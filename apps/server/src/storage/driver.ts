@@ -28,6 +28,13 @@ export interface PutOptions {
   maxBytes?: number;
   contentType?: string;
   signal?: AbortSignal;
+  /**
+   * The key was made for this put (it holds a new file id) and no reader can know it before the
+   * caller records it: the fs driver writes the object in place instead of into a temporary file
+   * it then renames (half the filesystem work), and the put fails if the key exists. A key that
+   * may already name an object (a transform's output replacing the original) must not set it.
+   */
+  newKey?: boolean;
 }
 
 export interface ObjectStat {
@@ -44,8 +51,11 @@ export interface ByteRange {
 
 export interface StorageDriver {
   readonly kind: string;
-  /** Streams `body` into the object, replacing any existing one atomically. */
-  put(key: string, body: Readable, options?: PutOptions): Promise<PutResult>;
+  /**
+   * Streams `body` (or writes bytes already in memory) into the object, replacing any existing
+   * one atomically.
+   */
+  put(key: string, body: Readable | Buffer, options?: PutOptions): Promise<PutResult>;
   /** A stream of the object (or of `range`); rejects with `ObjectNotFoundError` when missing. */
   get(key: string, options?: { range?: ByteRange }): Promise<Readable>;
   /** Size and modification time, or null when missing. */

@@ -77,6 +77,62 @@ describe("FsStorageDriver", () => {
     expect(await readdir(join(root, ".tmp"))).toEqual([]);
   });
 
+  it("writes bytes in memory in one call, with the same checks and atomic replacement", async () => {
+    expect(await driver.put("k/bytes", Buffer.from("first"))).toEqual({ key: "k/bytes", size: 5 });
+    await driver.put("k/bytes", Buffer.from("second"), { expectedSize: 6 });
+    expect(await readFile(join(root, "k", "bytes"), "utf8")).toBe("second");
+    await expect(driver.put("k/bytes", Buffer.from("abc"), { expectedSize: 4 })).rejects.toBeInstanceOf(
+      SizeMismatchError,
+    );
+    await expect(driver.put("k/bytes", Buffer.alloc(20), { maxBytes: 15 })).rejects.toBeInstanceOf(
+      ObjectTooLargeError,
+    );
+    expect(await readFile(join(root, "k", "bytes"), "utf8")).toBe("second");
+    expect(await readdir(join(root, ".tmp"))).toEqual([]);
+  });
+
+  it("a new key is written in place, never through the temporary directory", async () => {
+    await driver.put("ws/new-1/a.txt", Buffer.from("bytes"), { newKey: true });
+    await driver.put("ws/new-2/b.txt", Readable.from([Buffer.from("str"), Buffer.from("eam")]), {
+      newKey: true,
+    });
+    expect(await readFile(join(root, "ws", "new-1", "a.txt"), "utf8")).toBe("bytes");
+    expect(await readFile(join(root, "ws", "new-2", "b.txt"), "utf8")).toBe("stream");
+    expect(existsSync(join(root, ".tmp"))).toBe(false);
+  });
+
+  it("a new key that exists is refused and the object there is left as it was", async () => {
+    await driver.put("ws/taken/a.txt", Buffer.from("theirs"));
+    for (const body of [Buffer.from("mine"), Readable.from([Buffer.from("mine")])]) {
+      await expect(driver.put("ws/taken/a.txt", body, { newKey: true })).rejects.toMatchObject({
+        code: "EEXIST",
+      });
+      expect(await readFile(join(root, "ws", "taken", "a.txt"), "utf8")).toBe("theirs");
+    }
+  });
+
+  it("a new key whose write fails leaves nothing behind", async () => {
+    const failing = new Readable({
+      read() {
+        this.push(Buffer.from("half"));
+        this.destroy(new Error("client went away"));
+      },
+    });
+    await expect(driver.put("ws/fail/a.txt", failing, { newKey: true })).rejects.toThrow("client went away");
+    await expect(
+      driver.put("ws/big/a.txt", Readable.from([Buffer.alloc(10), Buffer.alloc(10)]), {
+        maxBytes: 15,
+        newKey: true,
+      }),
+    ).rejects.toBeInstanceOf(ObjectTooLargeError);
+    await expect(
+      driver.put("ws/size/a.txt", Readable.from([Buffer.from("abc")]), { expectedSize: 4, newKey: true }),
+    ).rejects.toBeInstanceOf(SizeMismatchError);
+    for (const key of ["ws/fail/a.txt", "ws/big/a.txt", "ws/size/a.txt"]) {
+      expect(await driver.exists(key)).toBe(false);
+    }
+  });
+
   it("get of a missing object rejects with ObjectNotFoundError; delete is idempotent", async () => {
     await expect(driver.get("nope/x")).rejects.toBeInstanceOf(ObjectNotFoundError);
     expect(await driver.stat("nope/x")).toBeNull();

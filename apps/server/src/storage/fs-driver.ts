@@ -1,16 +1,23 @@
 /**
  * Filesystem storage driver: objects are files under `root`, at their key's path.
  *
- * Writes stream into `<root>/.tmp/<random>` while hashing, then `rename` into place, so readers
- * never see a partial object and a failed upload leaves nothing behind. Keys are validated
+ * Writes stream into `<root>/.tmp/<random>`, then `rename` into place, so readers never see a
+ * partial object and a failed upload leaves nothing behind. A put of a new key (`newKey`, which
+ * no reader can know yet) writes in place and removes what it wrote if it fails. Keys are validated
  * (`assertValidKey`) and the resolved path is checked to stay inside `root`.
  */
 import { randomUUID } from "node:crypto";
-import { createReadStream, createWriteStream } from "node:fs";
+import {
+  createReadStream,
+  createWriteStream,
+  mkdir as mkdirCallback,
+  writeFile as writeFileCallback,
+} from "node:fs";
 import { mkdir, readdir, rename, rm, stat, unlink } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { type Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { promisify } from "node:util";
 import {
   assertValidKey,
   type ByteRange,
@@ -27,6 +34,10 @@ import { FS_MULTIPART_DIR, FsMultipartStore } from "./multipart/fs-multipart.js"
 import type { MultipartStore } from "./multipart/types.js";
 
 const TMP_DIR = ".tmp";
+// The callback API, promisified, for the writes of every small upload: fs/promises' FileHandle
+// costs the main thread about twice as much per write (0.08 against 0.04 ms for 100 KiB here).
+const writeBytes = promisify(writeFileCallback);
+const makeDirectory = promisify(mkdirCallback);
 /** Working directories of this driver (and of fs multipart uploads): never object keys. */
 const RESERVED_DIRS = [TMP_DIR, FS_MULTIPART_DIR];
 const isReserved = (key: string) => RESERVED_DIRS.some((dir) => key === dir || key.startsWith(`${dir}/`));
@@ -56,43 +67,61 @@ export class FsStorageDriver implements StorageDriver {
     return path;
   }
 
-  async put(key: string, body: Readable, options: PutOptions = {}): Promise<PutResult> {
+  async put(key: string, body: Readable | Buffer, options: PutOptions = {}): Promise<PutResult> {
     const target = this.localPath(key);
-    const tmpDir = join(this.root, TMP_DIR);
-    this.tmpDirMade ??= mkdir(tmpDir, { recursive: true });
+    const { maxBytes, expectedSize, newKey = false } = options;
+    if (Buffer.isBuffer(body)) {
+      if (maxBytes !== undefined && body.length > maxBytes) throw new ObjectTooLargeError(maxBytes);
+      if (expectedSize !== undefined && body.length !== expectedSize) {
+        throw new SizeMismatchError(expectedSize, body.length);
+      }
+    }
+    // A new key is written where it belongs: no reader knows it yet (see PutOptions.newKey).
+    const path = newKey ? target : join(this.root, TMP_DIR, randomUUID());
+    if (newKey) await makeDirectory(dirname(target), { recursive: true });
+    else await this.makeTmpDir();
+    let size = 0;
+    try {
+      if (Buffer.isBuffer(body)) {
+        await writeBytes(path, body, { flag: "wx", ...(options.signal ? { signal: options.signal } : {}) });
+        size = body.length;
+      } else {
+        const meter = new Transform({
+          transform(chunk: Buffer, _encoding, callback) {
+            size += chunk.length;
+            if (maxBytes !== undefined && size > maxBytes) {
+              callback(new ObjectTooLargeError(maxBytes));
+              return;
+            }
+            callback(null, chunk);
+          },
+        });
+        await pipeline(body, meter, createWriteStream(path, { flags: "wx" }), { signal: options.signal });
+        if (expectedSize !== undefined && size !== expectedSize) {
+          throw new SizeMismatchError(expectedSize, size);
+        }
+      }
+      if (!newKey) {
+        await mkdir(dirname(target), { recursive: true });
+        await rename(path, target);
+      }
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // The temporary directory was removed under us: make it again on the next put.
+      if (code === "ENOENT" && !newKey) this.tmpDirMade = undefined;
+      // "wx" refused a new key that exists: that object is someone else's, leave it.
+      if (!(newKey && code === "EEXIST")) await rm(path, { force: true });
+      throw error;
+    }
+    return { key, size };
+  }
+
+  private async makeTmpDir(): Promise<void> {
+    this.tmpDirMade ??= mkdir(join(this.root, TMP_DIR), { recursive: true });
     await this.tmpDirMade.catch((error: unknown) => {
       this.tmpDirMade = undefined;
       throw error;
     });
-    const tmp = join(tmpDir, randomUUID());
-    // No digest here: callers hash what they need on their way in (the upload's block-tree
-    // hash); a second pass over every byte was computed and read by no one.
-    let size = 0;
-    const { maxBytes } = options;
-    const meter = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        size += chunk.length;
-        if (maxBytes !== undefined && size > maxBytes) {
-          callback(new ObjectTooLargeError(maxBytes));
-          return;
-        }
-        callback(null, chunk);
-      },
-    });
-    try {
-      await pipeline(body, meter, createWriteStream(tmp, { flags: "wx" }), { signal: options.signal });
-      if (options.expectedSize !== undefined && size !== options.expectedSize) {
-        throw new SizeMismatchError(options.expectedSize, size);
-      }
-      await mkdir(dirname(target), { recursive: true });
-      await rename(tmp, target);
-    } catch (error) {
-      // The temporary directory was removed under us: make it again on the next put.
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") this.tmpDirMade = undefined;
-      await rm(tmp, { force: true });
-      throw error;
-    }
-    return { key, size };
   }
 
   async get(key: string, options: { range?: ByteRange } = {}): Promise<Readable> {

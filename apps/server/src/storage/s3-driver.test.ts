@@ -131,6 +131,19 @@ describe("S3StorageDriver on s3rver", () => {
     expect((await buffer(await driver.get(key))).toString()).toBe("second");
   });
 
+  it("puts bytes in memory with the same checks as a stream (newKey changes nothing here)", async () => {
+    const key = "ws1/f4/bytes.txt";
+    expect(await driver.put(key, Buffer.from("in memory"), { newKey: true, expectedSize: 9 })).toEqual({
+      key,
+      size: 9,
+    });
+    expect((await buffer(await driver.get(key))).toString()).toBe("in memory");
+    await expect(
+      driver.put("ws1/f4/short.txt", Buffer.from("abc"), { expectedSize: 4 }),
+    ).rejects.toBeInstanceOf(SizeMismatchError);
+    expect(await driver.exists("ws1/f4/short.txt")).toBe(false);
+  });
+
   it("lists keys by prefix across pages", async () => {
     const keys = ["ws9/a/1.bin", "ws9/a/2.bin", "ws9/b/3.bin", "ws9/b/4.bin", "ws9/c/5.bin", "ws90/x/6.bin"];
     for (const key of keys) await driver.put(key, body(Buffer.from(key)));

@@ -18,7 +18,7 @@
  * A body that breaks `expectedSize`/`maxBytes` aborts the multipart upload: nothing is stored,
  * and an existing object under the key is untouched (S3 replaces objects atomically).
  */
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 import {
   assertValidKey,
   type ByteRange,
@@ -150,8 +150,10 @@ export class S3StorageDriver implements StorageDriver {
     this.s3.close();
   }
 
-  async put(key: string, body: Readable, options: PutOptions = {}): Promise<PutResult> {
+  async put(key: string, source: Readable | Buffer, options: PutOptions = {}): Promise<PutResult> {
     assertValidKey(key);
+    // Bytes in memory take the same path: the body is cut into parts (or sent whole) below.
+    const body = Buffer.isBuffer(source) ? Readable.from([source]) : source;
     const { expectedSize, maxBytes, contentType, signal } = options;
     signal?.throwIfAborted();
     const limit = Math.min(expectedSize ?? Number.POSITIVE_INFINITY, maxBytes ?? Number.POSITIVE_INFINITY);

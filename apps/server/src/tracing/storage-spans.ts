@@ -25,7 +25,7 @@ class TracedStorageDriver implements StorageDriver {
     return inSpan(`storage ${operation}`, { "trove.storage.driver": this.kind }, fn, SpanKind.CLIENT);
   }
 
-  put(key: string, body: Readable, options?: PutOptions): Promise<PutResult> {
+  put(key: string, body: Readable | Buffer, options?: PutOptions): Promise<PutResult> {
     return this.#span("put", () => this.driver.put(key, body, options));
   }
 

@@ -3,6 +3,8 @@
  * in the workspace, in practice), and says whether another file of the workspace already has its
  * content hash, in one statement: one round trip, no interactive transaction needed for an
  * upload that creates no folder and enqueues no webhook (the statement is atomic on its own).
+ * With `unless` (whether a webhook endpoint wants the upload), that question is answered in the
+ * same statement, and nothing is inserted when the answer is yes.
  *
  * `ON CONFLICT DO NOTHING` (as `createManyAndReturn({ skipDuplicates: true })` would write it): a
  * taken path must not abort a surrounding transaction. The duplicate check reads the snapshot
@@ -10,7 +12,7 @@
  * calls: on this path Prisma's query compiler and result mapping cost more CPU than the query.
  */
 import type { RawQuery } from "../db/direct-sql.js";
-import type { File } from "../generated/prisma/client.js";
+import { type File, Prisma } from "../generated/prisma/client.js";
 
 /** A transaction, Prisma, or the direct path (`app.database.sql`) outside a transaction. */
 export type FileRowDb = RawQuery;
@@ -42,14 +44,40 @@ export interface NewFileRow {
   isPrivate: boolean;
 }
 
-type InsertedRow = { isDuplicate: boolean } & ({ [K in keyof File]: File[K] } | { [K in keyof File]: null });
+type InsertedRow = { isDuplicate: boolean; skip: boolean } & (
+  | { [K in keyof File]: File[K] }
+  | { [K in keyof File]: null }
+);
+
+const NEVER = Prisma.sql`false`;
+
+export interface InsertFileRowOptions {
+  /**
+   * A condition (`subscribedSql`) under which nothing is inserted: the caller must then insert
+   * in a transaction with its webhook deliveries. Decided in the insert's own snapshot, so an
+   * upload that needs no transaction costs one round trip.
+   */
+  unless?: Prisma.Sql;
+}
+
+export interface InsertedFileRow {
+  /** Null when the path was taken, or when `unless` held. */
+  file: File | null;
+  isDuplicate: boolean;
+  /** Whether `unless` held (nothing was inserted); false without `unless`. */
+  skipped: boolean;
+}
 
 export async function insertFileRow(
   db: FileRowDb,
   row: NewFileRow,
-): Promise<{ file: File | null; isDuplicate: boolean }> {
+  options: InsertFileRowOptions = {},
+): Promise<InsertedFileRow> {
+  const unless = options.unless ?? NEVER;
   const [result] = await db.$queryRaw<InsertedRow[]>`
-    WITH duplicate AS (
+    WITH skip_insert AS (
+      SELECT ${unless} AS skip
+    ), duplicate AS (
       SELECT EXISTS (
         SELECT 1 FROM files WHERE workspace_id = ${row.workspaceId}::uuid AND hash = ${row.hash}
       ) AS is_duplicate
@@ -58,14 +86,15 @@ export async function insertFileRow(
         id, workspace_id, folder_id, name, path, storage_key, size, mime_type, format, extension,
         width, height, orientation, hash, tags, metadata, custom_id, upload_source,
         transform_string, original_url, thumbnail_key, created_by, is_private, created_at, updated_at
-      ) VALUES (
+      )
+      SELECT
         ${row.id}::uuid, ${row.workspaceId}::uuid, ${row.folderId}::uuid, ${row.name}, ${row.path},
         ${row.storageKey}, ${row.size}::bigint, ${row.mimeType}, ${row.format}, ${row.extension},
         ${row.width}::int, ${row.height}::int, ${row.orientation}, ${row.hash}, ${row.tags}::text[],
         ${JSON.stringify(row.metadata)}::jsonb, ${row.customId}, ${row.uploadSource},
         ${row.transformString}, ${row.originalUrl}, ${row.thumbnailKey}, ${row.createdBy}::uuid,
-        ${row.isPrivate}, now(), now()
-      )
+        ${row.isPrivate}::boolean, now(), now()
+      WHERE NOT (SELECT skip FROM skip_insert)
       ON CONFLICT DO NOTHING
       RETURNING id, file_no AS "fileNo", workspace_id AS "workspaceId", folder_id AS "folderId",
         name, path, storage_key AS "storageKey", size, mime_type AS "mimeType", format, extension,
@@ -75,8 +104,9 @@ export async function insertFileRow(
         is_active AS "isActive", is_delete AS "isDelete", created_by AS "createdBy",
         created_at AS "createdAt", updated_at AS "updatedAt"
     )
-    SELECT d.is_duplicate AS "isDuplicate", i.* FROM duplicate d LEFT JOIN inserted i ON true`;
+    SELECT s.skip, d.is_duplicate AS "isDuplicate", i.*
+    FROM skip_insert s CROSS JOIN duplicate d LEFT JOIN inserted i ON true`;
   if (!result) throw new Error("insertFileRow: no result row");
-  const { isDuplicate, ...file } = result;
-  return { file: file.id === null ? null : file, isDuplicate };
+  const { isDuplicate, skip, ...file } = result;
+  return { file: file.id === null ? null : file, isDuplicate, skipped: skip === true };
 }

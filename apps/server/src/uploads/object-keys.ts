@@ -9,7 +9,6 @@
  * cached where delivery caches that variant; `files.thumbnail_key` names that key (non-null:
  * the file is an image with a thumbnail URL).
  */
-import { Readable } from "node:stream";
 import { THUMBNAIL_TRANSFORM } from "../files/file-urls.js";
 import type { ImageInput } from "../media/image-input.js";
 import { readMediaInput } from "../media/read-media-input.js";
@@ -35,10 +34,17 @@ export async function imageInputOf(
   return readMediaInput(await storage.get(key), maxBytes);
 }
 
-/** Stores a buffer; returns its size. */
-export async function putBuffer(storage: StorageDriver, key: string, buffer: Buffer, contentType?: string) {
-  return storage.put(key, Readable.from([buffer]), {
+/** Stores a buffer; returns its size. `newKey`: see PutOptions.newKey. */
+export async function putBuffer(
+  storage: StorageDriver,
+  key: string,
+  buffer: Buffer,
+  contentType?: string,
+  { newKey = false }: { newKey?: boolean } = {},
+) {
+  return storage.put(key, buffer, {
     expectedSize: buffer.length,
+    newKey,
     ...(contentType ? { contentType } : {}),
   });
 }

@@ -1,10 +1,10 @@
 /**
  * Reads a direct upload's `multipart/form-data` body: text fields are collected (before or after
- * the file, in any order), the `file` part is streamed straight into storage through the ingest
- * hasher, never buffered. Requires `@fastify/multipart` registered on the route's scope.
+ * the file, in any order), the `file` part goes through the ingest hasher and is held in memory
+ * up to KEEP_IN_MEMORY_BYTES (or HOLD_FOR_TRANSFORM_BYTES with a transform); a longer one is
+ * streamed straight into storage. Requires `@fastify/multipart` registered on the route's scope.
  */
 
-import { pipeline, type Readable } from "node:stream";
 import type { Multipart, MultipartFile } from "@fastify/multipart";
 import type { FastifyRequest } from "fastify";
 import { HttpError } from "../errors/http-error.js";
@@ -20,11 +20,12 @@ export interface ReceivedFile {
   size: number;
   hash: string;
   head: Buffer;
-  /** The whole content, for a body of at most KEEP_IN_MEMORY_BYTES, and always when not `stored` (see IngestStream). */
+  /** The whole content, for a body of at most KEEP_IN_MEMORY_BYTES, and always when not `stored`. */
   bytes: (() => Buffer) | undefined;
   /**
-   * False when the bytes were kept in memory only (`bytes`) and nothing is at `key` yet: an
-   * upload with a store-time transform stores its output, so writing the original is wasted.
+   * False when the bytes were kept in memory only (`bytes`) and nothing is at `key` yet: a small
+   * body is written in one call when it is registered, and an upload with a store-time
+   * transform stores only its output.
    */
   stored: boolean;
   /** What the client's part header said; informative only (the bytes decide the type). */
@@ -56,11 +57,11 @@ export const FILE_FIELD = "file";
 const MAX_FIELDS = 50;
 const MAX_FIELD_BYTES = 1024 * 1024;
 /**
- * Bodies up to this size stay in memory after they are stored, so that registering an image
- * reads its header (or transforms it) without opening the object again. Small on purpose: the
- * copy into the one Buffer sharp needs touches fresh pages (0.6 ms for 128 KiB, 26 ms for
- * 4 MiB on the 2-core bench machine, on the main thread); a larger image that is stored anyway
- * is better streamed from the object by libvips' own threads.
+ * Bodies up to this size are held in memory and not stored while they arrive (`stored: false`):
+ * registering the file reads an image's header from memory and writes the bytes in one call,
+ * which costs less than a write stream with a write per chunk. Small on purpose: the copy into
+ * one Buffer touches fresh pages (0.6 ms for 128 KiB, 26 ms for 4 MiB on the 2-core bench
+ * machine, on the main thread); a larger body is streamed into storage as it arrives.
  */
 export const KEEP_IN_MEMORY_BYTES = 256 * 1024;
 /**
@@ -159,10 +160,14 @@ async function storeFilePart(
   const fileId = uuidV7();
   // The name in the key is cosmetic (keys are opaque); file_name may only arrive later.
   const key = objectKey(options.workspaceId, fileId, fields.file_name || part.filename || "file");
-  const holdUpTo = fields.transform?.trim() ? options.holdForTransformUpTo : undefined;
+  // A small body is always held: registering it writes it in one call, not as a stream.
+  const holdUpTo = Math.max(
+    KEEP_IN_MEMORY_BYTES,
+    (fields.transform?.trim() ? options.holdForTransformUpTo : undefined) ?? 0,
+  );
   // A held file's bytes are the ingest's own kept copy, filled as the body arrives.
   const ingest = new IngestStream({
-    keepUpTo: Math.max(KEEP_IN_MEMORY_BYTES, holdUpTo ?? 0),
+    keepUpTo: holdUpTo,
     ...(bodySize === undefined ? {} : { expectedSize: bodySize }),
   });
   // Busboy truncates a part at `fileSize` and emits "limit": stop storing at once.
@@ -172,20 +177,28 @@ async function storeFilePart(
   if (part.file.errored) throw malformed(part.file.errored);
   let partError: unknown;
   part.file.once("error", (error: unknown) => {
-    // When storage fails first, the pipeline destroys `ingest` before the part: not the client's.
+    // When storage fails first, `ingest` is destroyed before the part: not the client's fault.
     if (!ingest.destroyed) partError = error;
+    ingest.destroy(error as Error);
   });
-  const body = pipeline(part.file, ingest, () => {});
+  // What `pipeline` would do, without the AbortController (and the DOMException its abort makes
+  // when the pipe finishes) that it costs on every upload: an error on either side ends both.
+  ingest.once("close", () => {
+    if (!part.file.readableEnded) part.file.destroy();
+  });
+  part.file.once("close", () => {
+    if (part.file.readableEnded || ingest.destroyed) return;
+    partError = new Error("the file part closed before its end");
+    ingest.destroy(partError as Error);
+  });
+  const body = part.file.pipe(ingest);
   let held = false;
   try {
-    let toStore: Readable = body;
-    if (holdUpTo !== undefined) {
-      const read = await readUpTo(body, holdUpTo);
-      if (read.complete) held = true;
-      else toStore = read.stream;
-    }
+    const read = await readUpTo(body, holdUpTo);
+    held = read.complete;
     // maxBytes + 1: busboy cuts the part at exactly maxBytes; its "limit" event decides.
-    if (!held) await options.storage.put(key, toStore, { maxBytes: options.maxBytes + 1 });
+    if (!read.complete)
+      await options.storage.put(key, read.stream, { maxBytes: options.maxBytes + 1, newKey: true });
   } catch (error) {
     if (partError !== undefined && !(error instanceof HttpError)) throw malformed(partError);
     throw error;

@@ -24,8 +24,8 @@ import type { RenderGate } from "../render-gate.js";
 import { objectKey, type StorageDriver } from "../storage/driver.js";
 import { hashStream } from "../storage/multipart/block-hash.js";
 import { enqueueWebhook, FILE_UPLOADED, fileUploadedEvent } from "../webhooks/delivery.js";
-import { emitWorkspaceEvent, hasSubscribers } from "../webhooks/workspace-events.js";
-import { insertFileRow, type NewFileRow } from "./insert-file-row.js";
+import { emitWorkspaceEvent, subscribedSql } from "../webhooks/workspace-events.js";
+import { type InsertFileRowOptions, insertFileRow, type NewFileRow } from "./insert-file-row.js";
 import { imageInputOf, putBuffer, readObjectHead, thumbnailKeyOf } from "./object-keys.js";
 import { collisionName, collisionPattern, collisionStem, storedFileName } from "./stored-name.js";
 import { emptyFile, toUploadError } from "./upload-errors.js";
@@ -96,9 +96,9 @@ export interface RegisterFileInput {
    */
   bytes?: (() => Buffer) | undefined;
   /**
-   * False when nothing was written at `storageKey` yet and `bytes` holds the content (a direct
-   * upload with a transform): the bytes are stored there only if the file keeps them as they
-   * are; a transformed file stores just its output. Default true.
+   * False when nothing was written at `storageKey` yet and `bytes` holds the content (a small or
+   * transformed direct upload; `storageKey` must then be a new key): the bytes are stored there
+   * only if the file keeps them as they are; a transformed file stores just its output. Default true.
    */
   sourceStored?: boolean;
   /** The caller's file name; see ./stored-name.ts for what is stored. */
@@ -193,8 +193,11 @@ export async function registerFile(deps: UploadDeps, request: RegisterFileInput)
       replacedOriginal = true;
     });
     if (!sourceStored && described.key === input.storageKey && !replacedOriginal) {
-      // The file keeps the bytes as they came (no transform took effect): store them now.
-      await putBuffer(storage, input.storageKey, (input.bytes as () => Buffer)(), described.mimeType);
+      // The file keeps the bytes as they came (no transform took effect): store them now, under
+      // the key the receiver made for them and wrote nothing at.
+      await putBuffer(storage, input.storageKey, (input.bytes as () => Buffer)(), described.mimeType, {
+        newKey: true,
+      });
     }
     const suffix = input.randomPrefix
       ? randomString(RANDOM_SUFFIX_LENGTH, RANDOM_SUFFIX_ALPHABET)
@@ -309,7 +312,8 @@ async function describeAndProcess(
   if (processed.output.kind === "transformed") {
     const buffer = processed.output.buffer;
     const key = objectKey(input.workspaceId, fileId, storedFileName(input.fileName, info.extension));
-    await putBuffer(storage, key, buffer, info.mimeType);
+    // Nothing is stored under this file's id yet when the original was held: any key is new.
+    await putBuffer(storage, key, buffer, info.mimeType, { newKey: input.sourceStored === false });
     if (key === input.storageKey) onOriginalReplaced();
     else written.push(key);
     described.key = key;
@@ -357,34 +361,51 @@ async function insertFile(
   /**
    * Inserts under the first free name in the folder; `db` is the transaction, if there is one,
    * and `insertDb` what runs the insert (the transaction, or the direct path outside one).
+   * Null when `unless` held: nothing was inserted.
    */
-  const place = async (db: PrismaClient | Tx, insertDb: RawQuery, folder: Folder | null) => {
+  const place = async (
+    db: PrismaClient | Tx,
+    insertDb: RawQuery,
+    folder: Folder | null,
+    options: InsertFileRowOptions = {},
+  ) => {
     const prefix = folder ? `${folder.path}/` : "";
     let name = baseName;
     for (let attempt = 0; attempt < MAX_NAME_ATTEMPTS; attempt++) {
       const path = `${prefix}${name}`;
       assertPathFits(path);
-      const inserted = await insertFileRow(insertDb, { ...row, folderId: folder?.id ?? null, name, path });
+      const inserted = await insertFileRow(
+        insertDb,
+        { ...row, folderId: folder?.id ?? null, name, path },
+        options,
+      );
+      if (inserted.skipped) return null;
       if (inserted.file) return { file: inserted.file, isDuplicate: inserted.isDuplicate };
       name = await nextFreeName(db, input.workspaceId, prefix, baseName);
     }
     throw new HttpError(409, `Could not find a free name for "${baseName}" in this folder`);
   };
 
-  // A file in the root, with no more work to commit with it, is one statement: no transaction.
+  // A file in the root, with no more work to commit with it, is one statement and no transaction,
+  // unless a webhook endpoint wants the upload: then the statement inserts nothing (it decides in
+  // its own snapshot) and the file is inserted with its deliveries in the transaction below.
   const inRoot = splitFolderPath(input.folder ?? "").length === 0;
   const alone = inRoot && !input.inTransaction && !input.webhookUrl && !input.uploadTokenId;
-  const sql = deps.sql ?? deps.db;
-  if (alone && !(await hasSubscribers(sql, input.workspaceId, FILE_UPLOADED))) {
-    const { file, isDuplicate } = await place(deps.db, sql, null);
-    const response = toUploadResponse(deps, input.workspaceNo, file, null, isDuplicate);
-    return { file, folder: null, isDuplicate, response, webhook: null };
+  if (alone) {
+    const placed = await place(deps.db, deps.sql ?? deps.db, null, {
+      unless: subscribedSql(input.workspaceId, FILE_UPLOADED),
+    });
+    if (placed) {
+      const response = toUploadResponse(deps, input.workspaceNo, placed.file, null, placed.isDuplicate);
+      return { ...placed, folder: null, response, webhook: null };
+    }
   }
 
   // Only database work in here (PGlite runs one transaction at a time); storage I/O is done.
   return deps.db.$transaction(async (tx) => {
     const folder = await ensureFolderPath(tx, input.workspaceId, input.folder ?? "", input.createdBy);
-    const { file, isDuplicate } = await place(tx, tx, folder);
+    // Without `unless`, place finds a name or throws: never null.
+    const { file, isDuplicate } = (await place(tx, tx, folder))!;
     // Counted with the row: a refusal here rolls the row back, and the caller removes the objects.
     if (input.uploadTokenId) await spendUploadToken(tx, input.uploadTokenId);
     if (input.inTransaction) await input.inTransaction(tx, file);

@@ -9,6 +9,7 @@
  * emitWorkspaceEvent(tx, { workspaceId, type, data, subject, at? }): Promise<number>  // deliveries enqueued
  * fileEventData(file) / folderEventData(folder)                // the usual `data` (./event-data.ts)
  * hasSubscribers(db, workspaceId, type): Promise<boolean>
+ * subscribedSql(workspaceId, type): Prisma.Sql                 // the same test inside a statement
  * WORKSPACE_EVENT_TYPES                                        // file.uploaded ... folder.deleted
  *
  * // Endpoints, secrets, deliveries (the CLI, ./webhook-commands.ts, is their user):
@@ -97,6 +98,11 @@ export { fileEventData, folderEventData } from "./event-data.js";
 export type { WebhookSignatureHeaders } from "./signing.js";
 export { generateWebhookSecret, signWebhook } from "./signing.js";
 export type { WorkspaceEventInput, WorkspaceEventType } from "./workspace-events.js";
-export { emitWorkspaceEvent, hasSubscribers, WORKSPACE_EVENT_TYPES } from "./workspace-events.js";
+export {
+  emitWorkspaceEvent,
+  hasSubscribers,
+  subscribedSql,
+  WORKSPACE_EVENT_TYPES,
+} from "./workspace-events.js";
 export type { RotatedSecret } from "./workspace-secrets.js";
 export { currentWebhookSecret, rotateWebhookSecret, signingSecrets } from "./workspace-secrets.js";

@@ -14,7 +14,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { RawQuery } from "../db/direct-sql.js";
-import type { Prisma } from "../generated/prisma/client.js";
+import { Prisma } from "../generated/prisma/client.js";
 import { traceContextOf } from "../tracing/trace-context.js";
 import { WEBHOOK_JOB_KIND, type WebhookEvent, type WebhookJobPayload } from "./delivery.js";
 
@@ -59,18 +59,26 @@ export function deliveryOrderKey(endpointId: string, subject: string): string {
   return `webhook:${endpointId}:${subject}`.slice(0, 255);
 }
 
+/**
+ * An SQL expression, true when an endpoint of the workspace receives `type`: for a statement that
+ * must decide it in its own snapshot (an upload's row, src/uploads/insert-file-row.ts).
+ */
+export function subscribedSql(workspaceId: string, type: WorkspaceEventType): Prisma.Sql {
+  // The `&&` overlap is Prisma's `hasSome`.
+  return Prisma.sql`EXISTS (
+    SELECT 1 FROM webhook_endpoints
+    WHERE workspace_id = ${workspaceId}::uuid AND event_types && ARRAY[${type}, ${ALL_EVENTS}]::text[]
+  )`;
+}
+
 /** Whether any endpoint of the workspace receives `type` (lets a caller skip a transaction). */
 export async function hasSubscribers(
   db: RawQuery,
   workspaceId: string,
   type: WorkspaceEventType,
 ): Promise<boolean> {
-  // Raw: this runs before every upload into the root (the `&&` overlap is `hasSome`).
   const [row] = await db.$queryRaw<Array<{ subscribed: boolean }>>`
-    SELECT EXISTS (
-      SELECT 1 FROM webhook_endpoints
-      WHERE workspace_id = ${workspaceId}::uuid AND event_types && ARRAY[${type}, ${ALL_EVENTS}]::text[]
-    ) AS subscribed`;
+    SELECT ${subscribedSql(workspaceId, type)} AS subscribed`;
   return row?.subscribed === true;
 }
 

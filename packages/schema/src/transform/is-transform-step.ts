@@ -1,4 +1,5 @@
 import { safeParseTransform } from "./parse-transform.js";
+import { isTransformKey } from "./read-directive.js";
 
 /**
  * Whether a path segment reads as one valid transformation step (`w_300`, `r_0`,
@@ -9,5 +10,17 @@ import { safeParseTransform } from "./parse-transform.js";
  */
 export function isTransformStep(segment: string): boolean {
   if (segment === "" || segment.includes("/")) return false;
+  // Every upload's name comes through here, and almost none starts with a known `key_`: answer
+  // those without the parser, which reports a failure by throwing (a stack trace per name).
+  if (!startsWithKnownKey(segment)) return false;
   return safeParseTransform(segment).success;
+}
+
+/** Whether the first directive (up to the first `,`) is `key_...` with a key of the grammar. */
+function startsWithKnownKey(segment: string): boolean {
+  const underscore = segment.indexOf("_");
+  if (underscore <= 0) return false;
+  const comma = segment.indexOf(",");
+  if (comma !== -1 && comma < underscore) return false;
+  return isTransformKey(segment.slice(0, underscore));
 }
