@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startListeningScript } from "../support/child-script.js";
 import type { BenchContext } from "../support/context.js";
-import { cpuMeter } from "../support/cpu-time.js";
+import { commandCpuSeconds, cpuMeter } from "../support/cpu-time.js";
 import { formBody, type LoadResult, runLoad } from "../support/load.js";
 import { timeProcessImage } from "../support/media-pipeline.js";
 import { profileTroveServer } from "../support/profile-server.js";
@@ -55,8 +55,9 @@ export async function benchSmallUploads(ctx: BenchContext): Promise<BenchResult>
     await bareLoad(1);
     for (let run = 0; run < ctx.runs; run += 1) {
       let meter = cpuMeter({ server: server.pid });
+      const postgresBefore = commandCpuSeconds("postgres");
       trove.push(await troveLoad(duration));
-      cpu.trove.push(meter.stop());
+      cpu.trove.push({ ...meter.stop(), postgres: commandCpuSeconds("postgres") - postgresBefore });
       meter = cpuMeter({ server: bare.child.pid });
       baseline.push(await bareLoad(duration));
       cpu.bare.push(meter.stop());
@@ -105,13 +106,14 @@ export async function benchSmallUploads(ctx: BenchContext): Promise<BenchResult>
         `bounds the ratio near ${fmt(bareMs / serverMs, 2)}× (measured ${fmt(ratio, 2)}×). An upload no longer ` +
         "decodes the image, and its header (width, height, format, orientation) is read from the bytes by Trove's " +
         "own parsers, not libvips (the split below: the JPEG and random bytes now cost the same). The 256 px " +
-        "thumbnail is a delivery-time variant rendered on its first request. Its database work is one raw " +
-        "statement, an `INSERT ... ON CONFLICT DO NOTHING` that also answers the duplicate check (the key lookup is " +
-        "cached for a second). What remains beyond the bare handler: authentication and the rate limiter, the " +
-        "block-tree SHA-256 of the content, content sniffing, a directory per object and a rename (the bare handler " +
-        "writes one file), the subscriber check and the insert (sent straight to `pg`, not through Prisma's query " +
-        "engine), the response schema and the upload response; the profile below shows how they share " +
-        "it: no single part dominates. 0.5× would need the whole request in " +
+        "thumbnail is a delivery-time variant rendered on its first request. Its database work is one raw, " +
+        "prepared statement, an `INSERT ... ON CONFLICT DO NOTHING` that also answers the duplicate check and " +
+        "whether a webhook endpoint wants the upload (the key lookup is cached for a second). The file is held in " +
+        "memory while it arrives and written once, in place under its new key (no temporary file and rename). " +
+        "What remains beyond the bare handler: authentication and the rate limiter, the block-tree SHA-256 of " +
+        "the content, content sniffing, a directory per object, the insert and its trigger-kept counts (in " +
+        "PostgreSQL's own CPU, which shares the cores), the response schema and the upload response; the " +
+        "profile below shows how they share it: no single part dominates. 0.5× would need the whole request in " +
         `about ${fmt(bareMs * 2, 1)} ms of CPU.`,
     );
     profiles.push(
@@ -169,7 +171,10 @@ export async function benchSmallUploads(ctx: BenchContext): Promise<BenchResult>
           `(\`file_name\`, \`random_prefix=true\`, \`file\`), replayed by autocannon (in the bench process, ` +
           `sharing the 2 cores) with ${CONNECTIONS} connections for ${duration} s per run; database: ${ctx.databaseLabel}.`,
         `- Trove runs, req/s: ${describe(trove)}; server CPU ${perRequestMs(cpu.trove, trove, "server")} ms/request, ` +
-          `load generator ${perRequestMs(cpu.trove, trove, "client")} ms/request`,
+          `load generator ${perRequestMs(cpu.trove, trove, "client")} ms/request` +
+          (!ctx.databaseLabel.startsWith("PostgreSQL")
+            ? ""
+            : `, PostgreSQL (every backend on the machine) ${perRequestMs(cpu.trove, trove, "postgres")} ms/request`),
         `- Baseline runs, req/s: ${describe(baseline)}; server CPU ${perRequestMs(cpu.bare, baseline, "server")} ms/request, ` +
           `load generator ${perRequestMs(cpu.bare, baseline, "client")} ms/request`,
         ...profiles,

@@ -2,7 +2,7 @@
  * CPU seconds used by a process (user + system), read from /proc/<pid>/stat, so a bench can say
  * which side of a transfer burns the cores; and the same for this process.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
@@ -42,4 +42,22 @@ export function cpuMeter(pids: Record<string, number>) {
       );
     },
   };
+}
+
+/**
+ * CPU seconds of every process of this machine whose command name starts with `name` (a
+ * database's backends, which come and go): the work a server hands to them, on the same cores.
+ */
+export function commandCpuSeconds(name: string): number {
+  let total = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").startsWith(name))
+        total += procCpuSeconds(Number(entry));
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return total;
 }
