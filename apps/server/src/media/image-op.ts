@@ -19,6 +19,12 @@ export interface ImageOp {
    * held whole in memory.
    */
   fusable: boolean;
+  /**
+   * True when the result can hold pixels the input did not have (padding in a background colour,
+   * which may be transparent): such an op cannot go straight to a JPEG encoder, whose flattening
+   * sharp would apply before it.
+   */
+  pads?: boolean;
   /** True when the op would change nothing for this input, to save a pass. */
   skip?(input: FrameShape): boolean;
   /**

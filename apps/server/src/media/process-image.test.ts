@@ -163,6 +163,33 @@ describe("processImage resizing", () => {
     expect(await pixelAt(top, 50, 95)).toEqual([0, 255, 0, 255]);
   });
 
+  it("renders a resize or crop of a JPEG in one pipeline with the pixels of the frame path", async () => {
+    const jpeg = await pattern(400, 300).then((png) => sharp(png).jpeg({ quality: 95 }).toBuffer());
+    const raw = (image: Buffer) => sharp(image).raw().toBuffer({ resolveWithObject: true });
+    for (const transform of ["w_200", "w_100,h_100", "w_120,h_120,c_fit", "w_100,h_150,c_crop,p_tl"]) {
+      const fused = await transformed(jpeg, transform);
+      const { width, height } = fused.result.info;
+      // A second step that changes nothing (a crop to the whole image is skipped) takes the
+      // same resize through the frame path: decoded to raw pixels, then encoded.
+      const framed = await transformed(jpeg, `${transform}/w_${width},h_${height},c_crop`);
+      expect(fused.result.info).toEqual(framed.result.info);
+      expect(fused.result.info.format).toBe("jpeg");
+      const [a, b] = await Promise.all([raw(fused.output), raw(framed.output)]);
+      expect(a.info).toEqual(b.info);
+      let difference = 0;
+      for (let i = 0; i < a.data.length; i++) difference += Math.abs((a.data[i] ?? 0) - (b.data[i] ?? 0));
+      expect(difference / a.data.length, transform).toBeLessThan(0.5);
+    }
+  });
+
+  it("pads a JPEG with white, not black, when the padding would be transparent", async () => {
+    const jpeg = await solid(400, 200, red, "jpeg");
+    const { output, result } = await transformed(jpeg, "w_100,h_100,c_pad");
+    expect(result.info.format).toBe("jpeg");
+    const [r, g, b] = await pixelAt(output, 50, 2);
+    expect(Math.min(r, g, b)).toBeGreaterThan(245);
+  });
+
   it("resizes a phone photo as displayed", async () => {
     const { metadata } = await transformed(await orientedJpeg(400, 300, 6), "w_150");
     expect([metadata.width, metadata.height]).toEqual([150, 200]);

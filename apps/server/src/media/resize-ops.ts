@@ -71,6 +71,7 @@ function resize(
 ): ImageOp {
   return {
     fusable: true,
+    pads: options.fit === "contain",
     outputSize: () => ({ width, height }),
     apply: (image) => image.resize({ width, height, ...options }),
   };
