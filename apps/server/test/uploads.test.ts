@@ -597,6 +597,17 @@ describe("direct upload with a transform: only the output is written", () => {
     expect(await sharp(served.rawPayload).metadata()).toMatchObject({ format: "webp", width: 100 });
   });
 
+  it("a transform that changes nothing keeps the held original, hashed: one put", async () => {
+    const body = uploaded(
+      await directUpload(spied, { file_name: "same.png", transform: "r_0/br_0" }, { content: png }),
+    );
+    expect(body).toMatchObject({ size: png.length, hash: (await hashStream([png])).hash });
+    const row = await spied.app.db.file.findUniqueOrThrow({ where: { id: body.id } });
+    expect(puts).toEqual([row.storageKey]);
+    const served = await spied.app.inject({ method: "GET", url: pathOf(body.url) });
+    expect(Buffer.compare(served.rawPayload, png)).toBe(0);
+  });
+
   it("a small file is held whatever the field order: one put (the output)", async () => {
     const body = uploaded(
       await directUpload(

@@ -1,13 +1,14 @@
 import { Readable, Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { describe, expect, it } from "vitest";
-import { hashStream } from "../storage/multipart/block-hash.js";
+import { describe, expect, it, vi } from "vitest";
+import { BlockHasher, hashStream } from "../storage/multipart/block-hash.js";
 import { IngestStream } from "./ingest-stream.js";
 
-async function ingest(chunks: Buffer[], keepUpTo?: number, expectedSize?: number) {
+async function ingest(chunks: Buffer[], keepUpTo?: number, expectedSize?: number, deferHash?: boolean) {
   const stream = new IngestStream({
     ...(keepUpTo === undefined ? {} : { keepUpTo }),
     ...(expectedSize === undefined ? {} : { expectedSize }),
+    ...(deferHash === undefined ? {} : { deferHash }),
   });
   const passed: Buffer[] = [];
   await pipeline(
@@ -31,7 +32,7 @@ describe("IngestStream", () => {
     const { result, passed } = await ingest(chunks);
     expect(Buffer.compare(passed, whole)).toBe(0);
     expect(result.size).toBe(whole.length);
-    expect(result.hash).toBe((await hashStream([whole])).hash);
+    expect(result.hash()).toBe((await hashStream([whole])).hash);
     expect(Buffer.compare(result.head, whole.subarray(0, 4100))).toBe(0);
     expect(result.bytes).toBeUndefined();
   });
@@ -53,5 +54,29 @@ describe("IngestStream", () => {
   it("keeps nothing of a longer body", async () => {
     const { result } = await ingest(chunks, whole.length - 1);
     expect(result.bytes).toBeUndefined();
+  });
+
+  it("with deferHash, hashes a kept body only when asked, and then once", async () => {
+    const update = vi.spyOn(BlockHasher.prototype, "update");
+    try {
+      const { result } = await ingest(chunks, whole.length, undefined, true);
+      expect(update).not.toHaveBeenCalled();
+      expect(result.size).toBe(whole.length);
+      expect(result.hash()).toBe((await hashStream([whole])).hash);
+      const calls = update.mock.calls.length;
+      expect(result.hash()).toBe(result.hash());
+      expect(update.mock.calls.length).toBe(calls);
+    } finally {
+      update.mockRestore();
+    }
+  });
+
+  it("with deferHash, hashes a body that outgrows keepUpTo as it arrives, from its first byte", async () => {
+    const big = [...chunks, Buffer.alloc(2 * 1024 * 1024, 7), Buffer.from("tail")];
+    for (const keepUpTo of [3000, 6000, 6003 + 1024 * 1024]) {
+      const { result } = await ingest(big, keepUpTo, undefined, true);
+      expect(result.bytes, `${keepUpTo}`).toBeUndefined();
+      expect(result.hash(), `${keepUpTo}`).toBe((await hashStream([Buffer.concat(big)])).hash);
+    }
   });
 });

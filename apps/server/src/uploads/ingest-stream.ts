@@ -4,8 +4,11 @@ import { BlockHasher, combineBlockDigests } from "../storage/multipart/block-has
 import { KeptBytes } from "./kept-bytes.js";
 
 export interface IngestResult {
-  /** Content hash, the b1 block-tree scheme (src/storage/multipart/block-hash.ts). */
-  hash: string;
+  /**
+   * Content hash, the b1 block-tree scheme (src/storage/multipart/block-hash.ts). Computed on
+   * the first call when hashing was deferred (see IngestOptions.deferHash), then remembered.
+   */
+  hash: () => string;
   size: number;
   /** The first SNIFF_HEAD_BYTES (or all bytes, if fewer), for content sniffing without a re-read. */
   head: Buffer;
@@ -22,6 +25,13 @@ export interface IngestOptions {
   keepUpTo?: number;
   /** The body's size if known, or an upper bound (a request's Content-Length): sizes the kept copy. */
   expectedSize?: number;
+  /**
+   * Do not hash a kept body as it arrives; hash it from memory if `result().hash()` is called.
+   * For an upload with a store-time transform, whose stored bytes are the output (hashed
+   * instead): a 4 MB original is then never hashed (2 ms of the main thread). A body that
+   * outgrows `keepUpTo` is hashed as usual from then on (what was kept first).
+   */
+  deferHash?: boolean;
 }
 
 /**
@@ -35,30 +45,52 @@ export class IngestStream extends Transform {
   private readonly headChunks: Buffer[] = [];
   private headLength = 0;
   private kept: KeptBytes | undefined;
+  /** True while the kept bytes are not hashed yet (deferHash). */
+  private hashDeferred: boolean;
+  private size = 0;
   private final: IngestResult | undefined;
 
   constructor(options: IngestOptions = {}) {
     super();
     const keepUpTo = options.keepUpTo ?? 0;
     if (keepUpTo > 0) this.kept = new KeptBytes(keepUpTo, options.expectedSize);
+    this.hashDeferred = this.kept !== undefined && options.deferHash === true;
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-    this.hasher.update(chunk);
+    this.size += chunk.length;
     if (this.headLength < SNIFF_HEAD_BYTES) {
       const take = chunk.subarray(0, SNIFF_HEAD_BYTES - this.headLength);
       this.headChunks.push(Buffer.from(take));
       this.headLength += take.length;
     }
-    if (this.kept && !this.kept.append(chunk)) this.kept = undefined;
+    if (this.kept) {
+      const before = this.kept.bytes();
+      if (!this.kept.append(chunk)) {
+        this.kept = undefined;
+        // Too long to keep: hash what was kept, then every chunk as it comes.
+        if (this.hashDeferred) this.hasher.update(before);
+        this.hashDeferred = false;
+      }
+    }
+    if (!this.hashDeferred) this.hasher.update(chunk);
     callback(null, chunk);
   }
 
   override _flush(callback: TransformCallback): void {
     const kept = this.kept?.bytes();
+    const hasher = this.hasher;
+    const unhashed = this.hashDeferred ? kept : undefined;
+    let hash: string | undefined;
     this.final = {
-      hash: combineBlockDigests(this.hasher.digest()),
-      size: this.hasher.size,
+      hash: () => {
+        if (hash === undefined) {
+          if (unhashed) hasher.update(unhashed);
+          hash = combineBlockDigests(hasher.digest());
+        }
+        return hash;
+      },
+      size: this.size,
       head: Buffer.concat(this.headChunks, this.headLength),
       bytes: kept && (() => kept),
     };

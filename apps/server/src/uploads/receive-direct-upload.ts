@@ -18,7 +18,8 @@ export interface ReceivedFile {
   fileId: string;
   key: string;
   size: number;
-  hash: string;
+  /** The content hash; computed when first called if the ingest deferred it. */
+  hash: () => string;
   head: Buffer;
   /** The whole content, for a body of at most KEEP_IN_MEMORY_BYTES, and always when not `stored`. */
   bytes: (() => Buffer) | undefined;
@@ -160,14 +161,18 @@ async function storeFilePart(
   const fileId = uuidV7();
   // The name in the key is cosmetic (keys are opaque); file_name may only arrive later.
   const key = objectKey(options.workspaceId, fileId, fields.file_name || part.filename || "file");
+  const transform = Boolean(fields.transform?.trim());
   // A small body is always held: registering it writes it in one call, not as a stream.
   const holdUpTo = Math.max(
     KEEP_IN_MEMORY_BYTES,
-    (fields.transform?.trim() ? options.holdForTransformUpTo : undefined) ?? 0,
+    (transform ? options.holdForTransformUpTo : undefined) ?? 0,
   );
-  // A held file's bytes are the ingest's own kept copy, filled as the body arrives.
+  // A held file's bytes are the ingest's own kept copy, filled as the body arrives. With a
+  // transform the stored bytes are usually its output, hashed instead: the original is hashed
+  // only if registering it asks (a transform that changes nothing).
   const ingest = new IngestStream({
     keepUpTo: holdUpTo,
+    deferHash: transform,
     ...(bodySize === undefined ? {} : { expectedSize: bodySize }),
   });
   // Busboy truncates a part at `fileSize` and emits "limit": stop storing at once.

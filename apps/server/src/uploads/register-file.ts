@@ -81,8 +81,12 @@ export interface RegisterFileInput {
   storageKey: string;
   /** Bytes at `storageKey`. */
   size: number;
-  /** Content hash of those bytes, the b1 block-tree scheme (src/storage/multipart/block-hash.ts). */
-  hash: string;
+  /**
+   * Content hash of those bytes, the b1 block-tree scheme (src/storage/multipart/block-hash.ts),
+   * or a function that computes it: called only if the file keeps these bytes (a store-time
+   * transform stores, and hashes, its output instead).
+   */
+  hash: string | (() => string);
   /**
    * The id for the row. Give the one `storageKey` was built with (`objectKey(ws, fileId, name)`),
    * so the object sits under its file's id; default a new UUIDv7.
@@ -146,11 +150,13 @@ export interface RegisteredFile {
   webhook: { jobId: string; webhookId: string } | null;
 }
 
-/** How the stored file is described, whatever the pipeline did (`key`: its storage key). */
-type Described = { key: string } & Pick<
+/**
+ * How the stored file is described, whatever the pipeline did (`key`: its storage key; `hash`
+ * as RegisterFileInput's until a transform replaces it).
+ */
+type Described = { key: string; hash: RegisterFileInput["hash"] } & Pick<
   NewFileRow,
   | "size"
-  | "hash"
   | "mimeType"
   | "format"
   | "extension"
@@ -346,7 +352,7 @@ async function insertFile(
     width: described.width,
     height: described.height,
     orientation: described.orientation,
-    hash: described.hash,
+    hash: typeof described.hash === "string" ? described.hash : described.hash(),
     tags: input.tags ?? [],
     metadata: input.metadata ?? {},
     customId: input.customId ?? null,
