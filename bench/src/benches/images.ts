@@ -7,10 +7,10 @@
  * variant (so the two differ only in the lookup, not in the bytes sent); mean latency under
  * autocannon, 8 connections.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startListeningScript } from "../support/child-script.js";
+import { runJsonScript, startListeningScript } from "../support/child-script.js";
 import type { BenchContext } from "../support/context.js";
 import { type LoadResult, runLoad } from "../support/load.js";
 import { timeProcessImage } from "../support/media-pipeline.js";
@@ -23,10 +23,19 @@ import type { TroveServer } from "../support/trove-server.js";
 
 const DELIVERY_CONNECTIONS = 8;
 
+/** What children/store-transform-pairs.ts prints: each side's upload times, ms. */
+interface StorePairs {
+  trove: number[];
+  bare: number[];
+  storedWidth: number | undefined;
+}
+
 export async function benchImages(ctx: BenchContext): Promise<BenchResult> {
   const server = await ctx.fsServer();
   const { client } = troveClient(server);
   const photo = await makeJpeg(4000, 3000);
+  // Over a plain ArrayBuffer, as upload() types its input (a Buffer's is wider); made once.
+  const bytes = new Uint8Array(photo);
   const uploadOptions = { fileName: "photo.jpg", multipartThreshold: 256 * MiB } as const;
 
   // (a) store-time w_800
@@ -34,38 +43,21 @@ export async function benchImages(ctx: BenchContext): Promise<BenchResult> {
   const storeRuns = ctx.quick ? 1 : 15;
   const bareDir = await mkdtemp(join(tmpdir(), "trove-bench-resize-"));
   const bareServer = await startListeningScript("baselines/bare-fastify-resize.ts", [bareDir]);
-  // The same form the SDK sends (fields, then the file), posted with fetch from this process.
-  const bareResize = async () => {
-    const form = new FormData();
-    form.set("file_name", uploadOptions.fileName);
-    form.set("transform", "w_800");
-    form.set("file", new Blob([new Uint8Array(photo)], { type: "image/jpeg" }), uploadOptions.fileName);
-    const response = await fetch(`${bareServer.baseUrl}/upload`, { method: "POST", body: form });
-    const body = (await response.json()) as { width?: number };
-    if (!response.ok || body.width !== 800)
-      throw new Error(`bare resize: ${response.status} ${JSON.stringify(body)}`);
-  };
-  const trove: number[] = [];
-  const bare: number[] = [];
-  let storedWidth: number | undefined;
+  const photoPath = join(ctx.scratch.dir, "photo-12mp.jpg");
+  await writeFile(photoPath, photo);
+  let pairs: StorePairs;
   try {
-    const warm = await client.upload(new Uint8Array(photo), { ...uploadOptions, transform: "w_800" });
-    await client.files.delete(warm.file_no);
-    await bareResize();
-    for (let run = 0; run < storeRuns; run += 1) {
-      let started = performance.now();
-      const file = await client.upload(new Uint8Array(photo), { ...uploadOptions, transform: "w_800" });
-      trove.push(performance.now() - started);
-      storedWidth = file.width ?? storedWidth;
-      await client.files.delete(file.file_no);
-      started = performance.now();
-      await bareResize();
-      bare.push(performance.now() - started);
-    }
+    // The client runs in a process of its own: see children/store-transform-pairs.ts for why.
+    pairs = await runJsonScript<StorePairs>(
+      "children/store-transform-pairs.ts",
+      [server.baseUrl, server.keys.private, `${bareServer.baseUrl}/upload`, photoPath, String(storeRuns)],
+      ["--expose-gc"],
+    );
   } finally {
     await bareServer.child.stop();
     await rm(bareDir, { recursive: true, force: true });
   }
+  const { trove, bare, storedWidth } = pairs;
   const storeRatio = median(trove) / median(bare);
   const profiles: string[] = [];
   if (storeRatio > 1.2 && ctx.profile) {
@@ -74,7 +66,7 @@ export async function benchImages(ctx: BenchContext): Promise<BenchResult> {
     for (let i = 0; i < 3; i += 1) {
       pipeline.push(await timeProcessImage(photo, "w_800"));
       const started = performance.now();
-      const file = await client.upload(new Uint8Array(photo), uploadOptions);
+      const file = await client.upload(bytes, uploadOptions);
       untransformed.push(performance.now() - started);
       await client.files.delete(file.file_no);
     }
@@ -103,7 +95,7 @@ export async function benchImages(ctx: BenchContext): Promise<BenchResult> {
     const uploads = async (profiled: TroveServer, count: number) => {
       const { client: c } = troveClient(profiled);
       for (let i = 0; i < count; i += 1) {
-        const file = await c.upload(new Uint8Array(photo), { ...uploadOptions, transform: "w_800" });
+        const file = await c.upload(bytes, { ...uploadOptions, transform: "w_800" });
         await c.files.delete(file.file_no);
       }
     };
@@ -119,7 +111,7 @@ export async function benchImages(ctx: BenchContext): Promise<BenchResult> {
   }
 
   // (b) delivery: a cached variant vs an original of the same bytes
-  const original = await client.upload(new Uint8Array(photo), uploadOptions);
+  const original = await client.upload(bytes, uploadOptions);
   const variantUrl = client.url(original, "w_800");
   const miss = await fetch(variantUrl);
   const variantBytes = Buffer.from(await miss.arrayBuffer());
@@ -145,7 +137,7 @@ export async function benchImages(ctx: BenchContext): Promise<BenchResult> {
   if (deliveryRatio > 1.2 && ctx.profile) {
     const prepare = async (profiled: TroveServer) => {
       const { client: c } = troveClient(profiled);
-      const stored = await c.upload(new Uint8Array(photo), uploadOptions);
+      const stored = await c.upload(bytes, uploadOptions);
       const url = c.url(stored, "w_800");
       await (await fetch(url)).arrayBuffer();
       return url;
@@ -206,7 +198,9 @@ export async function benchImages(ctx: BenchContext): Promise<BenchResult> {
           `resize, encode, storage and database), stored width ${storedWidth ?? "?"}; baseline: the same form (\`file_name\`, ` +
           "`transform`, `file`) posted with fetch to a bare Fastify + @fastify/multipart handler in a child process " +
           "that collects the file part into one Buffer, runs `sharp(bytes).resize({ width: 800 }).toBuffer()` and " +
-          `writes the output to disk (no auth, sniffing, hashing, limits or database). ${storeRuns} runs each, alternating: ` +
+          `writes the output to disk (no auth, sniffing, hashing, limits or database). ${storeRuns} runs each, alternating, ` +
+          "from a client process of its own (`children/store-transform-pairs.ts`: a small heap, and a full " +
+          "garbage collection before every upload on both sides, so that neither side pays for the other's garbage): " +
           `Trove ${trove.map((ms) => fmt(ms, 0)).join(", ")} ms; bare ${bare.map((ms) => fmt(ms, 0)).join(", ")} ms.`,
         `(b) \`GET ${variantUrl.replace(server.baseUrl, "")}\` after one render (second response \`X-Cache: ${cacheHeader ?? "?"}\`) ` +
           `vs \`GET\` of a stored original file holding the variant's ${variantBytes.length} bytes; autocannon, ` +

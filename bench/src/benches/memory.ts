@@ -5,18 +5,14 @@
  * multipart/form-data POST streamed to the fs driver, sent by the SDK from another process),
  * over its RSS just before.
  */
-import { fileURLToPath } from "node:url";
-import { spawnChild } from "../support/children.js";
+import { runJsonScript } from "../support/child-script.js";
 import type { BenchContext } from "../support/context.js";
 import { readProcMemory, sampleRss } from "../support/proc-memory.js";
 import { type BenchResult, fmt, verdict } from "../support/report.js";
 import { GiB, MiB } from "../support/stats.js";
 import { troveClient } from "../support/trove-client.js";
-import { BENCH_DIR, type TroveServer } from "../support/trove-server.js";
+import type { TroveServer } from "../support/trove-server.js";
 import { CONCURRENCY } from "./upload-fs.js";
-
-const SDK_CHILD = fileURLToPath(new URL("../children/sdk-upload.ts", import.meta.url));
-const FETCH_CHILD = fileURLToPath(new URL("../children/fetch-form-upload.ts", import.meta.url));
 
 interface ChildReport {
   rssBefore: number;
@@ -26,26 +22,20 @@ interface ChildReport {
   peak: { heapUsed: number; arrayBuffers: number };
 }
 
-async function uploadInChild(
+function uploadInChild(
   server: TroveServer,
   path: string,
   mode: "multipart" | "direct" | "fetch",
 ): Promise<ChildReport> {
-  const script =
-    mode === "fetch"
-      ? [FETCH_CHILD, server.baseUrl, server.keys.private, path]
-      : [SDK_CHILD, server.baseUrl, server.keys.private, path, String(CONCURRENCY), mode];
-  const child = spawnChild(process.execPath, ["--conditions=dev-source", "--import", "tsx", ...script], {
-    cwd: BENCH_DIR,
-  });
-  const exitCode = await new Promise<number | null>((resolve) => {
-    if (child.exited()) resolve(child.process.exitCode);
-    else child.process.once("exit", (code) => resolve(code));
-  });
-  const line = child.output().trim().split("\n").pop() ?? "";
-  if (exitCode !== 0 || !line.startsWith("{"))
-    throw new Error(`SDK upload child failed (${exitCode}):\n${child.output()}`);
-  return JSON.parse(line) as ChildReport;
+  return mode === "fetch"
+    ? runJsonScript<ChildReport>("children/fetch-form-upload.ts", [server.baseUrl, server.keys.private, path])
+    : runJsonScript<ChildReport>("children/sdk-upload.ts", [
+        server.baseUrl,
+        server.keys.private,
+        path,
+        String(CONCURRENCY),
+        mode,
+      ]);
 }
 
 export async function benchMemory(ctx: BenchContext): Promise<BenchResult> {

@@ -1,4 +1,7 @@
-/** Starts one of bench/src's own scripts in a child process and waits for "listening <port>". */
+/**
+ * Runs one of bench/src's own scripts in a child process: `startListeningScript` for a server
+ * (waits for "listening <port>"), `runJsonScript` for a client that prints one JSON line last.
+ */
 import { fileURLToPath } from "node:url";
 import { type Child, spawnChild } from "./children.js";
 import { BENCH_DIR } from "./trove-server.js";
@@ -32,4 +35,25 @@ export async function startListeningScript(
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** Runs a script to its end and parses the last line it printed as JSON. */
+export async function runJsonScript<T>(
+  relative: string,
+  args: string[],
+  nodeArgs: string[] = [],
+): Promise<T> {
+  const child = spawnChild(
+    process.execPath,
+    ["--conditions=dev-source", "--import", "tsx", ...nodeArgs, benchScript(relative), ...args],
+    { cwd: BENCH_DIR },
+  );
+  const exitCode = await new Promise<number | null>((resolve) => {
+    if (child.exited()) resolve(child.process.exitCode);
+    else child.process.once("exit", (code) => resolve(code));
+  });
+  const line = child.output().trim().split("\n").pop() ?? "";
+  if (exitCode !== 0 || !line.startsWith("{"))
+    throw new Error(`${relative} failed (${exitCode}):\n${child.output()}`);
+  return JSON.parse(line) as T;
 }
