@@ -74,18 +74,18 @@ export async function benchImages(ctx: BenchContext): Promise<BenchResult> {
     const floorMs = median(untransformed) + pipelineMs;
     profiles.push(
       "- **What limits it: the work around the resize that the bare handler does not do, on 2 shared cores.** " +
-        "Both sides receive the same 4 MB form over HTTP from this process, parsed by busboy, and run the same " +
+        "Both sides receive the same 4 MB form over HTTP from a client process, parsed by busboy, and run the same " +
         `resize; Trove's pipeline alone (next line) takes ${fmt(pipelineMs, 0)} ms (decode with shrink-on-load, ` +
         "resize, encode; the thumbnail is rendered by the delivery host on its first request). On top of the bare " +
-        "handler, trove-server checks the key and the rate limit, hashes the body while it arrives (block-tree " +
-        "SHA-256), copies it while it arrives into one buffer sized by the Content-Length (the bare handler joins " +
-        "its chunks once the part has ended), sniffs it and reads its header from the bytes, " +
-        "hashes and stores the output (the original is never written) and inserts the file row (one statement, " +
+        "handler, trove-server checks the key and the rate limit, copies the body while it arrives into one " +
+        "buffer sized by the Content-Length (the bare handler joins its chunks once the part has ended), sniffs it " +
+        "and reads its header from the bytes, hashes (block-tree SHA-256) and stores the output (the original is " +
+        "neither written nor hashed) and inserts the file row (one statement, " +
         "which also answers the duplicate check). The transfer and the decode cannot overlap (libvips decodes a " +
         "JPEG only once it has all of it), so the floor of this design is an upload without transform plus the " +
         `pipeline: ${fmt(median(untransformed), 0)} + ${fmt(pipelineMs, 0)} = ${fmt(floorMs, 0)} ms, ` +
         `${fmt(floorMs / median(bare), 2)}× the baseline. What remains is CPU the bare handler does not spend ` +
-        "(hashing 4 MB, the copy's fresh pages, the database), on cores the client, the database and libvips share.",
+        "(the copy's fresh pages, the database), on cores the client, the database and libvips share.",
     );
     profiles.push(
       `- Split: Trove's image pipeline alone (\`processImage(bytes, "w_800")\`: decode with shrink-on-load, resize, ` +
