@@ -17,21 +17,19 @@
 import { readFileSync } from "node:fs";
 import { createClient } from "@trove/sdk/node";
 
-const [baseUrl, apiKey, bareArg, path, runs = "15"] = process.argv.slice(2);
-if (!baseUrl || !apiKey || !bareArg || !path)
+const [baseUrl, apiKey, bareUrl, path, runs = "15"] = process.argv.slice(2);
+if (!baseUrl || !apiKey || !bareUrl || !path)
   throw new Error("usage: store-transform-pairs.ts <baseUrl> <apiKey> <bareUploadUrl> <jpegPath> <runs>");
-const bareUrl: string = bareArg;
 
 const FILE_NAME = "photo.jpg";
 const TRANSFORM = "w_800";
 const bytes = new Uint8Array(readFileSync(path));
 // No retries: a failure must show, not be absorbed into the timing.
 const client = createClient({ apiKey, baseUrl, maxRetries: 0 });
-const gc = (globalThis as { gc?: () => void }).gc;
-if (!gc) throw new Error("store-transform-pairs.ts needs --expose-gc");
-const collectGarbage: () => void = gc;
+const collectGarbage = (globalThis as { gc?: () => void }).gc;
+if (!collectGarbage) throw new Error("store-transform-pairs.ts needs --expose-gc");
 
-async function trove(): Promise<{ ms: number; width: number | undefined }> {
+const trove = async (): Promise<{ ms: number; width: number | undefined }> => {
   collectGarbage();
   const started = performance.now();
   const file = await client.upload(bytes, {
@@ -42,9 +40,9 @@ async function trove(): Promise<{ ms: number; width: number | undefined }> {
   const ms = performance.now() - started;
   await client.files.delete(file.file_no);
   return { ms, width: file.width ?? undefined };
-}
+};
 
-async function bare(): Promise<number> {
+const bare = async (): Promise<number> => {
   collectGarbage();
   const started = performance.now();
   const form = new FormData();
@@ -57,7 +55,7 @@ async function bare(): Promise<number> {
   if (!response.ok || body.width !== 800)
     throw new Error(`bare resize: ${response.status} ${JSON.stringify(body)}`);
   return ms;
-}
+};
 
 await trove();
 await bare();

@@ -65,11 +65,12 @@ export class IngestStream extends Transform {
       this.headLength += take.length;
     }
     if (this.kept) {
-      const before = this.kept.bytes();
+      // What is kept but not hashed yet; append() lets go of it once the body outgrows the limit.
+      const unhashed = this.hashDeferred ? this.kept.bytes() : undefined;
       if (!this.kept.append(chunk)) {
         this.kept = undefined;
         // Too long to keep: hash what was kept, then every chunk as it comes.
-        if (this.hashDeferred) this.hasher.update(before);
+        if (unhashed) this.hasher.update(unhashed);
         this.hashDeferred = false;
       }
     }
