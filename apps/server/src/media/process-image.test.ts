@@ -408,6 +408,26 @@ describe("processImage refusals", () => {
     ).rejects.toMatchObject({ code: "IMAGE_TOO_LARGE", message: expect.stringContaining("5000000-pixel") });
   });
 
+  it("keeps every pixel limit on the one-pipeline path of a JPEG resize", async () => {
+    // A JPEG with one resize or crop skips the decoded frame (run-transform.ts): the checks must
+    // still come first.
+    const flat = await solid(3000, 3000, red, "jpeg");
+    await expect(
+      processImage({ input: flat, transform: "w_10", limits: { maxInputPixels: 5_000_000 } }),
+    ).rejects.toMatchObject({ code: "IMAGE_TOO_LARGE", message: expect.stringContaining("5000000-pixel") });
+    const small = await solid(100, 100, red, "jpeg");
+    await expect(processImage({ input: small, transform: "w_8000,h_8000,c_scale" })).rejects.toMatchObject({
+      code: "IMAGE_TOO_LARGE",
+      message: expect.stringContaining("40000000-pixel output limit"),
+    });
+    await expect(
+      processImage({ input: small, transform: "w_200", limits: { maxUpscalePixels: 10_000 } }),
+    ).rejects.toMatchObject({
+      code: "IMAGE_TOO_LARGE",
+      message: expect.stringContaining("10000-pixel limit"),
+    });
+  });
+
   it("refuses an output over the pixel cap with a 400", async () => {
     const input = await solid(100, 100, red);
     const error = await processImage({ input, transform: "w_8000,h_8000,c_scale" }).catch((e: unknown) => e);
