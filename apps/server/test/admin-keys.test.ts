@@ -117,7 +117,7 @@ describe("admin API: keys", () => {
       success: false,
       error: "Unauthorized",
       errorCode: "KEY_EXPIRED",
-      message: "API key expired",
+      message: "Invalid or missing API key",
     });
   });
 
@@ -126,6 +126,11 @@ describe("admin API: keys", () => {
     await t.app.db.apiKey.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     const res = await files(key);
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ success: false, error: "Unauthorized", message: "API key expired" });
+    expect(res.json()).toEqual({
+      success: false,
+      error: "Unauthorized",
+      message: "Invalid or missing API key",
+      errorCode: "KEY_EXPIRED",
+    });
   });
 });

@@ -30,6 +30,8 @@
  * message, errorCode }` whatever the status (401: `{ success: false, error: "Unauthorized",
  * message, errorCode }`), so that a client learns which rule it broke. Other multipart errors keep
  * the spec's shapes. A 401 with an errorCode (an expired upload token) keeps its own message.
+ * An expired API key (errorCode KEY_EXPIRED) gets its group's 401 above, word for word where the
+ * spec fixes it (upload, multipart, files, folders, sources), with `errorCode: "KEY_EXPIRED"` added.
  */
 import {
   ERROR_MESSAGES,
@@ -37,7 +39,7 @@ import {
   errorTitleForStatus,
   rateLimitMessage,
 } from "./error-catalogue.js";
-import { UPLOAD_POLICY_ERROR_CODES } from "./error-codes.js";
+import { type ErrorCode, UPLOAD_POLICY_ERROR_CODES } from "./error-codes.js";
 import type { ResponseGroup } from "./error-groups.js";
 
 /** The folder-create route answers every malformed request in `{ success: false, error }`. */
@@ -54,6 +56,9 @@ export interface ErrorBodyInput {
   /** A 5xx whose message may be sent: a gateway error naming the upstream. */
   expose?: boolean | undefined;
 }
+
+/** The 401 of an API key past its expiry, in every group (./error-codes.ts). */
+const KEY_EXPIRED = "KEY_EXPIRED" satisfies ErrorCode;
 
 /** Codes of upload-policy refusals, the only ones the multipart envelope carries. */
 const POLICY_ERROR_CODES: ReadonlySet<string> = new Set(UPLOAD_POLICY_ERROR_CODES);
@@ -83,17 +88,24 @@ export function buildErrorBody(
   if (group === "admin") return adminBody(status, error, title);
 
   if (status === 401) {
+    // An expired key is an invalid key to the spec: every group answers its own fixed 401, and
+    // `errorCode` says why, so a client tells "renew the key" from "wrong key" on any endpoint.
+    const keyExpired = error.errorCode === KEY_EXPIRED;
+    const expiredCode = keyExpired ? { errorCode: KEY_EXPIRED } : {};
     if (group === "sources")
       return {
         error: ERROR_MESSAGES.sourcesUnauthorizedError,
         message: ERROR_MESSAGES.sourcesUnauthorizedMessage,
+        ...expiredCode,
       };
-    const message = error.errorCode ? error.message : ERROR_MESSAGES.unauthorized;
+    // The spec does not fix the `other` group's 401: there the expiry is said in words too.
+    const ownMessage = error.errorCode !== undefined && (!keyExpired || group === "other");
+    const message = ownMessage ? error.message : ERROR_MESSAGES.unauthorized;
     if (group === "upload") {
       return { success: false, error: "Unauthorized", errorCode: error.errorCode ?? "UNAUTHORIZED", message };
     }
-    if (group === "other") return { error: "Unauthorized", message };
-    const body = { success: false, error: "Unauthorized", message };
+    if (group === "other") return { error: "Unauthorized", message, ...expiredCode };
+    const body = { success: false, error: "Unauthorized", message, ...expiredCode };
     return group === "multipart" && POLICY_ERROR_CODES.has(error.errorCode ?? "")
       ? { ...body, errorCode: error.errorCode }
       : body;
