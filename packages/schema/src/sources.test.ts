@@ -166,6 +166,13 @@ describe("update source body (endpoint 17)", () => {
     expect(updateSourceBodySchema.safeParse({ configuration: "region=x" }).success).toBe(false);
   });
 
+  it("is_active takes a boolean only", () => {
+    expect(updateSourceBodySchema.parse({ is_active: false })).toEqual({ is_active: false });
+    for (const value of ["false", 0, null, "yes"]) {
+      expect(updateSourceBodySchema.safeParse({ is_active: value }).success, String(value)).toBe(false);
+    }
+  });
+
   it("a merged configuration is checked against the type", () => {
     const merged = { ...CONFIGURATIONS.s3, region: "" };
     expect(sourceConfigurationSchemas.s3.safeParse(merged).success).toBe(false);

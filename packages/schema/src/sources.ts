@@ -114,19 +114,27 @@ export type CreateSourceBody = z.infer<typeof createSourceBodySchema>;
 export type CreateSourceBodyInput = z.input<typeof createSourceBodySchema>;
 
 /**
- * Endpoint 17 body. Both fields optional; configuration fields are merged into the stored ones,
+ * Endpoint 17 body. Every field optional; configuration fields are merged into the stored ones,
  * and the merged result is validated against the source's type by the server
- * (`sourceConfigurationSchemas[type]`).
+ * (`sourceConfigurationSchemas[type]`). A new `name` keeps the old one as an alias whose delivery
+ * URLs redirect to the new ones; `is_active` (Trove's own beyond the spec's two fields)
+ * deactivates or reactivates the source's delivery URLs.
  */
 export const updateSourceBodySchema = z.object({
   name: sourceNameSchema.optional(),
   configuration: configurationObjectSchema.optional(),
+  is_active: z.boolean().optional(),
 });
 export type UpdateSourceBody = z.infer<typeof updateSourceBodySchema>;
 
 const sourceBaseSchema = z.object({
   id: uuidSchema,
   name: z.string(),
+  /**
+   * Trove's own: the workspace of the source, the first half of its delivery origin
+   * (`{workspace_no}-{name}`). Optional so a response without it still parses.
+   */
+  workspace_no: z.string().optional(),
   is_active: z.boolean(),
   created_at: timestampSchema,
   updated_at: timestampSchema.nullable(),
