@@ -78,6 +78,36 @@ describe("client.url", () => {
     );
   });
 
+  it("refuses a private file: only a signed URL serves it", () => {
+    const refusal = (target: Parameters<typeof client.url>[0]) => {
+      try {
+        client.url(target, { w: 10 });
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    };
+    const message =
+      "client.url() cannot give a URL of private file 1001: an unsigned URL of it answers 404. Call client.signedUrl(file) instead, which asks the server for a signed URL.";
+    for (const target of [
+      { ...flatUploadResponse, is_private: true },
+      { ...fileDetails, file_no: "1001", is_private: true },
+      { ...fileListRow, file_no: "1001", is_private: true },
+    ]) {
+      const error = refusal(target);
+      expect(error).toBeInstanceOf(TroveError);
+      expect(error).toMatchObject({ code: "INVALID_ARGUMENT", message });
+    }
+    expect(refusal({ workspace_no: "ws1", path: "a.jpg", isPrivate: true })).toMatchObject({
+      code: "INVALID_ARGUMENT",
+      message: expect.stringContaining("URL of a private file: "),
+    });
+    expect(() => deliveryUrl({ ...fileDetails, is_private: true }, undefined, ASSETS_URL)).toThrow(
+      /client\.signedUrl\(file\)/,
+    );
+    expect(client.url({ ...fileDetails, is_private: false })).toBe(`${ASSETS_URL}/ws1/photos/cat.jpg`);
+  });
+
   it("needs assetsUrl when nothing else says where the file is", () => {
     expect(() => deliveryUrl({ workspace_no: "ws1", path: "a.jpg" })).toThrow(/assetsUrl/);
     expect(() => deliveryUrl("ws1/a.jpg")).toThrow(/assetsUrl/);

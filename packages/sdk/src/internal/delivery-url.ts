@@ -22,7 +22,9 @@ export interface SourceObjectTarget {
 
 /**
  * Anything that names a stored file: an upload result, a list row, file details, a rename
- * record, a delivery URL, or a `workspace_no/path` string; or an object of a source.
+ * record, a delivery URL, or a `workspace_no/path` string; or an object of a source. A record of
+ * a private file (`is_private`, or `isPrivate` as the upload option spells it) is refused: its
+ * plain delivery URL answers 404, only a signed one serves it.
  */
 export type DeliveryTarget =
   | string
@@ -33,6 +35,9 @@ export type DeliveryTarget =
       name?: string;
       workspace_no?: string | null;
       workspace?: { workspace_no: string } | null;
+      file_no?: string;
+      is_private?: boolean | null;
+      isPrivate?: boolean | null;
     };
 
 /**
@@ -98,6 +103,13 @@ function locate(
 ): { base: string; path: string } {
   if (typeof target === "string") {
     return isAbsolute(target) ? splitUrl(target, undefined, assetsUrl) : splitRelative(target, assetsUrl);
+  }
+  if (target.is_private === true || target.isPrivate === true) {
+    // Only the server can sign (the key never leaves it): say where the URL comes from instead.
+    const which = target.file_no === undefined ? "a private file" : `private file ${target.file_no}`;
+    throw invalidArgument(
+      `client.url() cannot give a URL of ${which}: an unsigned URL of it answers 404. Call client.signedUrl(file) instead, which asks the server for a signed URL.`,
+    );
   }
   const workspaceNo = target.workspace_no ?? target.workspace?.workspace_no ?? undefined;
   const path = target.path ?? target.name ?? undefined;
