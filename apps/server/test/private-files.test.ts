@@ -1,7 +1,8 @@
 // Private files: never served at their plain URL or any variant of it; served through signed
 // URLs (upload response, endpoint 21), which fail like a missing file when wrong, expired, or for
-// another path or transform; privacy set at upload, forced by a policy, changed by PATCH.
-import { randomBytes } from "node:crypto";
+// another path, transform or file (a later file at the same path); privacy set at upload, forced
+// by a policy, changed by PATCH.
+import { createHmac, randomBytes } from "node:crypto";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { solid } from "../src/media/test-images.js";
@@ -123,7 +124,7 @@ describe("a private file", () => {
     const file = await uploadPrivate("expired.png");
     const query = signDelivery(
       t.config.urlSigning,
-      { workspaceNo: t.workspace.workspaceNo, path: file.path, transform: "" },
+      { workspaceNo: t.workspace.workspaceNo, fileId: file.id, path: file.path, transform: "" },
       new Date(Date.now() - 1000),
     );
     const res = await get(`/assets/${t.workspace.workspaceNo}/${file.path}?${query}`);
@@ -135,7 +136,7 @@ describe("a private file", () => {
     const file = await uploadPrivate("cross.png");
     const query = signDelivery(
       t.config.urlSigning,
-      { workspaceNo: t.workspace2.workspaceNo, path: file.path, transform: "" },
+      { workspaceNo: t.workspace2.workspaceNo, fileId: file.id, path: file.path, transform: "" },
       new Date(Date.now() + 60_000),
     );
     expect((await get(`/assets/${t.workspace.workspaceNo}/${file.path}?${query}`)).statusCode).toBe(404);
@@ -244,33 +245,102 @@ describe("signing keys", () => {
     const after = await withKeys(newKey, oldKey);
     const later = await withKeys(newKey);
     try {
-      const query = signDelivery(
-        before.config.urlSigning,
-        { workspaceNo: before.workspace.workspaceNo, path: "x.png", transform: "" },
-        new Date(Date.now() + 60_000),
-      );
       expect(before.config.urlSigning.current.id).toBe(after.config.urlSigning.previous?.id);
+      const ids = new Map<TestApp, string>();
       for (const app of [before, after, later]) {
-        const uploaded = await directUpload(
+        const res = await directUpload(
           app,
           { file_name: "x.png", is_private: "true" },
           { content: png, type: "image/png" },
         );
-        expect(uploaded.statusCode).toBe(200);
+        expect(res.statusCode).toBe(200);
+        ids.set(app, uploaded(res).id);
       }
-      const url = (app: TestApp) => `/assets/${app.workspace.workspaceNo}/x.png?${query}`;
-      // Each app seeds its own workspace; re-sign for each one's workspace_no with the old key.
+      // Each app seeds its own workspace and file; sign each one's with the old key.
       const resign = (app: TestApp) =>
         `/assets/${app.workspace.workspaceNo}/x.png?${signDelivery(
           before.config.urlSigning,
-          { workspaceNo: app.workspace.workspaceNo, path: "x.png", transform: "" },
+          {
+            workspaceNo: app.workspace.workspaceNo,
+            fileId: ids.get(app) as string,
+            path: "x.png",
+            transform: "",
+          },
           new Date(Date.now() + 60_000),
         )}`;
-      expect((await before.app.inject({ url: url(before) })).statusCode).toBe(200);
+      expect((await before.app.inject({ url: resign(before) })).statusCode).toBe(200);
       expect((await after.app.inject({ url: resign(after) })).statusCode).toBe(200);
       expect((await later.app.inject({ url: resign(later) })).statusCode).toBe(404);
     } finally {
       await Promise.all([before.close(), after.close(), later.close()]);
     }
+  });
+});
+
+describe("a signed URL names the file it was issued for, not its path", () => {
+  const folder = "bound";
+  const api = (method: "DELETE" | "PATCH", url: string, payload?: Record<string, unknown>) =>
+    t.app.inject({ method, url, headers: { "x-api-key": t.keys.private }, ...(payload ? { payload } : {}) });
+  /** A private upload at `bound/{name}` with the public key, as a visitor could make one. */
+  const uploadAs = async (name: string, content: Buffer) => {
+    const res = await directUpload(
+      t,
+      { file_name: name, folder, is_private: "true" },
+      { content, type: "image/png" },
+      { key: t.keys.public },
+    );
+    return uploaded(res);
+  };
+  const expectMissing = async (url: string) => {
+    const res = await get(local(url));
+    expect(res.statusCode, url).toBe(404);
+    expect(res.json()).toEqual(MISSING);
+  };
+
+  it("a file deleted and replaced at its path, by other bytes or the same ones, never honours the old links", async () => {
+    const first = await uploadAs("a.png", png);
+    const links = [
+      first.url,
+      first.thumbnail as string,
+      (await signedUrl(first.file_no, { expires_in: 7 * 24 * 3600 })).url,
+      (await signedUrl(first.file_no, { transform: "w_100", expires_in: 600 })).url,
+    ];
+    for (const url of links) expect((await get(local(url))).statusCode, url).toBe(200);
+    expect((await api("DELETE", `/api/v1/files/${first.file_no}`)).statusCode).toBe(200);
+
+    const other = await solid(40, 30, { r: 250, g: 0, b: 0 }, "png");
+    for (const content of [other, png]) {
+      const next = await uploadAs("a.png", content);
+      expect(next.path).toBe(first.path);
+      for (const url of links) await expectMissing(url);
+      const fresh = await get(local(next.url));
+      expect(fresh.statusCode).toBe(200);
+      expect(Buffer.compare(fresh.rawPayload, content)).toBe(0);
+      expect((await api("DELETE", `/api/v1/files/${next.file_no}`)).statusCode).toBe(200);
+    }
+  });
+
+  it("a file renamed away leaves its old links dead, even after a new upload at the old path", async () => {
+    const file = await uploadAs("moved.png", png);
+    const { url } = await signedUrl(file.file_no, { expires_in: 600 });
+    const renamed = await api("PATCH", `/api/v1/files/${file.file_no}/rename`, { name: "elsewhere.png" });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    await expectMissing(url);
+    const squatter = await uploadAs("moved.png", png);
+    expect(squatter.path).toBe(file.path);
+    await expectMissing(url);
+    expect((await get(local(squatter.url))).statusCode).toBe(200);
+    expect((await get(local((await signedUrl(file.file_no)).url))).statusCode).toBe(200);
+  });
+
+  it("a v1 signature (path, transform and expiry, no file id) is refused", async () => {
+    const file = await uploadPrivate("v1.png");
+    const exp = Math.floor(Date.now() / 1000) + 600;
+    const key = t.config.urlSigning.current;
+    const v1 = createHmac("sha256", key.secret)
+      .update(`v1\n${t.workspace.workspaceNo}\n${file.path}\n\n${exp}`)
+      .digest("base64url");
+    await expectMissing(`${file.url.split("?")[0]}?exp=${exp}&sig=${key.id}.${v1}`);
+    expect((await get(local(file.url))).statusCode).toBe(200);
   });
 });

@@ -2,8 +2,8 @@
  * Who may have a stored file (or a variant of it) from the delivery host, and how it may be cached.
  *
  * - A deleted or inactive file: nobody (404).
- * - A request carrying `exp`/`sig` must carry a valid signature for this file and this transform,
- *   whether the file is private or not; a wrong, expired or foreign signature is a 404 exactly
+ * - A request carrying `exp`/`sig` must carry a valid signature for this file (its row's id, so
+ *   not a former file at the same path) and this transform, whether the file is private or not; a wrong, expired or foreign signature is a 404 exactly
  *   like a missing file, so a signed URL never tells which part was wrong, nor that the file
  *   exists.
  * - A private file is served only with a valid signature, `Cache-Control: private` for at most
@@ -23,13 +23,13 @@ export function deliveryAccess(
   app: Pick<FastifyInstance, "config">,
   request: FastifyRequest,
   target: { workspaceNo: string; transform: string },
-  file: { path: string; isActive: boolean; isDelete: boolean; isPrivate: boolean },
+  file: { id: string; path: string; isActive: boolean; isDelete: boolean; isPrivate: boolean },
   publicCacheControl: string,
 ): DeliveryAccess | null {
   if (!file.isActive || file.isDelete) return null;
   const check = checkDeliverySignature(
     app.config.urlSigning,
-    { workspaceNo: target.workspaceNo, path: file.path, transform: target.transform },
+    { workspaceNo: target.workspaceNo, fileId: file.id, path: file.path, transform: target.transform },
     request.query as { exp?: unknown; sig?: unknown },
   );
   if (check.kind === "invalid") return null;

@@ -5,7 +5,8 @@
  *   thumbnailUrl(app, "k3x9", file)  -> {assets_url}/k3x9/w_256,h_256,c_limit,f_webp/photos/cat.jpg
  *
  * A private file's URLs are signed (src/signing/delivery-signature.ts) for
- * `config.signedUrlTtlSeconds` from now: its plain URL answers 404 like a missing file.
+ * `config.signedUrlTtlSeconds` from now, bound to the file's id: its plain URL answers 404 like a
+ * missing file, and so does the signed one once another file takes its path.
  *
  * The thumbnail is a delivery-time transformation of the file (the
  * `{assets_url}/{workspace_no}/{transform}/{path}` form, docs/TRANSFORMS.md): WebP inside
@@ -31,6 +32,8 @@ export type UrlBuilder = Pick<FastifyInstance, "deliveryUrl"> & {
 
 /** What the URLs of a file depend on. */
 export interface UrlFile {
+  /** The row's id, signed into a private file's URLs. */
+  id: string;
   path: string;
   isPrivate: boolean;
 }
@@ -51,7 +54,11 @@ export function transformedUrl(
     url = `${base}${transform}/${plain.slice(base.length)}`;
   }
   if (!file.isPrivate) return url;
-  return `${url}?${signDelivery(app.config.urlSigning, { workspaceNo, path: file.path, transform }, expiresAt)}`;
+  return `${url}?${signDelivery(
+    app.config.urlSigning,
+    { workspaceNo, fileId: file.id, path: file.path, transform },
+    expiresAt,
+  )}`;
 }
 
 export function fileUrl(app: UrlBuilder, workspaceNo: string, file: UrlFile): string {

@@ -179,7 +179,7 @@ export async function listFiles(
   const keptCount = searches(query) ? null : fileCountSql(workspaceId, folderNoOf(query));
   const page = (order: FileSort, limit: number, skip: number, withTotal = false) =>
     db.$queryRaw<Array<FileListSource & { total?: bigint | number }>>`
-      SELECT r.file_no AS "fileNo", r.name, r.path, r.size, r.format, r.extension, r.width, r.height,
+      SELECT r.id, r.file_no AS "fileNo", r.name, r.path, r.size, r.format, r.extension, r.width, r.height,
              ${isoTimestampSql(Prisma.sql`r.created_at`)} AS "createdAt", r.thumbnail_key AS "thumbnailKey", r.is_private AS "isPrivate"
              ${withTotal && keptCount ? Prisma.sql`, (${keptCount}) AS total` : Prisma.empty}
       FROM (

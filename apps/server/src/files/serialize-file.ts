@@ -14,6 +14,7 @@ import { fileUrl, thumbnailUrl, type UrlBuilder } from "./file-urls.js";
 
 export type FileListSource = Pick<
   File,
+  | "id"
   | "fileNo"
   | "name"
   | "path"

@@ -110,7 +110,7 @@ export const fileRoutes: FastifyPluginAsync = async (app) => {
     const url = transformedUrl(
       app,
       request.auth.workspaceNo,
-      { path: file.path, isPrivate: true },
+      { id: file.id, path: file.path, isPrivate: true },
       transform,
       expiresAt,
     );

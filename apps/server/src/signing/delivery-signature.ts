@@ -3,11 +3,15 @@
  *
  *   {assets}/{workspace_no}/{transform/}{path}?exp=<unix seconds>&sig=<kid>.<mac>
  *
- * `mac` is base64url(HMAC-SHA256(key, "v1\n{workspace_no}\n{path}\n{transform}\n{exp}")) where
- * `transform` is the canonical transform ("" for the file itself), so a signature is good for one
- * file, one transform and one expiry: another path, another transform, a later `exp` or another
- * workspace fails. Verification compares in constant time. A URL whose `sig` fails, whatever the
- * reason, is answered exactly like a missing file (no oracle for which part was wrong).
+ * `mac` is base64url(HMAC-SHA256(key, "v2\n{workspace_no}\n{file id}\n{path}\n{transform}\n{exp}"))
+ * where `file id` is the file row's uuid and `transform` the canonical transform ("" for the file
+ * itself), so a signature is good for one file, one transform and one expiry: another path,
+ * another transform, a later `exp` or another workspace fails. The id is what binds the URL to the
+ * file it was issued for rather than to its path: delete or rename a file and put other bytes (or
+ * the same bytes) at its old path, and the new row's id is another, so the old link is refused.
+ * Verifying therefore needs the row the path resolves to. `v1` signatures (path only, before the
+ * id was signed) never verify. Verification compares in constant time. A URL whose `sig` fails,
+ * whatever the reason, is answered exactly like a missing file (no oracle for which part was wrong).
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { UrlSigningKey, UrlSigningKeys } from "./url-signing-keys.js";
@@ -17,6 +21,8 @@ export const MAX_SIGNED_URL_TTL_SECONDS = 7 * 24 * 3600;
 
 export interface SignedTarget {
   workspaceNo: string;
+  /** The file row's id: a later file at the same path is another file. */
+  fileId: string;
   /** The file's path (decoded). */
   path: string;
   /** Canonical transform, "" for the file itself. */
@@ -25,7 +31,7 @@ export interface SignedTarget {
 
 function mac(key: UrlSigningKey, target: SignedTarget, exp: number): string {
   return createHmac("sha256", key.secret)
-    .update(`v1\n${target.workspaceNo}\n${target.path}\n${target.transform}\n${exp}`)
+    .update(`v2\n${target.workspaceNo}\n${target.fileId}\n${target.path}\n${target.transform}\n${exp}`)
     .digest("base64url");
 }
 
