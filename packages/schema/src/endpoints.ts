@@ -22,8 +22,10 @@ import {
   renameFolderBodySchema,
 } from "./folders.js";
 import {
+  multipartAbortResponseSchema,
   multipartCompleteBodySchema,
   multipartCompleteResponseSchema,
+  multipartSessionParamsSchema,
   multipartSessionSchema,
   multipartStartBodySchema,
   partUploadParamsSchema,
@@ -342,6 +344,20 @@ export const ENDPOINTS = [
     successStatus: 200,
     response: signedUrlResponseSchema,
     errors: [400, 403, 404],
+  },
+  {
+    // Trove's own: abandon a multipart session (its staged parts removed, a token's count given back).
+    number: 22,
+    operationId: "abortMultipartUpload",
+    summary: "Abandon a multipart upload and remove its staged parts",
+    method: "DELETE",
+    path: "/api/v1/multipart/:sessionId",
+    key: "any",
+    group: "multipart",
+    params: multipartSessionParamsSchema,
+    successStatus: 200,
+    response: multipartAbortResponseSchema,
+    errors: [404, 409],
   },
 ] as const satisfies readonly EndpointDefinition[];
 

@@ -55,6 +55,14 @@ export const multipartCompleteResponseSchema = z.object({
   data: multipartCompleteResultSchema,
 });
 
+/** Trove's own endpoint 22 (DELETE /api/v1/multipart/:sessionId): abandon a session. */
+export const multipartSessionParamsSchema = z.object({ sessionId: z.string().min(1).max(128) });
+export type MultipartSessionParams = z.infer<typeof multipartSessionParamsSchema>;
+
+/** Endpoint 22's success: the multipart group's `{ success }` envelope, nothing more to say. */
+export const multipartAbortResponseSchema = z.object({ success: z.literal(true) });
+export type MultipartAbortResponse = z.infer<typeof multipartAbortResponseSchema>;
+
 /** Endpoint 4's path on Trove's part gateway: `/api/v1/multipart/parts/:sessionId/:partNumber`. */
 export const partUploadParamsSchema = z.object({
   sessionId: z.string().min(1).max(128),
