@@ -132,3 +132,14 @@ export async function deliveredSha256(t: TestApp, url: string): Promise<string> 
   if (res.statusCode !== 200) throw new Error(`delivery: ${res.statusCode} ${res.body.slice(0, 200)}`);
   return sha256(res.rawPayload);
 }
+
+/** The auth context of the credential that started a session (for calling the service directly). */
+export async function ownerOf(t: TestApp, sessionId: string) {
+  const session = await t.app.db.multipartSession.findUniqueOrThrow({ where: { id: sessionId } });
+  return {
+    workspaceId: session.workspaceId,
+    workspaceNo: t.workspace.workspaceNo,
+    keyId: session.createdBy as string,
+    ...(session.uploadTokenId ? { tokenId: session.uploadTokenId } : {}),
+  };
+}

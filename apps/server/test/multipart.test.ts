@@ -19,6 +19,7 @@ import {
   completeRaw,
   deliveredSha256,
   MiB,
+  ownerOf,
   pathOf,
   putPart,
   sha256,
@@ -465,7 +466,7 @@ describe("POST /api/v1/multipart/complete", () => {
     const session = await start(t, { file_name: "twice.bin", size: data.length });
     await uploadAll(t, session, data);
     const [a, b] = await Promise.all([complete(t, session.session_id), complete(t, session.session_id)]);
-    const c = await complete(t, session.session_id, t.keys.public);
+    const c = await complete(t, session.session_id);
     expect(b).toEqual(a);
     expect(c).toEqual(a);
     expect(await t.app.db.file.count({ where: { id: session.session_id } })).toBe(1);
@@ -536,12 +537,9 @@ describe("POST /api/v1/multipart/complete", () => {
     });
     // Still fresh: another complete waits for it, then gives up with 409.
     await expect(
-      completeSession(
-        multipartDepsOf(t.app),
-        { workspaceId: t.workspace.id, workspaceNo: t.workspace.workspaceNo },
-        session.session_id,
-        { waitMs: 300 },
-      ),
+      completeSession(multipartDepsOf(t.app), await ownerOf(t, session.session_id), session.session_id, {
+        waitMs: 300,
+      }),
     ).rejects.toMatchObject({ status: 409 });
     await t.app.db.multipartSession.update({
       where: { id: session.session_id },
@@ -570,7 +568,7 @@ describe("POST /api/v1/multipart/complete", () => {
         return deps.store.complete(input);
       },
     };
-    const auth = { workspaceId: t.workspace.id, workspaceNo: t.workspace.workspaceNo };
+    const auth = await ownerOf(t, session.session_id);
     const done = completeSession({ ...deps, store: slowStore }, auth, session.session_id, {
       heartbeatMs: 40,
     });

@@ -7,6 +7,8 @@
  *   mintUploadToken(db, { workspaceId, apiKeyId, body })  -> { token, expires_at, max_files, policy }
  *   findUploadToken(db, token)       -> what auth needs (one indexed query), or null
  *   spendUploadToken(tx, tokenId)    -> counts one file, inside the file row's transaction
+ *                                       (multipart start: reserves it for the session)
+ *   releaseUploadToken(tx, tokenId)  -> gives a reservation back (the session ended without a file)
  */
 import { createHash } from "node:crypto";
 import {
@@ -147,6 +149,15 @@ export async function spendUploadToken(tx: Prisma.TransactionClient, tokenId: st
   const [row] = await tx.$queryRaw<{ expired: boolean }[]>`
     SELECT expires_at <= now() AS expired FROM upload_tokens WHERE id = ${tokenId}::uuid`;
   throw row?.expired ? tokenExpired() : tokenExhausted();
+}
+
+/**
+ * Gives back the count a multipart session reserved at start (spendUploadToken), when the session
+ * ends without a file: abandoned, expired, or its content refused. Never below zero.
+ */
+export async function releaseUploadToken(tx: Prisma.TransactionClient, tokenId: string): Promise<void> {
+  await tx.$executeRaw`
+    UPDATE upload_tokens SET used_files = used_files - 1 WHERE id = ${tokenId}::uuid AND used_files > 0`;
 }
 
 export async function findUploadTokenPolicy(

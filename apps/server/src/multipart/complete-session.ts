@@ -5,7 +5,11 @@
  *
  *   pending --(conditional update, one winner)--> completing --(with the file row, one transaction)--> completed
  *
- * - A complete that finds the session `completed` returns its file (same `file_no`).
+ * - Only the credential that started the session may complete it (./session-credential.ts);
+ *   any other, even of the same workspace, gets 404 "Session not found" like an unknown id.
+ * - A complete that finds the session `completed` returns its file (same `file_no`), until the
+ *   session's `expires_at`: after it, 404 "Session not found" (the session is over; its id, in
+ *   every part URL and so in logs, must not answer for ever).
  * - One that finds it `completing` polls until the other finishes (up to `waitMs`), then 409.
  *   The complete in progress touches the session every COMPLETING_HEARTBEAT_MS, so a session
  *   untouched for COMPLETING_STALE_MS belongs to an instance that died, and is taken over: a
@@ -13,10 +17,10 @@
  * - Missing or wrong parts, a failed assembly, or a transient failure put the session back to
  *   `pending` (the client can upload what is missing and complete again); a registration the
  *   content itself fails (400: image too large, bad folder...) deletes the object and leaves the
- *   session `aborted`.
+ *   session `aborted`, giving a token back the count the session reserved (./end-session.ts).
  * - The file is held to the upload policy of the credential that started the session (sniffed
- *   type, real size, folder, and an upload token's count, spent with the row): a refusal deletes
- *   the object and aborts the session like any other refused content.
+ *   type, real size, folder): a refusal deletes the object and aborts the session like any other
+ *   refused content. A token's count was taken at start (./start-session.ts): the file keeps it.
  * - Re-running the assembly after a crash is safe: when storage says the upload is gone but the
  *   object is there with the session's size, it was assembled already.
  */
@@ -34,7 +38,9 @@ import {
   UploadNotFoundError,
 } from "../storage/multipart/index.js";
 import { registerFile } from "../uploads/register-file.js";
+import { endSession } from "./end-session.js";
 import type { MultipartDeps } from "./multipart-deps.js";
+import { isStartingCredential } from "./session-credential.js";
 import { policyOfSession } from "./session-policy.js";
 
 /** How often a complete in progress marks its session as still being worked on. */
@@ -61,9 +67,11 @@ interface PartToComplete extends CompletePart {
   blockDigests?: string[];
 }
 
+type Completer = Pick<AuthContext, "workspaceId" | "workspaceNo" | "keyId" | "tokenId">;
+
 export async function completeSession(
   deps: MultipartDeps,
-  auth: Pick<AuthContext, "workspaceId" | "workspaceNo">,
+  auth: Completer,
   sessionId: string,
   options: CompleteOptions = {},
 ): Promise<File> {
@@ -76,9 +84,12 @@ export async function completeSession(
     const session = await deps.db.multipartSession.findFirst({
       where: { id, workspaceId: auth.workspaceId },
     });
-    if (!session) throw notFound("multipart");
+    if (!session || !isStartingCredential(session, auth)) throw notFound("multipart");
 
-    if (session.status === "completed") return completedFile(deps, session);
+    if (session.status === "completed") {
+      if (session.expiresAt.getTime() <= now()) throw notFound("multipart");
+      return completedFile(deps, session);
+    }
     if (session.status === "expired") throw badRequest(ERROR_MESSAGES.sessionExpired);
     if (session.status === "aborted") throw badRequest("Session aborted");
 
@@ -144,20 +155,23 @@ async function completedFile(deps: MultipartDeps, session: MultipartSession): Pr
   return file;
 }
 
-/** Puts a session we hold (`completing`) into `status`. */
-async function release(deps: MultipartDeps, id: string, status: "pending" | "aborted"): Promise<void> {
-  await deps.db.multipartSession.updateMany({ where: { id, status: "completing" }, data: { status } });
+/** Puts a session we hold (`completing`) back to `pending`, or ends it (`aborted`, a token's count given back). */
+async function release(deps: MultipartDeps, session: MultipartSession, status: "pending" | "aborted") {
+  if (status === "aborted") {
+    await endSession(deps.db, session, { status: "completing" }, "aborted");
+    return;
+  }
+  await deps.db.multipartSession.updateMany({
+    where: { id: session.id, status: "completing" },
+    data: { status },
+  });
 }
 
-async function finish(
-  deps: MultipartDeps,
-  auth: Pick<AuthContext, "workspaceId" | "workspaceNo">,
-  session: MultipartSession,
-): Promise<File> {
+async function finish(deps: MultipartDeps, auth: Completer, session: MultipartSession): Promise<File> {
   const key = session.storageKey;
   const uploadId = session.storageUploadId;
   if (!key || !uploadId) {
-    await release(deps, session.id, "aborted");
+    await release(deps, session, "aborted");
     throw badRequest("Session aborted");
   }
   const size = Number(session.size);
@@ -169,11 +183,11 @@ async function finish(
   } catch (error) {
     if (error instanceof UploadNotFoundError) {
       // Neither the upload nor the assembled object is there: the parts are gone for good.
-      await release(deps, session.id, "aborted");
+      await release(deps, session, "aborted");
       await deps.db.multipartPart.deleteMany({ where: { sessionId: session.id } });
       throw badRequest("Session aborted: its parts are no longer in storage");
     }
-    await release(deps, session.id, "pending");
+    await release(deps, session, "pending");
     if (error instanceof InvalidPartError) throw badRequest(error.message);
     throw error;
   }
@@ -188,7 +202,7 @@ async function finish(
             parts.map((p) => ({ number: p.number, blockDigests: p.blockDigests ?? [] })),
           );
   } catch (error) {
-    await release(deps, session.id, "pending");
+    await release(deps, session, "pending");
     throw error;
   }
 
@@ -211,7 +225,8 @@ async function finish(
       uploadSource: "multipart",
       createdBy: session.createdBy,
       policy,
-      uploadTokenId: session.uploadTokenId,
+      // Not spent again: the session took its count at start.
+      uploadTokenId: null,
       // The object is the only copy of the parts: decide below whether it goes.
       deleteSourceOnError: false,
       inTransaction: async (tx, file) => {
@@ -232,10 +247,10 @@ async function finish(
       await deps.storage.delete(key).catch((cause: unknown) => {
         deps.log.warn({ err: cause, key }, "multipart: object of a refused upload not removed");
       });
-      await release(deps, session.id, "aborted");
+      await release(deps, session, "aborted");
       await deps.db.multipartPart.deleteMany({ where: { sessionId: session.id } });
     } else {
-      await release(deps, session.id, "pending");
+      await release(deps, session, "pending");
     }
     throw error;
   }

@@ -1,10 +1,11 @@
 /**
- * # Multipart uploads (spec endpoints 3, 4, 5)
+ * # Multipart uploads (spec endpoints 3, 4, 5; Trove's 22)
  *
- *   POST /api/v1/multipart/start                        any key   -> start-session.ts
- *   PUT  /api/v1/multipart/parts/:sessionId/:partNumber  no key    -> receive-part.ts (gateway mode)
- *   POST /api/v1/multipart/complete                     any key   -> complete-session.ts
- *   sweep, every instance, on a timer                              -> sweep-sessions.ts, sweep-timer.ts
+ *   POST   /api/v1/multipart/start                        any key   -> start-session.ts
+ *   PUT    /api/v1/multipart/parts/:sessionId/:partNumber  no key    -> receive-part.ts (gateway mode)
+ *   POST   /api/v1/multipart/complete                     any key   -> complete-session.ts
+ *   DELETE /api/v1/multipart/:sessionId                   any key   -> abandon-session.ts
+ *   sweep, every instance, on a timer                                -> sweep-sessions.ts, sweep-timer.ts
  *
  * Routes: src/routes/multipart.ts (start, complete) and src/routes/part-gateway.ts (the PUT).
  * Storage: src/storage/multipart (fs: one preallocated file, parts written at their offsets;
@@ -15,7 +16,18 @@
  *   pending --complete--> completing --file registered--> completed
  *      |                     | missing parts, transient failure -> pending
  *      |                     | content refused by registration (400) -> aborted (object deleted)
+ *      +--DELETE--> aborted (storage upload aborted, object and part rows deleted)
  *      +--expires_at passed, swept--> expired (storage upload aborted, part rows deleted)
+ *
+ * ## Whose session (issue #30, session-credential.ts)
+ *
+ * A session belongs to the credential that started it (the same key, or the same upload token).
+ * Only that credential completes it, first time or again; another (the public key after a
+ * token started it, another private key) gets 404 "Session not found". A repeated complete
+ * answers until `expires_at`, then 404. The part gateway refuses parts (400) once that
+ * credential is revoked or expired (a token's minting key too) or its workspace disabled.
+ * A token's session ends no later than the token, and takes one of its `max_files` at start:
+ * kept by the file, given back when the session is abandoned, refused or swept (end-session.ts).
  *
  * The session id is also the id of the file it becomes (`<workspaceId>/<sessionId>/<name>` is
  * the object key), so a repeated complete finds the same file.
@@ -46,8 +58,15 @@
  *   racing another waits for it (up to 30 s, then 409 `{ success: false, error }`) and returns
  *   the same file. Content hash: the parts' block digests combined (gateway), equal to the hash
  *   of a direct upload of the same bytes, without reading the file again.
- * - Another workspace's session, or an unknown id: 404 "Session not found".
+ * - Another workspace's session, another credential's, or an unknown id: 404 "Session not found".
+ * - DELETE answers 200 `{ success: true }` (the multipart group's success envelope; the spec
+ *   gives no status for Trove's own endpoints), again for a session already ended; 409 for a
+ *   completed session or one being completed. A private key of the workspace may abandon any
+ *   of its sessions.
+ * - A complete's `url` of a private file is signed for a private key only (complete-result.ts).
  */
+
+export { abandonSession } from "./abandon-session.js";
 export { toCompleteResult } from "./complete-result.js";
 export { COMPLETING_STALE_MS, type CompleteOptions, completeSession } from "./complete-session.js";
 export {

@@ -5,7 +5,10 @@
  *
  * Every failure is a 400 `{ success: false, error }` (the spec's one failure status for part
  * uploads) with its own message: "Invalid signature", "Part URL expired", "Session expired",
- * "Part 2 must be 5242880 bytes, received 17", ... A failed upload leaves no record of the part:
+ * "Part 2 must be 5242880 bytes, received 17", ... The URL carries no credential, so the session's
+ * own is looked up: once the key or token that started the session is revoked or expired (a
+ * token's minting key included) or its workspace disabled, every part is refused
+ * (./session-credential.ts). A failed upload leaves no record of the part:
  * on fs the bytes were overwritten in place, so an earlier upload of that number is gone too.
  */
 import type { Readable } from "node:stream";
@@ -20,6 +23,10 @@ import {
   UploadNotFoundError,
 } from "../storage/multipart/index.js";
 import type { MultipartDeps } from "./multipart-deps.js";
+import { startingCredentialAlive } from "./session-credential.js";
+
+/** The refusal of a part for a session whose credential no longer stands. */
+export const CREDENTIAL_GONE_MESSAGE = "Session closed: the credential that started it is no longer valid";
 
 export interface ReceivePartInput {
   /** Raw path parameters and query values, exactly as signed. */
@@ -69,12 +76,16 @@ export async function receivePart(deps: MultipartDeps, input: ReceivePartInput):
       expiresAt: true,
       storageKey: true,
       storageUploadId: true,
+      workspaceId: true,
+      createdBy: true,
+      uploadTokenId: true,
     },
   });
   if (!session?.storageKey || !session.storageUploadId) throw badRequest(ERROR_MESSAGES.sessionNotFound);
   if (session.status !== "pending") throw badRequest(STATUS_MESSAGES[session.status] ?? "Session closed");
   if (session.expiresAt.getTime() <= now) throw badRequest(ERROR_MESSAGES.sessionExpired);
   if (session.mode !== "gateway") throw badRequest("This session takes its parts at presigned storage URLs");
+  if (!(await startingCredentialAlive(deps.db, session))) throw badRequest(CREDENTIAL_GONE_MESSAGE);
   if (partNumber > session.partCount) {
     throw badRequest(`Part number must be from 1 to ${session.partCount}`);
   }

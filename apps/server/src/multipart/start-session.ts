@@ -3,11 +3,17 @@
  * session, hand out one URL per part. The credential's upload policy is checked first (multipart
  * allowed, declared size, folder) and its fixed fields recorded; complete checks the rest with
  * the real bytes (src/multipart/session-policy.ts). The session remembers the token that started it.
+ *
+ * A token's session never outlives the token (`expires_at` is the earlier of the two, part URLs
+ * included), and takes one of the token's `max_files` at start, in the transaction that records
+ * it: a one-shot token starts one session. The count is the file's if the session completes,
+ * and given back if it ends without one (./end-session.ts).
  */
 import type { MultipartSession, MultipartStartBody } from "@trove/schema";
 import { badRequest } from "../errors/index.js";
 import { assertFolderPathFits, assertPathFits, splitFolderPath } from "../folders/folder-path.js";
 import type { Prisma } from "../generated/prisma/client.js";
+import { spendUploadToken, tokenExpired } from "../keys/upload-tokens.js";
 import type { AuthContext } from "../plugins/auth.js";
 import { objectKey } from "../storage/driver.js";
 import { choosePartSize, InvalidUploadPlanError } from "../storage/multipart/index.js";
@@ -59,8 +65,13 @@ export async function startSession(
     if (error instanceof InvalidUploadPlanError) throw badRequest(`size: ${error.message}`);
     throw error;
   }
-  const ttlSeconds = body.ttl_seconds ?? config.defaultTtlSeconds;
-  const expiresAt = Math.floor(now / 1000) + ttlSeconds;
+  const nowSeconds = Math.floor(now / 1000);
+  const expiresAt = Math.min(
+    nowSeconds + (body.ttl_seconds ?? config.defaultTtlSeconds),
+    auth.tokenId ? await tokenExpiresAt(deps, auth.tokenId) : Number.POSITIVE_INFINITY,
+  );
+  if (expiresAt <= nowSeconds) throw tokenExpired();
+  const ttlSeconds = expiresAt - nowSeconds;
   // The session id is also the id of the file it becomes, so the object sits under it.
   const id = uuidV7(now);
   const key = objectKey(auth.workspaceId, id, body.file_name);
@@ -82,7 +93,8 @@ export async function startSession(
           numbers.map((partNumber) => presign({ key, uploadId, partNumber, expiresInSeconds: ttlSeconds })),
         )
       : numbers.map((partNumber) => deps.signer.url(id, partNumber, expiresAt));
-    await deps.db.multipartSession.create({
+    const { tokenId } = auth;
+    const record = {
       data: {
         id,
         workspaceId: auth.workspaceId,
@@ -104,7 +116,15 @@ export async function startSession(
         storageKey: key,
         storageUploadId: uploadId,
       },
-    });
+    } satisfies Prisma.MultipartSessionCreateArgs;
+    if (tokenId) {
+      await deps.db.$transaction(async (tx) => {
+        await spendUploadToken(tx, tokenId);
+        await tx.multipartSession.create(record);
+      });
+    } else {
+      await deps.db.multipartSession.create(record);
+    }
     return { session_id: id, part_size: plan.partSize, parts, expires_at: expiresAt };
   } catch (error) {
     await store.abort({ key, uploadId }).catch((cause: unknown) => {
@@ -115,4 +135,11 @@ export async function startSession(
     });
     throw error;
   }
+}
+
+/** When the token expires, Unix seconds rounded down: a session ends no later than its token. */
+async function tokenExpiresAt(deps: MultipartDeps, tokenId: string): Promise<number> {
+  const token = await deps.db.uploadToken.findUnique({ where: { id: tokenId }, select: { expiresAt: true } });
+  if (!token) throw tokenExpired();
+  return Math.floor(token.expiresAt.getTime() / 1000);
 }

@@ -7,8 +7,10 @@
  * session is handled once, and a complete racing the sweep either wins the claim or sees
  * "Session expired"), then aborts its storage upload (fs: the `.multipart/<id>` directory; s3:
  * AbortMultipartUpload, tolerated where the store lacks it), deletes an object a failed complete
- * may have assembled, and deletes the part records. When storage cannot be reached the session
- * goes back to its previous status, so the next sweep tries again.
+ * may have assembled, and deletes the part records (./end-session.ts). Once that is done, a
+ * token's session gives back the count it reserved at start. When storage cannot be reached the
+ * session goes back to its previous status, so the next sweep tries again (its reservation still
+ * held; an instance dying between the claim and the release keeps one count of that token).
  *
  * It also removes uploads the store holds with no live session (fs only: `listPending`), older
  * than `orphanGraceMs`: left by a crash between `begin` and the session insert, or by a sweep
@@ -18,8 +20,10 @@
  * (src/multipart/sweep-timer.ts, started in src/jobs/start-workers.ts).
  */
 import type { FastifyInstance } from "fastify";
+import { releaseUploadToken } from "../keys/upload-tokens.js";
 import { sweepOrphanObjects } from "../storage/sweep-orphan-objects.js";
 import { COMPLETING_STALE_MS } from "./complete-session.js";
+import { releaseStaged } from "./end-session.js";
 import { type MultipartDeps, multipartDepsOf } from "./multipart-deps.js";
 
 const DEFAULT_BATCH_SIZE = 100;
@@ -49,7 +53,7 @@ export async function sweepExpiredSessions(
   options: SweepOptions = {},
 ): Promise<SweepResult> {
   const deps = "signer" in target ? target : multipartDepsOf(target);
-  const { db, store, storage, log } = deps;
+  const { db, storage, log } = deps;
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   const staleBefore = new Date(now.getTime() - COMPLETING_STALE_MS);
   const result: SweepResult = { expired: 0, failed: 0, orphans: 0, orphanObjects: 0 };
@@ -62,7 +66,7 @@ export async function sweepExpiredSessions(
   for (;;) {
     const batch = await db.multipartSession.findMany({
       where: { ...expiredWhere, ...(failedIds.length > 0 ? { id: { notIn: failedIds } } : {}) },
-      select: { id: true, status: true, storageKey: true, storageUploadId: true },
+      select: { id: true, status: true, storageKey: true, storageUploadId: true, uploadTokenId: true },
       orderBy: { expiresAt: "asc" },
       take: batchSize,
     });
@@ -73,12 +77,9 @@ export async function sweepExpiredSessions(
       });
       if (count !== 1) continue; // completed, or claimed by another sweeper meanwhile
       try {
-        if (session.storageKey && session.storageUploadId) {
-          await store.abort({ key: session.storageKey, uploadId: session.storageUploadId });
-          // Sessions never completed own no file, so an object at their key is a leftover.
-          await storage.delete(session.storageKey);
-        }
-        await db.multipartPart.deleteMany({ where: { sessionId: session.id } });
+        await releaseStaged(deps, session);
+        const tokenId = session.uploadTokenId;
+        if (tokenId) await db.$transaction((tx) => releaseUploadToken(tx, tokenId));
         result.expired++;
       } catch (error) {
         log.warn({ err: error, sessionId: session.id }, "multipart sweep: storage not released; will retry");
