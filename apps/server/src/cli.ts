@@ -16,7 +16,14 @@
  *   trove-server transforms set|rm|list|strict --workspace <no> ...   (src/transforms/transforms-command.ts)
  *   trove-server webhooks secret|rotate|add|list|remove|deliveries ...   (src/webhooks/webhook-commands.ts)
  *
- * Configuration comes from the environment (see src/config.ts).
+ * Configuration comes from the environment (see src/config.ts). In a checkout of the repository,
+ * TROVE_DATA_DIR defaults to the repository's `.trove` wherever the command runs (the folder
+ * `npm start` uses; src/trove-checkout.ts), and from its root `npm run trove-server -- <args>`
+ * runs this program.
+ *
+ * On the embedded database, the server and every command hold the data directory's lock
+ * (src/db/data-dir-lock.ts): a command beside a running server exits 1 with a message naming
+ * the server's pid and what to do, instead of writing where the server never looks.
  */
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -26,12 +33,14 @@ import { addWorkspacesCommand } from "./admin/workspaces-command.js";
 import { parseByteSize } from "./byte-size.js";
 import { CliError } from "./cli-error.js";
 import { ConfigError, loadConfig, type ServerConfig } from "./config.js";
+import { DataDirLockedError } from "./db/data-dir-lock.js";
 import { openDatabase } from "./db/database.js";
 import { recountFiles } from "./files/file-counts.js";
 import { ApiKeyLookupError, createApiKey, listApiKeys, revokeApiKey } from "./keys/api-keys.js";
 import { findWorkspaceByNo } from "./keys/workspaces.js";
 import { startServer } from "./server.js";
 import { addTransformsCommand } from "./transforms/transforms-command.js";
+import { withCheckoutDataDir } from "./trove-checkout.js";
 import { normalizePolicy } from "./uploads/upload-policy.js";
 import { registerWebhookCommands } from "./webhooks/webhook-commands.js";
 
@@ -120,7 +129,8 @@ function policyOfOptions(options: KeyCreateOptions): UploadPolicy | undefined {
   }
 }
 
-export function createProgram(io: CliIo = defaultIo): Command {
+export function createProgram(given: CliIo = defaultIo): Command {
+  const io: CliIo = { ...given, env: withCheckoutDataDir(given.env) };
   const program = new Command("trove-server")
     .description("Trove media server")
     .showHelpAfterError()
@@ -302,7 +312,12 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
     if (typeof code === "string" && code.startsWith("commander.")) {
       return code === "commander.helpDisplayed" || code === "commander.version" ? 0 : 2;
     }
-    if (error instanceof ConfigError || error instanceof CliError || error instanceof ApiKeyLookupError) {
+    if (
+      error instanceof ConfigError ||
+      error instanceof CliError ||
+      error instanceof ApiKeyLookupError ||
+      error instanceof DataDirLockedError
+    ) {
       io.err(`trove-server: ${error.message}`);
       return 1;
     }

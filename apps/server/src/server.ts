@@ -4,6 +4,7 @@
  * shown; ones set in the environment by prefix, since the operator has them and the output often
  * ends up in a log store), and shut down cleanly on SIGTERM/SIGINT (stop accepting, finish
  * in-flight requests, then Prisma disconnect and PGlite close through the app's onClose hooks).
+ * The banner's command hint runs as printed: from a checkout's root, through its root script.
  * Tracing (src/tracing/start-tracing.ts) starts before the app is built when OTEL_EXPORTER_OTLP_ENDPOINT
  * is set, and is flushed and stopped after the app has closed.
  */
@@ -14,6 +15,7 @@ import { apiKeyPrefix } from "./keys/api-keys.js";
 import type { SeedResult } from "./keys/seed.js";
 import { blockUnusedCodecs } from "./media/block-unused-codecs.js";
 import { startTracing } from "./tracing/start-tracing.js";
+import { operatorCommand } from "./trove-checkout.js";
 
 export interface StartedServer {
   app: FastifyInstance;
@@ -61,7 +63,7 @@ export function startupBanner(config: ServerConfig, address: string, seed: SeedR
     if (seed.created.length === 0) {
       lines.push(
         "  Development keys already exist (shown at first start). New key:",
-        `    trove-server keys create --workspace ${seed.workspace.workspaceNo} --type private`,
+        `    ${operatorCommand(`keys create --workspace ${seed.workspace.workspaceNo} --type private`)}`,
       );
     }
   }
@@ -93,6 +95,8 @@ export async function startServer(
     await tracing?.shutdown().catch(() => {});
     throw error;
   }
+  // A command that finds the embedded database locked names where its holder listens.
+  app.database.dataLock?.update({ address });
   print(startupBanner(config, address, app.seedResult));
 
   let closing: Promise<void> | undefined;

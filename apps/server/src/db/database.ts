@@ -9,14 +9,20 @@
  *
  * `Database.migrate()` applies prisma/migrations (see ./migrator.ts); `close()` disconnects Prisma
  * and then closes PGlite / the pool.
+ *
+ * A PGlite directory is held under a lock for as long as it is open (./data-dir-lock.ts): a second
+ * process opening it gets `DataDirLockedError` (naming the holder and what to do) instead of a
+ * database whose writes the first process never sees.
  */
 import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import type { DatabaseConfig } from "../config.js";
 import { PrismaClient } from "../generated/prisma/client.js";
+import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.js";
 import { type DirectSql, pgDirectSql, pgliteDirectSql } from "./direct-sql.js";
 
 /**
@@ -48,6 +54,8 @@ export interface Database {
   migrate(migrations?: Migration[]): Promise<MigrateResult>;
   /** Resolves when the database answers `SELECT 1`. */
   ping(): Promise<void>;
+  /** The lock on the PGlite directory (embedded on disk only); the server records its address in it. */
+  dataLock?: DataDirLock;
   /** Connections of the `pg` pool (PostgreSQL only: PGlite is one connection, without a pool). */
   poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
@@ -62,12 +70,28 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
     : openPostgres(config.url, config.preparedStatements ?? true);
 }
 
+/** What a lock holder runs, for the message another process gets: the command line's arguments. */
+function commandOfThisProcess(): string {
+  return process.argv.slice(2).join(" ") || "start";
+}
+
 async function openPglite(dataDir: string | null, loadDataDir?: Blob): Promise<Database> {
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const pglite = await PGlite.create({
-    ...(dataDir ? { dataDir } : {}),
-    ...(loadDataDir ? { loadDataDir } : {}),
-  });
+  let dataLock: DataDirLock | undefined;
+  if (dataDir) {
+    mkdirSync(dirname(dataDir), { recursive: true });
+    dataLock = acquireDataDirLock(dataDir, commandOfThisProcess());
+    mkdirSync(dataDir, { recursive: true });
+  }
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create({
+      ...(dataDir ? { dataDir } : {}),
+      ...(loadDataDir ? { loadDataDir } : {}),
+    });
+  } catch (error) {
+    dataLock?.release();
+    throw error;
+  }
   const prisma = new PrismaClient({
     adapter: new PrismaPGlite(pglite),
     transactionOptions: TRANSACTION_OPTIONS,
@@ -82,6 +106,7 @@ async function openPglite(dataDir: string | null, loadDataDir?: Blob): Promise<D
     prisma,
     sql: pgliteDirectSql(pglite),
     pglite,
+    ...(dataLock ? { dataLock } : {}),
     migrate: (migrations = readMigrations()) => migrate(driver, migrations),
     async ping() {
       await pglite.query("SELECT 1");
@@ -89,8 +114,12 @@ async function openPglite(dataDir: string | null, loadDataDir?: Blob): Promise<D
     async close() {
       if (closed) return;
       closed = true;
-      await prisma.$disconnect();
-      await pglite.close();
+      try {
+        await prisma.$disconnect();
+        await pglite.close();
+      } finally {
+        dataLock?.release();
+      }
     },
   };
 }
