@@ -112,6 +112,19 @@ export async function complete(
   return multipartCompleteResponseSchema.parse(res.json()).data;
 }
 
+/** DELETE /api/v1/multipart/:sessionId (Trove's endpoint 22: abandon the session). */
+export function abandonRaw(
+  t: TestApp,
+  sessionId: string,
+  key: string | null = t.keys.private,
+): Promise<LightMyRequestResponse> {
+  return t.app.inject({
+    method: "DELETE",
+    url: `/api/v1/multipart/${sessionId}`,
+    headers: key ? { "x-api-key": key } : {},
+  });
+}
+
 /** Uploads every part of `data` through inject, in the given order of part indexes. */
 export async function uploadAll(
   t: TestApp,

@@ -7,6 +7,7 @@ import { multipartDepsOf, sweepExpiredSessions } from "../src/multipart/index.js
 import { hashStream, UploadNotFoundError } from "../src/storage/multipart/index.js";
 import { S3StorageDriver } from "../src/storage/s3-driver.js";
 import {
+  abandonRaw,
   complete,
   completeRaw,
   deliveredSha256,
@@ -22,6 +23,12 @@ import { createTestApp, type TestApp } from "./support/index.js";
 import { type S3rverHandle, startS3rver } from "./support/s3rver.js";
 
 let s3: S3rverHandle;
+
+/** The storage upload behind a session. */
+async function uploadRefOf(t: TestApp, sessionId: string) {
+  const row = await t.app.db.multipartSession.findUniqueOrThrow({ where: { id: sessionId } });
+  return { key: row.storageKey as string, uploadId: row.storageUploadId as string };
+}
 const drivers: S3StorageDriver[] = [];
 
 function newDriver(): S3StorageDriver {
@@ -92,6 +99,17 @@ describe("gateway mode on s3", () => {
       error: "Session expired",
     });
   });
+
+  it("DELETE aborts the S3 upload of an abandoned session", async () => {
+    const data = testBytes(5 * MiB + 1, 34);
+    const session = await start(t, { file_name: "s3-abandoned.bin", size: data.length });
+    await uploadAll(t, session, data, [0]);
+    const ref = await uploadRefOf(t, session.session_id);
+    const { store } = multipartDepsOf(t.app);
+    expect(await store.listParts?.(ref)).toHaveLength(1);
+    expect((await abandonRaw(t, session.session_id)).json()).toEqual({ success: true });
+    await expect(store.listParts?.(ref)).rejects.toBeInstanceOf(UploadNotFoundError);
+  });
 });
 
 describe("direct mode on s3 (presigned UploadPart URLs)", () => {
@@ -159,6 +177,21 @@ describe("direct mode on s3 (presigned UploadPart URLs)", () => {
     await putAll(session.parts, data, session.part_size, [1]);
     const done = await complete(t, session.session_id);
     expect(await deliveredSha256(t, done.url)).toBe(sha256(data));
+  });
+
+  it("DELETE aborts the S3 multipart upload: parts already at their presigned URLs are gone", async () => {
+    const data = testBytes(5 * MiB + 2, 44);
+    const session = await start(t, { file_name: "direct-abandoned.bin", size: data.length });
+    await putAll(session.parts, data, session.part_size, [0, 1]);
+    const ref = await uploadRefOf(t, session.session_id);
+    const { store } = multipartDepsOf(t.app);
+    expect(await store.listParts?.(ref)).toHaveLength(2);
+    expect((await abandonRaw(t, session.session_id)).statusCode).toBe(200);
+    await expect(store.listParts?.(ref)).rejects.toBeInstanceOf(UploadNotFoundError);
+    expect((await completeRaw(t, session.session_id)).json()).toEqual({
+      success: false,
+      error: "Session aborted",
+    });
   });
 
   it("the part gateway refuses direct-mode sessions", async () => {

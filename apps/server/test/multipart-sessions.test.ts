@@ -48,11 +48,7 @@ async function mint(body: Record<string, unknown> = {}, key = t.keys.private) {
 }
 
 function abandon(sessionId: string, key: string | null = t.keys.private) {
-  return t.app.inject({
-    method: "DELETE",
-    url: `/api/v1/multipart/${sessionId}`,
-    headers: key ? { "x-api-key": key } : {},
-  });
+  return abandonRaw(t, sessionId, key);
 }
 
 async function usedFiles(token: string): Promise<number> {
