@@ -308,7 +308,7 @@ describe("the source row decides, on the next request", () => {
     expect(res.body).not.toContain("ROTATED-KEY-93");
   });
 
-  it("refuses to rename a source: the name is its delivery origin", async () => {
+  it("a renamed source serves under its new name; the old one redirects there (sources-rename.test.ts)", async () => {
     const source = await createSource("fixed", "image_source", {
       base_url: `http://origin.test:${web.port}/img`,
     });
@@ -318,8 +318,13 @@ describe("the source row decides, on the next request", () => {
       headers: { "x-api-key": t.keys.private },
       payload: { name: "renamed" },
     });
-    expect(res.statusCode).toBe(400);
-    expect((await deliver("fixed", "products/shoe.jpg")).statusCode).toBe(200);
+    expect(res.statusCode).toBe(200);
+    expect((await deliver("renamed", "products/shoe.jpg")).statusCode).toBe(200);
+    const old = await deliver("fixed", "products/shoe.jpg");
+    expect(old.statusCode).toBe(301);
+    expect(old.headers.location).toBe(
+      `${t.config.assetsUrl}/${t.workspace.workspaceNo}-renamed/products/shoe.jpg`,
+    );
   });
 });
 

@@ -1,13 +1,13 @@
 /**
  * PATCH /api/v1/sources/:sourceId (endpoint 17): merge of configuration fields, masked secrets
- * sent back, new secrets, null removes a field, merged validation, rename and 409, updated_at.
+ * sent back, new secrets, null removes a field, merged validation, name rules and 409, updated_at.
+ * Renames, former names and is_active: sources-rename.test.ts.
  */
 import { randomUUID } from "node:crypto";
 import { MASKED_SECRET, type Source, type SourceType, sourceResponseSchema } from "@trove/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isSealed } from "../src/crypto/secret-box.js";
 import { readSourceConfiguration } from "../src/sources/index.js";
-import { NAME_IS_FIXED_MESSAGE } from "../src/sources/source-service.js";
 import {
   DUPLICATE,
   NOT_FOUND,
@@ -189,20 +189,6 @@ describe("PATCH configuration merge", () => {
 });
 
 describe("PATCH name", () => {
-  it("refuses a new name (it is the delivery origin), changing nothing", async () => {
-    const { source } = await create("azure");
-    const res = await api.patch(source.id, {
-      name: uniqueName("renamed"),
-      configuration: { container_name: "other" },
-    });
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: "Validation failed", message: NAME_IS_FIXED_MESSAGE });
-    const after = (await api.get(source.id)).json().data;
-    expect(after.name).toBe(source.name);
-    expect(after.configuration).toEqual(source.configuration);
-    expect(after.updated_at).toBeNull();
-  });
-
   it("renaming to an existing name is 409; to its own name is fine", async () => {
     const a = await create("s3");
     const b = await create("s3");

@@ -41,7 +41,8 @@ export async function manageSources(trove: TroveClient, name: string, log: Log):
     );
     if (!kept) throw new Error("the server dropped a secret that was sent back masked");
 
-    // The name is the source's delivery origin ({assets}/{workspace_no}-{name}/...): it cannot change.
+    // The name is the source's delivery origin ({assets}/{workspace_no}-{name}/...); a rename keeps
+    // the old URLs working (they redirect to the new name).
     log(`deliver its objects at {assets}/{workspace_no}-${created.name}/<path in the bucket>`);
 
     let count = 0;

@@ -2,9 +2,16 @@
  * Delivery from sources: `GET|HEAD {assets}/{workspace_no}-{source name}/{transform?}/{path...}`
  * serves the object `{path}` of the source's origin, or a transformed variant of it.
  *
- * - The source is looked up by workspace and name on every request (one indexed query), so a
- *   deactivated, deleted or reconfigured source takes effect on the next request on every
- *   instance. Unknown or inactive: 404 `{ error: "Source not found" }`.
+ * - The source is looked up by workspace and name on every request (src/sources/
+ *   find-delivery-source.ts: no cache), so a deactivated, deleted, renamed or reconfigured source
+ *   takes effect on the next request on every instance. Unknown or inactive: 404
+ *   `{ error: "Source not found" }`.
+ * - A former name of a renamed source answers 301 to the same URL under the current name (rest of
+ *   the path and query as sent), so one image keeps one canonical URL: CDN caches and search
+ *   engines converge on it, and old links in customers' pages keep working. 301 rather than 308:
+ *   only GET and HEAD come here, and every image client and crawler knows 301. The redirect is
+ *   cached for the origin TTL only, not forever, so a rename undone (or a freed name taken by
+ *   another source) is seen by browsers and CDNs within that time.
  * - Leading segments that are valid transformation steps are the transform, as for stored files;
  *   an origin object whose first path segment reads as a step is not reachable (its own name
  *   would be read as a transform).
@@ -17,11 +24,13 @@
  *   names the source and the cause.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { ServerConfig } from "../config.js";
 import { HttpError } from "../errors/http-error.js";
 import { notFound } from "../errors/index.js";
 import { OriginReaders } from "../origins/create-origin-reader.js";
 import { OriginCache, type OriginObjectRow } from "../origins/origin-cache.js";
 import { OriginError } from "../origins/origin-error.js";
+import { findDeliverySource } from "../sources/find-delivery-source.js";
 import type { DeliveryFile } from "./delivery-file.js";
 import { sendStoredObject } from "./stored-object-sender.js";
 import { splitTransform } from "./transform-path.js";
@@ -57,6 +66,22 @@ function asDeliveryFile(row: OriginObjectRow, workspaceId: string): DeliveryFile
   };
 }
 
+/**
+ * The URL of the same request under the source's current name: the assets URL, the new origin,
+ * then the rest of the path and the query exactly as sent (transform and encoding untouched).
+ */
+function renamedLocation(
+  config: Pick<ServerConfig, "assetsUrl" | "assetsPrefix">,
+  url: string,
+  workspaceNo: string,
+  name: string,
+): string {
+  const query = url.indexOf("?");
+  const path = query === -1 ? url : url.slice(0, query);
+  const rest = path.slice(config.assetsPrefix.length).replace(/^\/+[^/]*/, "");
+  return `${config.assetsUrl}/${workspaceNo}-${name}${rest}${query === -1 ? "" : url.slice(query)}`;
+}
+
 export function originDelivery(
   app: Pick<FastifyInstance, "db" | "storage" | "config" | "log">,
   variants: VariantDelivery,
@@ -74,20 +99,13 @@ export function originDelivery(
   return {
     close: () => readers.close(),
     async serve(request, reply, target) {
-      const source = await app.db.source.findFirst({
-        where: { name: target.origin, workspace: { workspaceNo: target.workspaceNo, disabledAt: null } },
-        select: {
-          id: true,
-          workspaceId: true,
-          name: true,
-          type: true,
-          configuration: true,
-          isActive: true,
-          createdAt: true,
-          updatedAt: true,
-        },
-      });
-      if (!source?.isActive) throw notFound("sources");
+      const found = await findDeliverySource(app.db, target.workspaceNo, target.origin);
+      if (found.kind === "renamed") {
+        const location = renamedLocation(app.config, request.url, target.workspaceNo, found.name);
+        return reply.code(301).header("location", location).header("cache-control", cacheControl).send();
+      }
+      if (found.kind === "none") throw notFound("sources");
+      const { source } = found;
       const { transform, path } = splitTransform(target.path);
       const row = { ...source, version: source.updatedAt ?? source.createdAt };
       const reader = readers.readerOf(row);

@@ -13,6 +13,7 @@
  */
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { parseUuidParam } from "../errors/params.js";
+import type { Source } from "../generated/prisma/client.js";
 import {
   assertCreatable,
   createSource,
@@ -38,6 +39,8 @@ export const sourceRoutes: FastifyPluginAsync = async (app) => {
     secretKey: app.config.secretKey,
     workspaceId: request.auth.workspaceId,
   });
+  const serialize = (request: FastifyRequest) => (row: Source) =>
+    serializeSource(row, request.auth.workspaceNo);
 
   registerEndpoint(
     app,
@@ -45,7 +48,7 @@ export const sourceRoutes: FastifyPluginAsync = async (app) => {
     async (request) => {
       assertCreatable(request.body);
       const row = await createSource(contextOf(request), request.body);
-      return { success: true as const, data: serializeSource(row) };
+      return { success: true as const, data: serialize(request)(row) };
     },
     SOURCE_BODY,
   );
@@ -54,14 +57,14 @@ export const sourceRoutes: FastifyPluginAsync = async (app) => {
     const { query } = request;
     const { rows, total } = await listSources(contextOf(request), query);
     return {
-      sources: rows.map(serializeSource),
+      sources: rows.map(serialize(request)),
       meta: { page: query.page, limit: query.limit, total, hasMore: query.page * query.limit < total },
     };
   });
 
   registerEndpoint(app, "getSource", async (request) => {
     const id = parseUuidParam(request.params.sourceId, "sources");
-    return { success: true as const, data: serializeSource(await findSource(contextOf(request), id)) };
+    return { success: true as const, data: serialize(request)(await findSource(contextOf(request), id)) };
   });
 
   registerEndpoint(
@@ -69,7 +72,7 @@ export const sourceRoutes: FastifyPluginAsync = async (app) => {
     "updateSource",
     async (request) => {
       const id = parseUuidParam(request.params.sourceId, "sources");
-      const data = serializeSource(await updateSource(contextOf(request), id, request.body));
+      const data = serialize(request)(await updateSource(contextOf(request), id, request.body));
       return { success: true as const, data };
     },
     SOURCE_BODY,

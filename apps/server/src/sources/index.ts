@@ -1,7 +1,12 @@
-/** Sources: validation, secrets at rest, masking, PATCH merge and persistence (see each file). */
+/**
+ * Sources: validation, secrets at rest, masking, PATCH merge, names and former names, persistence
+ * and the delivery host's lookup (see each file).
+ */
 export * from "./configuration-secrets.js";
+export * from "./find-delivery-source.js";
 export * from "./mask-configuration.js";
 export * from "./merge-configuration.js";
 export * from "./serialize-source.js";
+export * from "./source-names.js";
 export * from "./source-service.js";
 export * from "./validate-source-body.js";

@@ -7,17 +7,12 @@
  *   const row = await createSource(ctx, body);        // body from parseCreateSourceBody
  *   const { rows, total } = await listSources(ctx, query);
  *
- * Name uniqueness is the database's (unique index on workspace_id, name), so two concurrent
- * creates or renames to the same name cannot both succeed: the loser's P2002 becomes the 409.
+ * A name is taken by a live source or by another source's former name (./source-names.ts): both
+ * are the spec's 409. Creates and renames check under the workspace's name lock, and the unique
+ * index on (workspace_id, name) stays the last word: a P2002 becomes the 409 too.
  */
-import {
-  type CreateSourceBody,
-  ERROR_MESSAGES,
-  type ListSourcesQuery,
-  type UpdateSourceBody,
-} from "@trove/schema";
+import type { CreateSourceBody, ListSourcesQuery, UpdateSourceBody } from "@trove/schema";
 import { isUniqueViolation } from "../db/prisma-errors.js";
-import { HttpError } from "../errors/http-error.js";
 import { notFound } from "../errors/index.js";
 import { isUuid } from "../errors/params.js";
 import type { Prisma, PrismaClient, Source } from "../generated/prisma/client.js";
@@ -29,20 +24,14 @@ import {
   sealConfiguration,
 } from "./configuration-secrets.js";
 import { mergeConfiguration } from "./merge-configuration.js";
+import { assertNameFree, duplicateName, lockSourceNames, recordRename } from "./source-names.js";
 import { parseConfiguration } from "./validate-source-body.js";
-
-export const NAME_IS_FIXED_MESSAGE =
-  "name: a source's name is part of its delivery URLs ({workspace_no}-{name}) and cannot change after creation";
 
 export interface SourceContext {
   db: PrismaClient;
   /** The server's secret key (config.secretKey): seals and opens secret fields. */
   secretKey: Buffer;
   workspaceId: string;
-}
-
-function duplicateName(cause: unknown): HttpError {
-  return new HttpError(409, ERROR_MESSAGES.sourceNameTaken, { cause });
 }
 
 function asJson(configuration: ConfigurationRecord): Prisma.InputJsonObject {
@@ -52,13 +41,17 @@ function asJson(configuration: ConfigurationRecord): Prisma.InputJsonObject {
 export async function createSource(ctx: SourceContext, body: CreateSourceBody): Promise<Source> {
   const configuration = sealConfiguration(ctx.secretKey, body.configuration as ConfigurationRecord);
   try {
-    return await ctx.db.source.create({
-      data: {
-        workspaceId: ctx.workspaceId,
-        name: body.name,
-        type: body.type,
-        configuration: asJson(configuration),
-      },
+    return await ctx.db.$transaction(async (tx) => {
+      await lockSourceNames(tx, ctx.workspaceId);
+      await assertNameFree(tx, ctx.workspaceId, body.name);
+      return tx.source.create({
+        data: {
+          workspaceId: ctx.workspaceId,
+          name: body.name,
+          type: body.type,
+          configuration: asJson(configuration),
+        },
+      });
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw duplicateName(error);
@@ -109,16 +102,21 @@ export async function readSourceConfiguration(ctx: SourceContext, id: string): P
 }
 
 /**
- * PATCH: renames and/or merges configuration fields (see ./merge-configuration.ts), validates the
- * merged configuration against the type, keeps the ciphertext of secrets not changed, and sets
+ * PATCH: renames (the old name becomes an alias: ./source-names.ts), activates or deactivates,
+ * and/or merges configuration fields (see ./merge-configuration.ts), validates the merged
+ * configuration against the type, keeps the ciphertext of secrets not changed, and sets
  * `updated_at`. An empty body changes nothing and returns the source as it is. The row is locked
- * (SELECT ... FOR UPDATE) while merging, so concurrent PATCHes do not lose each other's fields.
+ * (SELECT ... FOR UPDATE) while merging, so concurrent PATCHes do not lose each other's fields; a
+ * rename takes the workspace's name lock before it.
  */
 export async function updateSource(ctx: SourceContext, id: string, body: UpdateSourceBody): Promise<Source> {
   if (!isUuid(id)) throw notFound("sources");
-  if (body.name === undefined && body.configuration === undefined) return findSource(ctx, id);
+  if (body.name === undefined && body.configuration === undefined && body.is_active === undefined) {
+    return findSource(ctx, id);
+  }
   try {
     return await ctx.db.$transaction(async (tx) => {
+      if (body.name !== undefined) await lockSourceNames(tx, ctx.workspaceId);
       const locked = await tx.$queryRaw<Array<{ id: string }>>`
         SELECT id FROM sources WHERE id = ${id}::uuid AND workspace_id = ${ctx.workspaceId}::uuid FOR UPDATE`;
       if (locked.length === 0) throw notFound("sources");
@@ -126,12 +124,11 @@ export async function updateSource(ctx: SourceContext, id: string, body: UpdateS
 
       const data: Prisma.SourceUpdateInput = { updatedAt: nextUpdatedAt(current) };
       if (body.name !== undefined && body.name !== current.name) {
-        // The spec's 409 for a name another source holds comes first; any other new name is
-        // refused because the name is the source's delivery origin (`{workspace_no}-{name}`).
-        const taken = await tx.source.count({ where: { workspaceId: ctx.workspaceId, name: body.name } });
-        if (taken > 0) throw duplicateName(undefined);
-        throw new HttpError(400, NAME_IS_FIXED_MESSAGE);
+        await assertNameFree(tx, ctx.workspaceId, body.name, id);
+        await recordRename(tx, current, body.name);
+        data.name = body.name;
       }
+      if (body.is_active !== undefined) data.isActive = body.is_active;
       if (body.configuration !== undefined) {
         const stored = configurationRecord(current.configuration);
         const merged = mergeConfiguration(openConfiguration(ctx.secretKey, stored), body.configuration);
