@@ -69,7 +69,7 @@
  * all unset: no restriction): TROVE_PUBLIC_KEY_MAX_FILE_SIZE (20MB, 1GiB, bytes),
  *   TROVE_PUBLIC_KEY_ALLOWED_TYPES (image/*,video/mp4), TROVE_PUBLIC_KEY_FOLDER,
  *   TROVE_PUBLIC_KEY_FOLDER_MATCH (exact | prefix), TROVE_PUBLIC_KEY_ALLOW_REMOTE,
- *   TROVE_PUBLIC_KEY_ALLOW_MULTIPART (true | false).
+ *   TROVE_PUBLIC_KEY_ALLOW_MULTIPART, TROVE_PUBLIC_KEY_ALLOW_TRANSFORMS (true | false).
  * Observability (src/metrics/metrics-config.ts, src/tracing/start-tracing.ts):
  *   TROVE_METRICS (off | on: GET /metrics on the API port | a port number: a listener of its own),
  *   TROVE_METRICS_HOST (that listener's address, 127.0.0.1). Traces: OTEL_EXPORTER_OTLP_ENDPOINT and

@@ -14,6 +14,8 @@ import { folderPathSchema } from "./uploads.js";
  *   exact (`video/mp4`) or a whole top-level type (`image/*`).
  * - `tags`, `metadata`, `custom_id`: fixed on every file; a request's own values are replaced.
  * - `allow_remote` (default false for tokens), `allow_multipart` (default true).
+ * - `allow_transforms` (default true): false refuses a store-time `transform` (403
+ *   `TRANSFORM_NOT_ALLOWED`). When allowed, `max_file_size` holds for the stored output too.
  */
 export const FOLDER_MATCHES = ["exact", "prefix"] as const;
 
@@ -36,6 +38,7 @@ export const uploadPolicySchema = z.object({
   custom_id: z.string().max(255).optional(),
   allow_remote: z.boolean().optional(),
   allow_multipart: z.boolean().optional(),
+  allow_transforms: z.boolean().optional(),
   /** true: every file uploaded under the policy is private, whatever the upload asks. */
   private: z.boolean().optional(),
 });

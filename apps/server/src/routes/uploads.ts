@@ -9,8 +9,9 @@
  * The credential's upload policy (an upload token's, or a public key's) is enforced by
  * src/uploads/upload-policy.ts: here what can be refused before the bytes arrive (remote and
  * folder, and the size while streaming), in registerFile the rest (sniffed type, token count).
- * Policy refusals: 403 FOLDER_NOT_ALLOWED / REMOTE_NOT_ALLOWED / TOKEN_EXHAUSTED, 413
- * FILE_TOO_LARGE (direct), 415 TYPE_NOT_ALLOWED, 401 TOKEN_EXPIRED.
+ * Policy refusals: 403 FOLDER_NOT_ALLOWED / REMOTE_NOT_ALLOWED / TRANSFORM_NOT_ALLOWED /
+ * TOKEN_EXHAUSTED, 413 FILE_TOO_LARGE (direct, or a store-time transform's output), 415
+ * TYPE_NOT_ALLOWED, 401 TOKEN_EXPIRED. A public key or token is held to strict mode (403).
  *
  * Both answer 200 with `{ success: true, data: <upload record> }` (the flat record itself with
  * TROVE_UPLOAD_RESPONSE=flat; src/uploads/upload-response.ts) and register the file
@@ -43,7 +44,12 @@ import {
   remoteBodyError,
   withoutBlankFields,
 } from "../uploads/upload-fields.js";
-import { checkRemoteAllowed, effectiveMaxBytes, resolvePolicyFolder } from "../uploads/upload-policy.js";
+import {
+  checkRemoteAllowed,
+  checkTransformAllowed,
+  effectiveMaxBytes,
+  resolvePolicyFolder,
+} from "../uploads/upload-policy.js";
 import { uploadResponseBody } from "../uploads/upload-response.js";
 import { registerEndpoint } from "./endpoint-route.js";
 
@@ -84,6 +90,7 @@ export const uploadRoutes: FastifyPluginAsync = async (app) => {
         checkEarlyDirectFields(fields, config.trustedRanges);
         // A folder sent before the file is judged before any byte is stored.
         if (auth.policy && fields.folder !== undefined) resolvePolicyFolder(auth.policy, fields.folder);
+        checkTransformAllowed(auth.policy, fields.transform);
       },
       holdForTransformUpTo: HOLD_FOR_TRANSFORM_BYTES,
     });
@@ -118,6 +125,7 @@ export const uploadRoutes: FastifyPluginAsync = async (app) => {
       transform: fields.transform,
       uploadSource: "direct",
       createdBy: auth.keyId,
+      credential: auth.keyType,
       policy: auth.policy,
       uploadTokenId: auth.tokenId,
       webhookUrl: fields.webhook_url,
@@ -132,6 +140,8 @@ export const uploadRoutes: FastifyPluginAsync = async (app) => {
       const { auth, body } = request;
       checkRemoteBody(body, config.trustedRanges);
       if (auth.policy) resolvePolicyFolder(auth.policy, body.folder);
+      // Refused before the server fetches anything.
+      checkTransformAllowed(auth.policy, body.transform);
       const fileName = body.file_name ?? fileNameFromUrl(body.remote_url);
       const fetched = await fetchRemoteUpload(body.remote_url, fileName, {
         storage: app.storage,
@@ -166,6 +176,7 @@ export const uploadRoutes: FastifyPluginAsync = async (app) => {
         uploadSource: "remote",
         originalUrl: body.remote_url,
         createdBy: auth.keyId,
+        credential: auth.keyType,
         policy: auth.policy,
         uploadTokenId: auth.tokenId,
         webhookUrl: body.webhook_url,

@@ -8,6 +8,7 @@
  *   TROVE_PUBLIC_KEY_FOLDER            folder uploads must land in, TROVE_PUBLIC_KEY_FOLDER_MATCH exact|prefix (exact)
  *   TROVE_PUBLIC_KEY_ALLOW_REMOTE      false: refuse remote-URL uploads
  *   TROVE_PUBLIC_KEY_ALLOW_MULTIPART   false: refuse multipart uploads
+ *   TROVE_PUBLIC_KEY_ALLOW_TRANSFORMS  false: refuse store-time transforms
  */
 import { type UploadPolicy, uploadPolicySchema } from "@trove/schema";
 import { z } from "zod";
@@ -35,6 +36,7 @@ export const publicKeyPolicyEnvSchema = {
   TROVE_PUBLIC_KEY_FOLDER_MATCH: optional.pipe(z.enum(["exact", "prefix"]).optional()),
   TROVE_PUBLIC_KEY_ALLOW_REMOTE: flag,
   TROVE_PUBLIC_KEY_ALLOW_MULTIPART: flag,
+  TROVE_PUBLIC_KEY_ALLOW_TRANSFORMS: flag,
 };
 
 type Env = { [K in keyof typeof publicKeyPolicyEnvSchema]?: z.output<(typeof publicKeyPolicyEnvSchema)[K]> };
@@ -51,6 +53,7 @@ export function resolvePublicKeyPolicy(e: Env): UploadPolicy | undefined {
     allowed_types: e.TROVE_PUBLIC_KEY_ALLOWED_TYPES?.split(",").map((type) => type.trim().toLowerCase()),
     allow_remote: asBoolean(e.TROVE_PUBLIC_KEY_ALLOW_REMOTE),
     allow_multipart: asBoolean(e.TROVE_PUBLIC_KEY_ALLOW_MULTIPART),
+    allow_transforms: asBoolean(e.TROVE_PUBLIC_KEY_ALLOW_TRANSFORMS),
   };
   const set = Object.fromEntries(Object.entries(candidate).filter(([, value]) => value !== undefined));
   if (Object.keys(set).length === 0) return undefined;

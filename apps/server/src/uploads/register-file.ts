@@ -27,10 +27,19 @@ import { enqueueWebhook, FILE_UPLOADED, fileUploadedEvent } from "../webhooks/de
 import { emitWorkspaceEvent, subscribedSql } from "../webhooks/workspace-events.js";
 import { type InsertFileRowOptions, insertFileRow, type NewFileRow } from "./insert-file-row.js";
 import { imageInputOf, putBuffer, readObjectHead, thumbnailKeyOf } from "./object-keys.js";
+import { storeTimeTransform } from "./store-time-transform.js";
 import { collisionName, collisionPattern, collisionStem, storedFileName } from "./stored-name.js";
+import { reportedDuplicate, type UploadCredential } from "./upload-credential.js";
 import { emptyFile, toUploadError } from "./upload-errors.js";
 import type { UploadMethod } from "./upload-method.js";
-import { applyFixedFields, checkPolicySize, checkPolicyType, resolvePolicyFolder } from "./upload-policy.js";
+import {
+  applyFixedFields,
+  checkPolicySize,
+  checkPolicyType,
+  checkStoredSize,
+  effectiveMaxBytes,
+  resolvePolicyFolder,
+} from "./upload-policy.js";
 import { toUploadResponse } from "./upload-response.js";
 import { uuidV7 } from "./uuid-v7.js";
 
@@ -45,6 +54,11 @@ export interface UploadDeps {
   /** Signing of private files' URLs. */
   config: UrlBuilder["config"];
   mediaLimits?: Partial<MediaLimits>;
+  /**
+   * Largest direct or remote upload (TROVE_MAX_UPLOAD_BYTES): a store-time transform's output is
+   * held to it (and to the policy's `max_file_size`) like the bytes that arrived. Unset: no cap.
+   */
+  maxUploadBytes?: number;
   /** Admits transform uploads with delivery renders (unset: no bound, for embedders and tests). */
   renderGate?: Pick<RenderGate, "run">;
   /** For webhook URLs that are IP literals in a trusted range. */
@@ -65,6 +79,7 @@ export function uploadDepsOf(app: FastifyInstance): UploadDeps {
     deliveryUrl: app.deliveryUrl,
     config: app.config,
     mediaLimits: app.config.mediaLimits,
+    maxUploadBytes: app.config.maxUploadBytes,
     renderGate: app.renderGate,
     trustedRanges: app.config.trustedRanges,
     webhookMaxAttempts: app.config.webhooks.maxAttempts,
@@ -122,6 +137,12 @@ export interface RegisterFileInput {
   originalUrl?: string | null | undefined;
   /** API key id of the uploader, or null. */
   createdBy: string | null;
+  /**
+   * `request.auth.keyType`: "public" for a public key or an upload token, which is held to strict
+   * mode at store time and always told `is_duplicate: false` (./upload-credential.ts). Default
+   * "private".
+   */
+  credential?: UploadCredential | undefined;
   /** Enqueue a signed `file.uploaded` webhook in the same transaction as the row. */
   webhookUrl?: string | undefined;
   /**
@@ -195,6 +216,13 @@ export async function registerFile(deps: UploadDeps, request: RegisterFileInput)
       checkPolicySize(policy, input.size);
       input = { ...applyFixedFields(policy, input), folder: resolvePolicyFolder(policy, input.folder) };
     }
+    const transform = await storeTimeTransform(deps.db, {
+      workspaceId: input.workspaceId,
+      transform: input.transform,
+      credential: input.credential ?? "private",
+      policy: input.policy,
+    });
+    input = { ...input, transform };
     const described = await describeAndProcess(deps, input, fileId, written, () => {
       replacedOriginal = true;
     });
@@ -317,6 +345,11 @@ async function describeAndProcess(
 
   if (processed.output.kind === "transformed") {
     const buffer = processed.output.buffer;
+    // Before anything is written: a refusal leaves no object, no row and no token count spent.
+    checkStoredSize(
+      effectiveMaxBytes(deps.maxUploadBytes ?? Number.POSITIVE_INFINITY, input.policy),
+      buffer.length,
+    );
     const key = objectKey(input.workspaceId, fileId, storedFileName(input.fileName, info.extension));
     // Nothing is stored under this file's id yet when the original was held: any key is new.
     await putBuffer(storage, key, buffer, info.mimeType, { newKey: input.sourceStored === false });
@@ -395,6 +428,9 @@ async function insertFile(
   // A file in the root, with no more work to commit with it, is one statement and no transaction,
   // unless a webhook endpoint wants the upload: then the statement inserts nothing (it decides in
   // its own snapshot) and the file is inserted with its deliveries in the transaction below.
+  // The uploader's answer, which webhooks of this upload carry too; metrics count the real one.
+  const reported = (isDuplicate: boolean) => reportedDuplicate(input.credential ?? "private", isDuplicate);
+
   const inRoot = splitFolderPath(input.folder ?? "").length === 0;
   const alone = inRoot && !input.inTransaction && !input.webhookUrl && !input.uploadTokenId;
   if (alone) {
@@ -402,7 +438,13 @@ async function insertFile(
       unless: subscribedSql(input.workspaceId, FILE_UPLOADED),
     });
     if (placed) {
-      const response = toUploadResponse(deps, input.workspaceNo, placed.file, null, placed.isDuplicate);
+      const response = toUploadResponse(
+        deps,
+        input.workspaceNo,
+        placed.file,
+        null,
+        reported(placed.isDuplicate),
+      );
       return { ...placed, folder: null, response, webhook: null };
     }
   }
@@ -415,7 +457,7 @@ async function insertFile(
     // Counted with the row: a refusal here rolls the row back, and the caller removes the objects.
     if (input.uploadTokenId) await spendUploadToken(tx, input.uploadTokenId);
     if (input.inTransaction) await input.inTransaction(tx, file);
-    const response = toUploadResponse(deps, input.workspaceNo, file, folder, isDuplicate);
+    const response = toUploadResponse(deps, input.workspaceNo, file, folder, reported(isDuplicate));
     const webhook = input.webhookUrl
       ? await enqueueWebhook(tx, {
           workspaceId: input.workspaceId,

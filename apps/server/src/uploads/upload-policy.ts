@@ -5,12 +5,15 @@
  *
  *   resolvePolicyFolder(policy, "avatars/u1")   -> "avatars/u1", or 403 FOLDER_NOT_ALLOWED
  *   checkPolicySize(policy, bytes)              -> 413 FILE_TOO_LARGE over `max_file_size`
+ *   checkStoredSize(maxBytes, bytes)            -> 413 FILE_TOO_LARGE: a store-time transform's output over the cap
  *   checkPolicyType(policy, "image/png")        -> 415 TYPE_NOT_ALLOWED unless `allowed_types` admits it
  *   checkRemoteAllowed / checkMultipartAllowed  -> 403 REMOTE_NOT_ALLOWED / MULTIPART_NOT_ALLOWED
+ *   checkTransformAllowed(policy, transform)    -> 403 TRANSFORM_NOT_ALLOWED when `allow_transforms` is false
  *   applyFixedFields(policy, fields)            -> the policy's tags, metadata, custom_id win; `private: true` makes the file private
  *
- * An absent field never restricts. `allow_remote` and `allow_multipart` forbid only when false:
- * tokens are minted with `allow_remote: false` written out, public keys keep today's behaviour.
+ * An absent field never restricts. `allow_remote`, `allow_multipart` and `allow_transforms`
+ * forbid only when false: tokens are minted with `allow_remote: false` written out, public keys
+ * keep today's behaviour.
  */
 import type { UploadPolicy } from "@trove/schema";
 import { HttpError } from "../errors/http-error.js";
@@ -58,6 +61,21 @@ export function checkPolicySize(policy: UploadPolicy | undefined, size: number):
   }
 }
 
+/**
+ * The size cap holds for what is stored, not only for what arrived: a 20 KB JPEG asked for
+ * w_2000,h_2000,c_fill at store time became an 11 MB file under a 20,000-byte policy (issue #30).
+ * `maxBytes` is the same cap the upload was received under (effectiveMaxBytes).
+ */
+export function checkStoredSize(maxBytes: number, size: number): void {
+  if (size > maxBytes) {
+    throw refusal(
+      413,
+      "FILE_TOO_LARGE",
+      `The transformed file would be ${size} bytes, over the maximum upload size of ${maxBytes} bytes`,
+    );
+  }
+}
+
 /** Whether `pattern` (`video/mp4` or `image/*`) admits a MIME type (parameters ignored). */
 export function mimeTypeMatches(pattern: string, mimeType: string): boolean {
   const type = (mimeType.split(";", 1)[0] ?? "").trim().toLowerCase();
@@ -85,6 +103,13 @@ export function checkRemoteAllowed(policy: UploadPolicy | undefined): void {
 export function checkMultipartAllowed(policy: UploadPolicy | undefined): void {
   if (policy?.allow_multipart === false) {
     throw refusal(403, "MULTIPART_NOT_ALLOWED", "Multipart uploads are not allowed with this credential");
+  }
+}
+
+/** `transform`: the upload's store-time transform as sent (blank or absent: none asked). */
+export function checkTransformAllowed(policy: UploadPolicy | undefined, transform: string | undefined): void {
+  if (policy?.allow_transforms === false && transform !== undefined && transform.trim() !== "") {
+    throw refusal(403, "TRANSFORM_NOT_ALLOWED", "Store-time transforms are not allowed with this credential");
   }
 }
 
