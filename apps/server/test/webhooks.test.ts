@@ -1,6 +1,7 @@
 // webhook_url on direct and remote uploads: a signed `file.uploaded` delivery to a receiver this
-// test starts on 127.0.0.1 (trusted through TROVE_TRUSTED_RANGES), verified with standardwebhooks;
-// the job runner started with the app (config.workers) sends it, never delaying the upload.
+// test starts on 127.0.0.1 (trusted through TROVE_TRUSTED_RANGES), verified with standardwebhooks
+// under the key derived for that URL (never the workspace secret itself); the job runner started
+// with the app (config.workers) sends it, never delaying the upload.
 import { uploadResponseSchema } from "@trove/schema";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,6 +16,7 @@ import {
   type TestServer,
   tableLookup,
 } from "../src/network/test-doubles.js";
+import { oneOffWebhookSecret } from "../src/webhooks/signing.js";
 import { signingSecrets } from "../src/webhooks/workspace-secrets.js";
 import { createTestApp, type TestApp } from "./support/index.js";
 import { directUpload, remoteUpload, uploaded, waitFor } from "./uploads-helpers.js";
@@ -75,7 +77,8 @@ describe("webhooks with the job runner started by the app", () => {
       "webhook-timestamp": String(request.headers["webhook-timestamp"]),
       "webhook-signature": String(request.headers["webhook-signature"]),
     };
-    const event = new Webhook(secret).verify(request.body, headers) as {
+    const oneOff = oneOffWebhookSecret(secret, url);
+    const event = new Webhook(oneOff).verify(request.body, headers) as {
       type: string;
       timestamp: string;
       data: unknown;
@@ -83,8 +86,11 @@ describe("webhooks with the job runner started by the app", () => {
     expect(event.type).toBe("file.uploaded");
     expect(Date.parse(event.timestamp)).not.toBeNaN();
     expect(uploadResponseSchema.parse(event.data)).toEqual(body);
-    // A tampered body or another secret does not verify.
-    expect(() => new Webhook(secret).verify(request.body.replace("hooked", "hacked"), headers)).toThrow();
+    // A tampered body or another secret does not verify; nor does the workspace secret, so the
+    // message cannot pass at the workspace's own endpoints (issue #30), nor the key of another URL.
+    expect(() => new Webhook(oneOff).verify(request.body.replace("hooked", "hacked"), headers)).toThrow();
+    expect(() => new Webhook(secret).verify(request.body, headers)).toThrow();
+    expect(() => new Webhook(oneOffWebhookSecret(secret, `${url}x`)).verify(request.body, headers)).toThrow();
     const other = `whsec_${Buffer.alloc(32, 7).toString("base64")}`;
     expect(() => new Webhook(other).verify(request.body, headers)).toThrow();
     // The job is recorded as delivered.

@@ -2,6 +2,7 @@
 // receivers this file starts on 127.0.0.1 (allowed through trustedRanges). Every delivery also goes
 // through loopbackOnlyConnector or refusingConnector, and names resolve from a table, so no traffic
 // can leave loopback whatever the guard does.
+import { createHmac } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../db/database.js";
@@ -24,7 +25,7 @@ import {
   type WebhookHandlerOptions,
   type WebhookJobPayload,
 } from "./delivery.js";
-import { generateWebhookSecret, signWebhook } from "./signing.js";
+import { generateWebhookSecret, oneOffWebhookSecret, signWebhook } from "./signing.js";
 
 // No test here may use the system resolver: every name comes from tableLookup.
 let restoreDns: () => void = () => {};
@@ -119,9 +120,10 @@ async function runUntilSettled(runner: JobRunner, passes = 50): Promise<void> {
 describe("webhook delivery", () => {
   it("delivers a signed file.uploaded event that standardwebhooks verifies", async () => {
     const at = new Date("2026-11-22T10:00:00.000Z");
+    const url = `${hooks(receiver)}/hook?x=1`;
     const { jobId, webhookId } = await enqueueWebhook(db.prisma, {
       workspaceId,
-      url: `${hooks(receiver)}/hook?x=1`,
+      url,
       payload: fileUploadedEvent(uploadResponse, at),
     });
     // Enqueueing sends nothing.
@@ -142,14 +144,17 @@ describe("webhook delivery", () => {
       "webhook-timestamp": String(request.headers["webhook-timestamp"]),
       "webhook-signature": String(request.headers["webhook-signature"]),
     };
-    expect(new Webhook(secret).verify(request.body, headers)).toEqual({
+    // A one-off URL (no endpoint): signed under the key derived for it, not the workspace secret.
+    const oneOff = oneOffWebhookSecret(secret, url);
+    expect(new Webhook(oneOff).verify(request.body, headers)).toEqual({
       type: "file.uploaded",
       timestamp: "2026-11-22T10:00:00.000Z",
       data: uploadResponse,
     });
-    // A tampered body or another secret does not verify.
-    expect(() => new Webhook(secret).verify(request.body.replace("cat", "dog"), headers)).toThrow();
+    // A tampered body or another secret does not verify, the workspace secret itself included.
+    expect(() => new Webhook(oneOff).verify(request.body.replace("cat", "dog"), headers)).toThrow();
     expect(() => new Webhook(generateWebhookSecret()).verify(request.body, headers)).toThrow();
+    expect(() => new Webhook(secret).verify(request.body, headers)).toThrow();
 
     expect(await db.prisma.job.findUniqueOrThrow({ where: { id: jobId } })).toMatchObject({
       kind: "webhook",
@@ -160,9 +165,10 @@ describe("webhook delivery", () => {
 
   it("retries 500, 500 then delivers on the 3rd attempt, same webhook-id, fresh signature", async () => {
     script = [500, 500];
+    const url = `${hooks(receiver)}/hook`;
     const { jobId, webhookId } = await enqueueWebhook(db.prisma, {
       workspaceId,
-      url: `${hooks(receiver)}/hook`,
+      url,
       payload: fileUploadedEvent(uploadResponse),
     });
     const runner = newRunner();
@@ -185,7 +191,7 @@ describe("webhook delivery", () => {
     expect(new Set(receiver.requests.map((r) => r.headers["webhook-id"]))).toEqual(new Set([webhookId]));
     for (const r of receiver.requests) {
       expect(() =>
-        new Webhook(secret).verify(r.body, {
+        new Webhook(oneOffWebhookSecret(secret, url)).verify(r.body, {
           "webhook-id": String(r.headers["webhook-id"]),
           "webhook-timestamp": String(r.headers["webhook-timestamp"]),
           "webhook-signature": String(r.headers["webhook-signature"]),
@@ -377,6 +383,38 @@ describe("signWebhook / deliverWebhook", () => {
     });
     expect(new Webhook(secret).verify('{"a":1}', { ...headers })).toEqual({ a: 1 });
     expect(generateWebhookSecret()).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+  });
+
+  it("derives a one-off URL's key by the documented rule, one key per URL and secret", () => {
+    const url = "https://example.com/hook?x=1";
+    // apps/server/README.md, Webhooks: what a receiver of a one-off URL computes.
+    const documented = `whsec_${createHmac("sha256", Buffer.from(secret.slice("whsec_".length), "base64"))
+      .update(`trove.one-off-webhook.v1:${new URL(url).href}`)
+      .digest("base64")}`;
+    expect(oneOffWebhookSecret(secret, url)).toBe(documented);
+    expect(oneOffWebhookSecret(secret, url)).not.toBe(secret);
+    expect(oneOffWebhookSecret(secret, `${url}&y`)).not.toBe(documented);
+    expect(oneOffWebhookSecret(generateWebhookSecret(), url)).not.toBe(documented);
+  });
+
+  it("signs a one-off delivery under both derived keys during a rotation, never the secrets themselves", async () => {
+    const previous = generateWebhookSecret();
+    const both = handlerOptions({ resolveSecrets: async () => [secret, previous] });
+    const url = `${hooks(receiver)}/rotating`;
+    await enqueueWebhook(db.prisma, { workspaceId, url, payload: fileUploadedEvent(uploadResponse) });
+    await newRunner({}, both).runOnce();
+    const [request] = receiver.requests;
+    const headers = {
+      "webhook-id": String(request?.headers["webhook-id"]),
+      "webhook-timestamp": String(request?.headers["webhook-timestamp"]),
+      "webhook-signature": String(request?.headers["webhook-signature"]),
+    };
+    for (const key of [secret, previous]) {
+      expect(() =>
+        new Webhook(oneOffWebhookSecret(key, url)).verify(request?.body ?? "", headers),
+      ).not.toThrow();
+      expect(() => new Webhook(key).verify(request?.body ?? "", headers)).toThrow();
+    }
   });
 
   it("deliverWebhook reports the receiver's status", async () => {

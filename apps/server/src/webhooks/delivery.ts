@@ -10,7 +10,7 @@ import { safeFetch } from "../network/safe-fetch.js";
 import type { TrustedRangesInput } from "../network/trusted-ranges.js";
 import { inSpan } from "../tracing/in-span.js";
 import { traceContextOf, traceHeaders, withTraceContext } from "../tracing/trace-context.js";
-import { signWebhook } from "./signing.js";
+import { oneOffWebhookSecret, signWebhook } from "./signing.js";
 
 /** `kind` of webhook rows in the `jobs` table. */
 export const WEBHOOK_JOB_KIND = "webhook";
@@ -32,7 +32,10 @@ export interface WebhookEvent<T = unknown> {
 /** What a webhook job stores in `jobs.payload`. */
 export interface WebhookJobPayload {
   workspaceId: string;
-  /** The registered endpoint this goes to; absent for an upload's one-off `webhook_url`. */
+  /**
+   * The registered endpoint this goes to; absent for an upload's one-off `webhook_url`, whose
+   * deliveries are signed with `oneOffWebhookSecret(secret, url)` (./signing.ts).
+   */
   endpointId?: string;
   url: string;
   /** `webhook-id` header: `msg_<uuid>`, the same on every attempt, so receivers can drop repeats. */
@@ -184,10 +187,16 @@ export interface WebhookHandlerOptions extends WebhookDeliveryOptions {
 export function createWebhookHandler(options: WebhookHandlerOptions): JobHandler<WebhookJobPayload> {
   return async (job) => {
     const payload = job.payload;
-    const secrets = await options.resolveSecrets(payload.workspaceId);
-    if (secrets.length === 0) {
+    const workspaceSecrets = await options.resolveSecrets(payload.workspaceId);
+    if (workspaceSecrets.length === 0) {
       throw new PermanentJobError(`workspace ${payload.workspaceId} has no webhook secret`);
     }
+    // A one-off `webhook_url` was named by the uploader, perhaps a public key's holder: its
+    // messages are signed under a key derived for that URL, which the workspace's endpoints reject.
+    const secrets =
+      payload.endpointId === undefined
+        ? workspaceSecrets.map((secret) => oneOffWebhookSecret(secret, payload.url))
+        : workspaceSecrets;
     let result: WebhookDeliveryResult;
     try {
       // A child of the request that enqueued it, when that request was traced.

@@ -42,6 +42,7 @@
  * deliverWebhook({ url, webhookId, event, secrets, timestamp? }, options): Promise<{ status, ok }>
  * signWebhook({ secrets, webhookId, body, timestamp? }): { "webhook-id", "webhook-timestamp", "webhook-signature" }
  * generateWebhookSecret(): string                              // "whsec_" + base64(32 random bytes)
+ * oneOffWebhookSecret(workspaceSecret, url): string            // what signs a one-off webhook_url's deliveries
  * ```
  *
  * ## Wire format (Standard Webhooks)
@@ -53,7 +54,9 @@
  * `webhook-signature: v1,<base64 HMAC-SHA256("id.timestamp.body")>` keyed with the workspace secret
  * (`whsec_` + base64); during a rotation's grace a second, space-separated `v1,` signature with the
  * previous secret (./workspace-secrets.ts). Verify with `standardwebhooks`:
- * `new Webhook(secret).verify(rawBody, headers)`.
+ * `new Webhook(secret).verify(rawBody, headers)`. An upload's one-off `webhook_url` is signed
+ * with `oneOffWebhookSecret(secret, url)` instead (./signing.ts), never the workspace secret: its
+ * URL is chosen by the uploader, who may hold only a public key.
  *
  * ## Delivery rules
  *
@@ -96,7 +99,7 @@ export { addEndpoint, listEndpoints, parseEventTypes, removeEndpoint } from "./e
 export type { FileEventData, FolderEventData, RenamedEventData } from "./event-data.js";
 export { fileEventData, folderEventData } from "./event-data.js";
 export type { WebhookSignatureHeaders } from "./signing.js";
-export { generateWebhookSecret, signWebhook } from "./signing.js";
+export { generateWebhookSecret, oneOffWebhookSecret, signWebhook } from "./signing.js";
 export type { WorkspaceEventInput, WorkspaceEventType } from "./workspace-events.js";
 export {
   emitWorkspaceEvent,

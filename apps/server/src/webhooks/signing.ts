@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 
 /** Headers of one signed delivery (Standard Webhooks). */
@@ -10,7 +10,30 @@ export interface WebhookSignatureHeaders {
 
 /** A new workspace signing secret: `whsec_` + base64 of 32 random bytes (what `standardwebhooks` reads). */
 export function generateWebhookSecret(): string {
-  return `whsec_${randomBytes(32).toString("base64")}`;
+  return `${SECRET_PREFIX}${randomBytes(32).toString("base64")}`;
+}
+
+const SECRET_PREFIX = "whsec_";
+/** Fixed label of the one-off derivation: never a workspace secret's own input. */
+const ONE_OFF_LABEL = "trove.one-off-webhook.v1:";
+
+/**
+ * The secret that signs deliveries to an upload's one-off `webhook_url`:
+ * `whsec_` + base64(HMAC-SHA256(key: the workspace secret's decoded bytes, "trove.one-off-webhook.v1:" + url)),
+ * `url` as Trove normalises it (`new URL(webhook_url).href`).
+ *
+ * Why not the workspace secret: a public key or an upload token may name any URL, and would
+ * then receive messages that the workspace's own endpoints accept as Trove's (issue #30). A
+ * message signed under this key never verifies with the workspace secret, nor for another URL;
+ * the workspace owner, who holds the secret, derives the key for a URL of its own to verify.
+ */
+export function oneOffWebhookSecret(workspaceSecret: string, url: string): string {
+  const encoded = workspaceSecret.startsWith(SECRET_PREFIX)
+    ? workspaceSecret.slice(SECRET_PREFIX.length)
+    : workspaceSecret;
+  const key = Buffer.from(encoded, "base64");
+  const derived = createHmac("sha256", key).update(`${ONE_OFF_LABEL}${url}`, "utf8").digest("base64");
+  return `${SECRET_PREFIX}${derived}`;
 }
 
 /**
