@@ -1,6 +1,7 @@
+import { connect } from "node:net";
 import type { FastifyPluginAsync } from "fastify";
-import { afterEach, describe, expect, it } from "vitest";
-import { putPart, start } from "./multipart-helpers.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { MiB, putPart, start } from "./multipart-helpers.js";
 import { captureLogs, createTestApp, PROBE, probeRoutes, type TestApp } from "./support/index.js";
 
 const PRESIGNED_SIGNATURE = "5ec7e75ec7e75ec7e75ec7e75ec7e75ec7e75ec7e7";
@@ -112,5 +113,75 @@ describe("logging", () => {
       "upstream refused /api/v1/files/__leaky?key=[REDACTED]&signature=[REDACTED] for [REDACTED]",
     );
     expect(err?.url).toContain("X-Amz-Signature=[REDACTED]");
+  });
+
+  it("a client that abandons an upload mid-body is one info line without a stack, not an error", async () => {
+    const logs = captureLogs();
+    t = await createTestApp({ logger: { stream: logs.stream, level: "info" } });
+    const address = await t.app.listen({ port: 0, host: "127.0.0.1" });
+    const { port } = new URL(address);
+    const session = await start(t, { file_name: "a.bin", size: 4 * MiB });
+    const partPath = new URL(session.parts[0] as string);
+    const boundary = "trove-abandon";
+    const sent = Buffer.alloc(64 * 1024, 7);
+    const abandon = (head: string, requestId: string) =>
+      new Promise<void>((resolve, reject) => {
+        const socket = connect({ host: "127.0.0.1", port: Number(port) }, () => {
+          socket.write(head.replace("REQUEST_ID", requestId));
+          socket.write(sent, () => {
+            // The server has started reading: the client goes away, as a closed tab or lost network does.
+            setTimeout(() => socket.destroy(), 200);
+          });
+        });
+        socket.once("close", () => resolve());
+        socket.once("error", reject);
+      });
+    const uploadHead = [
+      "POST /api/v1/uploads HTTP/1.1",
+      "Host: 127.0.0.1",
+      `x-api-key: ${t.keys.private}`,
+      "x-request-id: REQUEST_ID",
+      `Content-Type: multipart/form-data; boundary=${boundary}`,
+      `Content-Length: ${10 * MiB}`,
+      "",
+      `--${boundary}`,
+      'Content-Disposition: form-data; name="file"; filename="big.bin"',
+      "Content-Type: application/octet-stream",
+      "",
+      "",
+    ].join("\r\n");
+    const partHead = [
+      `PUT ${partPath.pathname}${partPath.search} HTTP/1.1`,
+      "Host: 127.0.0.1",
+      "x-request-id: REQUEST_ID",
+      "Content-Type: application/octet-stream",
+      `Content-Length: ${4 * MiB}`,
+      "",
+      "",
+    ].join("\r\n");
+    await abandon(uploadHead, "abandoned-upload");
+    await abandon(partHead, "abandoned-part");
+    // The server notices the closed socket on its own schedule: wait for its line, not a time.
+    const lineOf = (reqId: string) =>
+      logs.lines().find((line) => line.reqId === reqId && line.msg === "client closed the request");
+    await vi.waitFor(
+      () => {
+        expect(lineOf("abandoned-upload")).toBeDefined();
+        expect(lineOf("abandoned-part")).toBeDefined();
+      },
+      { timeout: 20_000, interval: 50 },
+    );
+    for (const reqId of ["abandoned-upload", "abandoned-part"]) {
+      const ofRequest = logs.lines().filter((line) => line.reqId === reqId);
+      expect(
+        ofRequest.filter((line) => (line.level as number) >= 40),
+        reqId,
+      ).toEqual([]);
+      expect(JSON.stringify(ofRequest)).not.toContain('"stack"');
+      expect(ofRequest.filter((line) => line.msg === "client closed the request")).toHaveLength(1);
+      const line = lineOf(reqId);
+      expect(line?.level).toBe(30);
+      expect(line?.bytesReceived).toBeGreaterThan(0);
+    }
   });
 });

@@ -13,6 +13,8 @@
  *                                          gets a 5xx
  * - the database or storage out of reach -> 503 with Retry-After (src/errors/dependency-unavailable.ts)
  * - anything else                       -> 500 without details, logged with the request id
+ * A client that closed the connection before its body was in (an abandoned upload) is logged as
+ * one info line, "client closed the request", whatever error it caused: no stack, not an error.
  * Unknown routes: 404 `{ error: "Not Found", message: "Route GET /x not found" }`.
  */
 import {
@@ -120,11 +122,39 @@ function fromValidation(error: RequestValidationError, request: FastifyRequest, 
   return new HttpError(400, formatZodIssues(error.issues));
 }
 
+/**
+ * Whether the client went away before its request body was all in: a closed tab, a lost network,
+ * an upload paused and given up. Whatever error that caused (an AbortError, ECONNRESET, a premature
+ * close, a multipart body cut short) is the client's choice, not the server's failure.
+ */
+function clientClosedMidRequest(request: FastifyRequest): boolean {
+  const raw = request.raw;
+  return !raw.complete && (raw.destroyed || raw.socket?.destroyed === true);
+}
+
+/** One info line, without a stack: what was asked, how far the body got, and what broke. */
+function logClientClosed(request: FastifyRequest, error: unknown): void {
+  const expected = Number(request.headers["content-length"]);
+  request.log.info(
+    {
+      method: request.method,
+      url: redactUrl(request.url),
+      // On the connection (headers included; earlier requests too on a reused connection).
+      bytesReceived: request.raw.socket?.bytesRead ?? 0,
+      ...(Number.isFinite(expected) ? { bytesExpected: expected } : {}),
+      reason: redactUrl(error instanceof Error ? error.message : String(error)),
+    },
+    "client closed the request",
+  );
+}
+
 export function sendError(request: FastifyRequest, reply: FastifyReply, thrown: unknown): FastifyReply {
   const group = groupOf(request);
   const error = thrown instanceof RequestValidationError ? fromValidation(thrown, request, group) : thrown;
   const { status, input, headers } = normalizeError(error, group);
-  if (status >= 500) {
+  if (clientClosedMidRequest(request)) {
+    logClientClosed(request, error);
+  } else if (status >= 500) {
     request.log.error({ err: error, reqId: request.id }, "request failed");
   } else {
     request.log.info(
