@@ -154,6 +154,15 @@ describe("loadConfig", () => {
     );
   });
 
+  it("reads the origin cache's host bound (default 32) and refuses one under a host", () => {
+    expect(loadConfig({ TROVE_DATA_DIR: dir }).origins.maxHostsPerSource).toBe(32);
+    const config = loadConfig({ TROVE_DATA_DIR: dir, TROVE_ORIGIN_CACHE_MAX_HOSTS: "5" });
+    expect(config.origins.maxHostsPerSource).toBe(5);
+    expect(() => loadConfig({ TROVE_DATA_DIR: dir, TROVE_ORIGIN_CACHE_MAX_HOSTS: "0" })).toThrow(
+      /TROVE_ORIGIN_CACHE_MAX_HOSTS/,
+    );
+  });
+
   it("reads the upscale pixel limit (default 4096²) and refuses one under a pixel", () => {
     expect(loadConfig({ TROVE_DATA_DIR: dir }).mediaLimits.maxUpscalePixels).toBe(4096 * 4096);
     const config = loadConfig({ TROVE_DATA_DIR: dir, TROVE_MAX_UPSCALE_PIXELS: "1000000" });

@@ -43,8 +43,10 @@
  * Sources' origins (src/origins/origin-settings.ts):
  *   TROVE_ORIGIN_CACHE_TTL_SECONDS (how long an original read from an origin is served before it is
  *   revalidated, 3600), TROVE_ORIGIN_MAX_BYTES (largest object read from an origin, 100MiB),
- *   TROVE_ORIGIN_TIMEOUT_MS (deadline of one origin read, body included, 15000), TROVE_GCS_API_ENDPOINT
- *   (Google Cloud Storage JSON API base URL; unset: Google's).
+ *   TROVE_ORIGIN_TIMEOUT_MS (deadline of one origin read, body included, 15000),
+ *   TROVE_ORIGIN_CACHE_MAX_HOSTS (hosts besides the base URL's one source keeps copies for, least
+ *   recently read dropped first, 32), TROVE_GCS_API_ENDPOINT (Google Cloud Storage JSON API base
+ *   URL; unset: Google's).
  * Rate limits (src/rate-limit/rate-limit-config.ts says why these defaults), each per window:
  *   TROVE_RATE_LIMIT_MAX (600 per private key), TROVE_RATE_LIMIT_WINDOW_MS (60000, every limit's window),
  *   TROVE_RATE_LIMIT_ADDRESS_MAX (1200 /api/ requests per client address, before authentication),
@@ -280,6 +282,7 @@ const envSchema = z.object({
     }
   }),
   TROVE_ORIGIN_TIMEOUT_MS: z.coerce.number().int().min(1).optional(),
+  TROVE_ORIGIN_CACHE_MAX_HOSTS: z.coerce.number().int().min(1).optional(),
   TROVE_GCS_API_ENDPOINT: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
   TROVE_STORAGE: z.enum(["fs", "s3"]).default("fs"),
   TROVE_S3_ENDPOINT: optionalString,
@@ -475,6 +478,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
         e.TROVE_ORIGIN_CACHE_TTL_SECONDS === undefined ? undefined : e.TROVE_ORIGIN_CACHE_TTL_SECONDS * 1000,
       maxBytes: e.TROVE_ORIGIN_MAX_BYTES,
       timeoutMs: e.TROVE_ORIGIN_TIMEOUT_MS,
+      maxHostsPerSource: e.TROVE_ORIGIN_CACHE_MAX_HOSTS,
       gcsApiEndpoint: e.TROVE_GCS_API_ENDPOINT,
     },
     publicKeyPolicy: publicKeyPolicyOf(e),

@@ -6,7 +6,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deleteUnreferencedObjects } from "../src/files/delete-objects-job.js";
 import { solid } from "../src/media/test-images.js";
+import { variantCachePrefix } from "../src/media/variant-cache-key.js";
 import {
   loopbackOnlyConnector,
   startTestServer,
@@ -371,5 +373,94 @@ describe("image_source headers", () => {
       expect(headers?.["x-forwarded-for"]).toBeUndefined();
     }
     expect(plain?.["accept-language"]).toBeUndefined();
+  });
+});
+
+describe("copies per host of an image_source", () => {
+  it("a visitor inventing subdomains cannot grow a source's cache past TROVE_ORIGIN_CACHE_MAX_HOSTS", async () => {
+    const maxHosts = 3;
+    const invented = Array.from({ length: 12 }, (_, i) => `h${i}.origin.test`);
+    const burst = Array.from({ length: 8 }, (_, i) => `c${i}.origin.test`);
+    const app = await createTestApp({
+      config: {
+        trustedRanges: "127.0.0.0/8",
+        origins: { ttlMs: 60_000, maxHostsPerSource: maxHosts },
+        outbound: {
+          // A wildcard DNS name: every subdomain the visitor sends resolves (to the loopback origin).
+          lookup: tableLookup(
+            Object.fromEntries(["origin.test", ...invented, ...burst].map((host) => [host, "127.0.0.1"])),
+          ),
+          connect: loopbackOnlyConnector(),
+        },
+      },
+    });
+    try {
+      const created = await app.app.inject({
+        method: "POST",
+        url: "/api/v1/sources",
+        headers: { "x-api-key": app.keys.private },
+        payload: {
+          name: "wild",
+          type: "image_source",
+          configuration: { base_url: `http://origin.test:${web.port}/img` },
+        },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      const sourceId = created.json().data.id as string;
+      webObjects.set("/img/wild.jpg", { body: jpeg, type: "image/jpeg", etag: '"w"' });
+      const get = (path: string, host?: string) =>
+        app.app.inject({
+          url: `/assets/${app.workspace.workspaceNo}-wild/${path}`,
+          headers: host ? { "x-forwarded-host": host } : {},
+        });
+      expect((await get("wild.jpg")).statusCode).toBe(200);
+
+      const seen = web.requests.length;
+      for (const host of invented) {
+        expect((await get("wild.jpg", host)).statusCode, host).toBe(200);
+        expect((await get("w_40/wild.jpg", host)).statusCode, host).toBe(200);
+      }
+      // Each invented host was read from the origin (the bytes may differ per host)...
+      expect(web.requests.slice(seen).map((request) => request.headers.host)).toEqual(
+        invented.map((host) => `${host}:${web.port}`),
+      );
+      // ...but the source keeps copies for the base host and the last `maxHosts` hosts only.
+      const rows = await app.app.db.originObject.findMany({ where: { sourceId }, orderBy: { host: "asc" } });
+      expect(rows.map((row) => row.host).sort()).toEqual(["", ...invented.slice(-maxHosts)].sort());
+      const variants = await app.app.db.fileVariant.count({
+        where: { originObject: { sourceId } },
+      });
+      expect(variants).toBe(maxHosts);
+
+      // The dropped copies' bytes (and their variants) are queued for removal; once removed,
+      // the source's storage holds the kept copies and their variants only.
+      const jobs = await app.app.db.job.findMany({ where: { kind: "storage.delete-objects" } });
+      const queued = jobs.flatMap((job) => (job.payload as { keys: string[] }).keys);
+      await deleteUnreferencedObjects(app.app, queued);
+      const listed = async (prefix: string) => {
+        const keys: string[] = [];
+        for await (const object of app.app.storage.list(prefix)) keys.push(object.key);
+        return keys;
+      };
+      expect((await listed(`origins/${sourceId}/`)).sort()).toEqual(rows.map((row) => row.storageKey).sort());
+      expect(queued.length).toBeGreaterThanOrEqual(invented.length - maxHosts);
+      for (const key of queued) expect(await listed(variantCachePrefix(key)), key).toEqual([]);
+
+      // A dropped host is read again on its next request, and takes the oldest host's place.
+      const back = invented[0] as string;
+      expect((await get("wild.jpg", back)).statusCode).toBe(200);
+      const hosts = await app.app.db.originObject.findMany({ where: { sourceId }, select: { host: true } });
+      expect(hosts.map((row) => row.host).sort()).toEqual(
+        ["", back, ...invented.slice(-maxHosts + 1)].sort(),
+      );
+
+      // New hosts at once: decided one at a time under the source's lock, still within the bound.
+      const answers = await Promise.all(burst.map((host) => get("wild.jpg", host)));
+      expect(answers.map((answer) => answer.statusCode)).toEqual(burst.map(() => 200));
+      const after = await app.app.db.originObject.findMany({ where: { sourceId, host: { not: "" } } });
+      expect(new Set(after.map((row) => row.host)).size).toBeLessThanOrEqual(maxHosts);
+    } finally {
+      await app.close();
+    }
   });
 });

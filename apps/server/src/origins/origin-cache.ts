@@ -13,6 +13,15 @@
  * - The origin failing (timeout, unavailable) while a stale copy exists serves the stale copy and
  *   logs a warning; a missing object removes the copy; the other errors propagate.
  * - Concurrent misses for one object in this process share one origin read.
+ * - A source that resolves hosts per request (an `image_source` with `canonical_header`) keeps
+ *   copies for at most `maxHostsPerSource` hosts besides its base URL's. The host is part of the
+ *   key on purpose: under another host name a site may serve other bytes, so dropping it from the
+ *   key would serve one host's object under another's name. But any subdomain of the base host is
+ *   accepted, and under a wildcard DNS name a visitor can invent them without end, each a full
+ *   set of copies and variants. So the first copy for a new host, once the bound is reached,
+ *   drops every copy of the host least recently read from the origin (its latest `checked_at`);
+ *   the decision is made under a lock on the source row, so concurrent new hosts on several
+ *   instances cannot pass the bound together.
  * - Content type and format come from sniffing the stored bytes, never from the origin's header,
  *   exactly as for uploads.
  */
@@ -21,7 +30,7 @@ import { createHash, randomUUID } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 import { Transform } from "node:stream";
 import type { FastifyBaseLogger } from "fastify";
-import type { PrismaClient } from "../db/database.js";
+import { Prisma, type PrismaClient } from "../db/database.js";
 import { isUniqueViolation } from "../db/prisma-errors.js";
 import { DELETE_OBJECTS_JOB_KIND, type DeleteObjectsPayload } from "../files/delete-objects-job.js";
 import type { OriginObject as OriginObjectRow } from "../generated/prisma/client.js";
@@ -53,6 +62,8 @@ export interface OriginLookup {
 }
 
 const DELETE_JOB_MAX_ATTEMPTS = 10;
+
+type Transaction = Prisma.TransactionClient;
 
 export class OriginCache {
   readonly #inFlight = new Map<string, Promise<OriginObjectRow>>();
@@ -172,7 +183,10 @@ export class OriginCache {
           WHERE source_id = ${where.sourceId}::uuid AND host = ${where.host} AND path = ${where.path}
           FOR UPDATE`;
         const previous = locked[0];
-        if (!previous) return tx.originObject.create({ data: { ...where, ...data } });
+        if (!previous) {
+          if (where.host !== "") await this.#makeRoomForHost(tx, where.sourceId, where.host);
+          return tx.originObject.create({ data: { ...where, ...data } });
+        }
         // The old copy's variants were rendered from other bytes.
         await tx.fileVariant.deleteMany({ where: { originObjectId: previous.id } });
         await enqueueDeletion(tx, [previous.storage_key]);
@@ -184,6 +198,38 @@ export class OriginCache {
       await enqueueDeletion(this.db, [storageKey]);
       return this.db.originObject.findUniqueOrThrow({ where: { sourceId_host_path: where } });
     }
+  }
+
+  /**
+   * Before the first copy for `host`: when the source already keeps copies for
+   * `maxHostsPerSource` other hosts, drops the copies of the least recently read ones.
+   */
+  async #makeRoomForHost(tx: Transaction, sourceId: string, host: string): Promise<void> {
+    // FOR NO KEY UPDATE: serialises new hosts of this source without blocking inserts of copies
+    // for known hosts (their foreign key check takes KEY SHARE, which this does not conflict with).
+    await tx.$queryRaw`SELECT id FROM sources WHERE id = ${sourceId}::uuid FOR NO KEY UPDATE`;
+    const hosts = await tx.$queryRaw<Array<{ host: string }>>`
+      SELECT host FROM origin_objects
+      WHERE source_id = ${sourceId}::uuid AND host <> ''
+      GROUP BY host
+      ORDER BY max(checked_at), host`;
+    if (hosts.some((row) => row.host === host)) return;
+    const excess = hosts.length - this.settings.maxHostsPerSource + 1;
+    if (excess <= 0) return;
+    const evicted = hosts.slice(0, excess).map((row) => row.host);
+    const removed = await tx.$queryRaw<Array<{ storage_key: string }>>`
+      DELETE FROM origin_objects
+      WHERE source_id = ${sourceId}::uuid AND host IN (${Prisma.join(evicted)})
+      RETURNING storage_key`;
+    this.log.info(
+      { sourceId, hosts: evicted.length, copies: removed.length },
+      "origin copies of other hosts dropped",
+    );
+    if (removed.length > 0)
+      await enqueueDeletion(
+        tx,
+        removed.map((row) => row.storage_key),
+      );
   }
 
   async #forget(row: OriginObjectRow): Promise<void> {

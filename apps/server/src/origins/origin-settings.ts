@@ -1,8 +1,9 @@
 /**
  * What reading from sources' origins may take: how long a cached original is served without
- * asking the origin, the largest object read, the deadline of one read, and where Google Cloud
- * Storage is reached. Settings: TROVE_ORIGIN_CACHE_TTL_SECONDS, TROVE_ORIGIN_MAX_BYTES,
- * TROVE_ORIGIN_TIMEOUT_MS, TROVE_GCS_API_ENDPOINT (src/config.ts).
+ * asking the origin, the largest object read, the deadline of one read, how many hosts of one
+ * source keep copies, and where Google Cloud Storage is reached. Settings:
+ * TROVE_ORIGIN_CACHE_TTL_SECONDS, TROVE_ORIGIN_MAX_BYTES, TROVE_ORIGIN_TIMEOUT_MS,
+ * TROVE_ORIGIN_CACHE_MAX_HOSTS, TROVE_GCS_API_ENDPOINT (src/config.ts).
  */
 /** What the origin cache needs (src/origins/origin-cache.ts). */
 export interface OriginCacheSettings {
@@ -12,6 +13,11 @@ export interface OriginCacheSettings {
   maxBytes: number;
   /** Deadline of one origin read, body included, ms. */
   timeoutMs: number;
+  /**
+   * Hosts besides the base URL's one source keeps copies for (an `image_source` whose
+   * `canonical_header` names a subdomain); the least recently read host's copies go first.
+   */
+  maxHostsPerSource: number;
 }
 
 export interface OriginSettings extends OriginCacheSettings {
@@ -23,6 +29,9 @@ export const DEFAULT_ORIGIN_SETTINGS: OriginSettings = {
   ttlMs: 3_600_000,
   maxBytes: 100 * 1024 * 1024,
   timeoutMs: 15_000,
+  // A site under a handful of host names (www, eu, us, a few brands) fits many times over; a
+  // visitor inventing subdomains of a wildcard DNS name cannot go past it.
+  maxHostsPerSource: 32,
 };
 
 export function resolveOriginSettings(input: Partial<OriginSettings> = {}): OriginSettings {
