@@ -24,6 +24,7 @@
  *   fileName, folder, tags, metadata, customId, randomPrefix,   // as the client sent them (validated)
  *   transform,                           // optional store-time transformation (raster images only)
  *   uploadSource: "multipart",           // "direct" | "remote" | "multipart"
+ *   credential: request.auth.keyType,    // "public" (public key, token) | "private" (default)
  *   originalUrl: null,                   // remote uploads: remote_url
  *   createdBy: request.auth.keyId,
  *   webhookUrl,                          // optional: a signed file.uploaded webhook, enqueued with the row
@@ -69,7 +70,12 @@
  * - **Hash**: the b1 block-tree hash (1 MiB blocks; src/storage/multipart/block-hash.ts), computed
  *   while the bytes stream in, so a direct, remote and multipart upload of equal content get equal
  *   hashes. `is_duplicate` is true when another file of the workspace already has that hash; the
- *   new file is stored anyway (its own object, its own row).
+ *   new file is stored anyway (its own object, its own row). A public credential (`credential:
+ *   "public"`: a public key or an upload token) is always told false (./upload-credential.ts).
+ * - **Store-time transforms** (./store-time-transform.ts): `allow_transforms: false` refuses them
+ *   (403 TRANSFORM_NOT_ALLOWED); named steps are written out; a public credential is held to
+ *   strict mode (403); the output is refused (413 FILE_TOO_LARGE) over the smaller of
+ *   `maxUploadBytes` and the policy's `max_file_size`, before it is written.
  * - **Transform on a non-raster file** (PDF, SVG, video, ...): 400 UNSUPPORTED_MEDIA_TYPE, nothing
  *   stored. A raster image whose header cannot be read is stored as plain bytes (width/height
  *   null, no thumbnail) when no transform was asked for, refused (400) when one was. Pixels are
