@@ -62,11 +62,16 @@ function webOrigin(req: IncomingMessage, res: ServerResponse) {
   res.end(object.body);
 }
 
-async function createSource(name: string, type: string, configuration: Record<string, unknown>) {
-  const res = await t.app.inject({
+async function createSource(
+  name: string,
+  type: string,
+  configuration: Record<string, unknown>,
+  on: TestApp = t,
+) {
+  const res = await on.app.inject({
     method: "POST",
     url: "/api/v1/sources",
-    headers: { "x-api-key": t.keys.private },
+    headers: { "x-api-key": on.keys.private },
     payload: { name, type, configuration },
   });
   expect(res.statusCode, res.body).toBe(201);
@@ -395,18 +400,12 @@ describe("copies per host of an image_source", () => {
       },
     });
     try {
-      const created = await app.app.inject({
-        method: "POST",
-        url: "/api/v1/sources",
-        headers: { "x-api-key": app.keys.private },
-        payload: {
-          name: "wild",
-          type: "image_source",
-          configuration: { base_url: `http://origin.test:${web.port}/img` },
-        },
-      });
-      expect(created.statusCode, created.body).toBe(201);
-      const sourceId = created.json().data.id as string;
+      const { id: sourceId } = await createSource(
+        "wild",
+        "image_source",
+        { base_url: `http://origin.test:${web.port}/img` },
+        app,
+      );
       webObjects.set("/img/wild.jpg", { body: jpeg, type: "image/jpeg", etag: '"w"' });
       const get = (path: string, host?: string) =>
         app.app.inject({
