@@ -98,7 +98,7 @@ describe("--help", () => {
     ],
     [
       ["sources", "update", "--help"],
-      ["--name <name>", "--config <key=value>", "masked"],
+      ["--name <name>", "--active", "--inactive", "--config <key=value>", "masked"],
     ],
   ])("trove %s", async (args, expected) => {
     const result = await trove(args, { env: home.env });
@@ -165,7 +165,9 @@ describe("usage errors exit with 2", () => {
   it("sources update with nothing to change is refused", async () => {
     const result = await trove(["sources", "update", "0190"], { env: { ...home.env, TROVE_API_KEY: "k" } });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("Error: nothing to update: give --name, --config or --config-json.");
+    expect(result.stderr).toContain(
+      "Error: nothing to update: give --name, --active, --inactive, --config or --config-json.",
+    );
   });
 
   it("a --config file that does not exist is an error; the default one may be missing", async () => {

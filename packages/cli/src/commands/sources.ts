@@ -1,4 +1,4 @@
-import { SOURCE_TYPES, type Source } from "@trove/schema";
+import { SOURCE_TYPES, type Source, type UpdateSourceBody } from "@trove/schema";
 import type { ListSourcesQuery } from "@trove/sdk/node";
 import { type Command, Option } from "commander";
 import { UsageError } from "../cli-errors.js";
@@ -10,6 +10,7 @@ import { confirm } from "./confirm.js";
 import { deleteEach } from "./delete-each.js";
 import { collect, integerIn } from "./option-parsers.js";
 import { sourceConfiguration } from "./source-configuration.js";
+import { sourceWorkspaceNo } from "./source-workspace.js";
 
 const CONFIG_HELP =
   "a configuration field, repeatable; key=@file reads the value from a file (@- from stdin); true/false for boolean fields";
@@ -53,6 +54,11 @@ interface WriteOptions {
   json?: boolean;
 }
 
+interface UpdateOptions extends WriteOptions {
+  active?: boolean;
+  inactive?: boolean;
+}
+
 export function registerSourceCommands(program: Command, runtime: Runtime): void {
   const sources = program
     .command("sources")
@@ -60,8 +66,8 @@ export function registerSourceCommands(program: Command, runtime: Runtime): void
     .helpCommand(false);
 
   sources
-    .command("ls")
-    .description("list sources")
+    .command("ls", { isDefault: true })
+    .description("list sources (the default: `trove sources` alone lists)")
     .addOption(new Option("--type <type>", "only sources of this type").choices(SOURCE_TYPES))
     .option("--search <text>", "name contains this text (case-insensitive)")
     .option("--limit <n>", "sources per page, 1 to 100 (default 10; 100 with --all)", integerIn(1, 100))
@@ -156,9 +162,11 @@ Example:
 
   sources
     .command("update")
-    .description("rename a source and/or change configuration fields (merged into the stored ones)")
+    .description("rename, deactivate or reactivate a source, and/or change configuration fields (merged)")
     .argument("<id>", "the source's id")
-    .option("--name <name>", "a new name")
+    .option("--name <name>", "a new name: letters, digits, _ and - (the old name's URLs redirect to the new)")
+    .addOption(new Option("--active", "reactivate: its delivery URLs serve again").conflicts("inactive"))
+    .addOption(new Option("--inactive", "deactivate: its delivery URLs answer 404").conflicts("active"))
     .option("--config <key=value>", CONFIG_HELP, collect)
     .option(
       "--config-json <json>",
@@ -169,19 +177,15 @@ Example:
       "after",
       `
 Only the fields given change; the others are kept. A secret sent back masked (********, as
-\`trove sources get\` shows it) keeps the stored secret. A source's type cannot be changed.`,
+\`trove sources get\` shows it) keeps the stored secret. A source's type cannot be changed.
+After a rename the old name is kept as an alias: its URLs redirect to the new name, and no other
+source can take it.`,
     )
-    .action(async (id: string, options: WriteOptions) => {
-      const configuration = sourceConfiguration(options.config, options.configJson);
-      if (options.name === undefined && configuration === undefined) {
-        throw new UsageError("nothing to update: give --name, --config or --config-json.");
-      }
+    .action(async (id: string, options: UpdateOptions) => {
+      const body = updateBody(options);
       const client = await runtime.client();
       const source = await about({ subject: `source ${id}`, action: "update" }, () =>
-        client.sources.update(id, {
-          ...(options.name !== undefined ? { name: options.name } : {}),
-          ...(configuration !== undefined ? { configuration } : {}),
-        }),
+        client.sources.update(id, body),
       );
       if (options.json) return runtime.printJson(source);
       runtime.print(`Updated source ${source.name} (${source.id}).`);
@@ -210,13 +214,25 @@ Only the fields given change; the others are kept. A secret sent back masked (**
     .option("--transform <transform>", "a transformation, e.g. w_800,h_600,c_fill")
     .option(
       "--workspace <workspace_no>",
-      "the workspace's workspace_no (default: TROVE_WORKSPACE_NO)",
-      process.env.TROVE_WORKSPACE_NO,
+      "the workspace's workspace_no (default: the API key's workspace, asked of the server)",
     )
     .action(async (name: string, path: string, options: { transform?: string; workspace?: string }) => {
-      if (!options.workspace)
-        throw new UsageError("give --workspace <workspace_no> or set TROVE_WORKSPACE_NO.");
       const client = await runtime.client();
-      runtime.print(client.url({ origin: name, path, workspace_no: options.workspace }, options.transform));
+      const workspace = options.workspace ?? (await sourceWorkspaceNo(runtime, client, name));
+      runtime.print(client.url({ origin: name, path, workspace_no: workspace }, options.transform));
     });
+}
+
+/** The PATCH body of `sources update`: exactly the fields the server accepts, only those given. */
+function updateBody(options: UpdateOptions): UpdateSourceBody {
+  const configuration = sourceConfiguration(options.config, options.configJson);
+  const isActive = options.active ? true : options.inactive ? false : undefined;
+  if (options.name === undefined && configuration === undefined && isActive === undefined) {
+    throw new UsageError("nothing to update: give --name, --active, --inactive, --config or --config-json.");
+  }
+  return {
+    ...(options.name !== undefined ? { name: options.name } : {}),
+    ...(isActive !== undefined ? { is_active: isActive } : {}),
+    ...(configuration !== undefined ? { configuration } : {}),
+  };
 }
