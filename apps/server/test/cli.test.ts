@@ -206,6 +206,21 @@ describe("trove-server CLI", () => {
     }
   }, 60_000);
 
+  it("a loopback webhook URL is refused naming the setting that allows it, and added with it", async () => {
+    const url = "http://127.0.0.1:4000/webhooks";
+    const refused = io();
+    expect(await runCli(["webhooks", "add", "--workspace", workspaceNo, "--url", url], refused.io)).toBe(1);
+    expect(refused.err.join("\n")).toContain(
+      "webhook_url resolves to a private or loopback address; set TROVE_TRUSTED_RANGES on the server to allow its range",
+    );
+    const trusted = io();
+    const env = { TROVE_DATA_DIR: dir, TROVE_TRUSTED_RANGES: "127.0.0.0/8" };
+    expect(
+      await runCli(["webhooks", "add", "--workspace", workspaceNo, "--url", url], { ...trusted.io, env }),
+    ).toBe(0);
+    expect(trusted.err.join("\n")).toContain(`Endpoint added: ${url}`);
+  }, 60_000);
+
   it("fails clearly on bad input", async () => {
     const badType = io();
     expect(await runCli(["keys", "create", "--workspace", workspaceNo, "--type", "admin"], badType.io)).toBe(

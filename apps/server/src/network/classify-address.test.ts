@@ -177,7 +177,9 @@ describe("checkRemoteUrl (before any DNS or connect)", () => {
     "http://[fe80::1]/",
     "http://[::ffff:10.0.0.1]/",
   ])("refuses the IP-literal host of %s after WHATWG normalisation", (url) => {
-    expect(forbidden(url)).toBe("remote_url resolves to a private or loopback address");
+    expect(forbidden(url)).toBe(
+      "remote_url resolves to a private or loopback address; set TROVE_TRUSTED_RANGES on the server to allow its range (e.g. 127.0.0.0/8)",
+    );
   });
 
   it.each([
@@ -199,7 +201,7 @@ describe("checkRemoteUrl (before any DNS or connect)", () => {
 
   it("uses the given field name in messages", () => {
     expect(forbidden("http://10.0.0.1/", { label: "webhook_url" })).toBe(
-      "webhook_url resolves to a private or loopback address",
+      "webhook_url resolves to a private or loopback address; set TROVE_TRUSTED_RANGES on the server to allow its range (e.g. 127.0.0.0/8)",
     );
   });
 

@@ -44,12 +44,20 @@ export function isRemoteFetchError(error: unknown): error is RemoteFetchError {
   return error instanceof RemoteFetchError;
 }
 
-/** "remote_url resolves to a private or loopback address": the guard's refusal, for every refused hop. */
+/** How an operator lets a private range through the guard (the setting: src/network/trusted-ranges.ts). */
+export const TRUSTED_RANGES_HINT =
+  "set TROVE_TRUSTED_RANGES on the server to allow its range (e.g. 127.0.0.0/8)";
+
+/**
+ * "remote_url resolves to a private or loopback address; ...": the guard's refusal, for every
+ * refused hop. It names its fix, the setting that trusts a range (a local webhook receiver or
+ * MinIO is a loopback or private address the operator means to reach).
+ */
 export function forbiddenAddressError(label: string, detail: string): RemoteFetchError {
   return new RemoteFetchError(
     "REMOTE_URL_FORBIDDEN",
     400,
-    `${label} resolves to a private or loopback address`,
+    `${label} resolves to a private or loopback address; ${TRUSTED_RANGES_HINT}`,
     { detail },
   );
 }

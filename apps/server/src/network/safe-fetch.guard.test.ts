@@ -67,7 +67,9 @@ describe("safeFetch refuses names that resolve to non-public addresses, without 
       const lookup = tableLookup({ "evil.example": address });
       const connect = refusingConnector();
       const error = await expectForbidden(safeFetch("http://evil.example/file.jpg", { lookup, connect }));
-      expect(error.message).toBe("remote_url resolves to a private or loopback address");
+      expect(error.message).toBe(
+        "remote_url resolves to a private or loopback address; set TROVE_TRUSTED_RANGES on the server to allow its range (e.g. 127.0.0.0/8)",
+      );
       expect(error.detail).toContain(address);
       expect(lookup.calls).toEqual(["evil.example"]);
       expect(connect.calls).toEqual([]);

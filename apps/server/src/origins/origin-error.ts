@@ -3,6 +3,8 @@
  * host answers with; `message` names the source and the cause and is safe to send (no secret, no
  * resolved address); `detail` is for logs only, and never holds a credential either.
  */
+import { TRUSTED_RANGES_HINT } from "../network/remote-fetch-error.js";
+
 export type OriginErrorKind =
   /** The object does not exist at the origin (or the origin hides it as missing). */
   | "not_found"
@@ -54,7 +56,7 @@ export function originError(
     denied: "the origin refused Trove's credentials",
     timeout: "the origin did not answer in time",
     too_large: "the object is larger than the delivery limit",
-    forbidden_address: "the origin's address is not allowed",
+    forbidden_address: `the origin's address is not allowed, being private or loopback; ${TRUSTED_RANGES_HINT}`,
     unavailable: "the origin could not be read",
   };
   return new OriginError(kind, `Source "${sourceName}": ${what[kind]} (${cause})`, options);
