@@ -357,7 +357,7 @@ export const ENDPOINTS = [
     params: multipartSessionParamsSchema,
     successStatus: 200,
     response: multipartAbortResponseSchema,
-    errors: [404, 409],
+    errors: [403, 404, 409],
   },
 ] as const satisfies readonly EndpointDefinition[];
 

@@ -12,7 +12,7 @@ export interface FakeMultipartOptions {
   onPart?: (index: number, request: Request) => Promise<Response | undefined> | Response | undefined;
 }
 
-/** Multipart start, part storage and complete, recording what the client did. */
+/** Multipart start, part storage, complete and abandon (DELETE), recording what the client did. */
 export function fakeMultipart(server: SetupServer, options: FakeMultipartOptions) {
   const count = Math.ceil(options.size / options.partSize);
   const session = multipartSession(count, options.partSize, options.session);
@@ -20,6 +20,8 @@ export function fakeMultipart(server: SetupServer, options: FakeMultipartOptions
     session,
     starts: [] as unknown[],
     completes: [] as unknown[],
+    /** Sessions abandoned with DELETE, with the key each was sent with. */
+    abandons: [] as { sessionId: string; key: string | null }[],
     /** Part indexes in the order their PUT arrived (retries included). */
     puts: [] as number[],
     stored: new Map<number, Uint8Array>(),
@@ -59,6 +61,10 @@ export function fakeMultipart(server: SetupServer, options: FakeMultipartOptions
     http.post(`${BASE_URL}/api/v1/multipart/complete`, async ({ request }) => {
       state.completes.push(await request.json());
       return HttpResponse.json(multipartComplete(options.size));
+    }),
+    http.delete(`${BASE_URL}/api/v1/multipart/:session`, ({ request, params }) => {
+      state.abandons.push({ sessionId: String(params.session), key: request.headers.get("x-api-key") });
+      return HttpResponse.json({ success: true });
     }),
   );
   return state;

@@ -17,6 +17,32 @@ export async function startMultipart(
   return parseResponse(ctx.schemas.session, response, "multipart start");
 }
 
+/**
+ * DELETE /api/v1/multipart/{sessionId}, once and best effort, for an upload aborted for good: the
+ * server removes the staged parts and gives an upload token back the file it held. One plain
+ * request, no retries (an abort must not leave timers behind) and no redirects (it carries the
+ * key); any failure is ignored: the session expires on its own anyway.
+ */
+export async function abandonMultipart(ctx: ClientContext, sessionId: string): Promise<void> {
+  try {
+    const response = await ctx.fetch(
+      `${ctx.baseUrl}${UPLOAD_PATHS.session}/${encodeURIComponent(sessionId)}`,
+      {
+        method: "DELETE",
+        headers: { ...ctx.headers, "x-api-key": await ctx.key() },
+        redirect: "error",
+        // Bounded like any attempt: an abort must settle even when the network does not answer.
+        ...(Number.isFinite(ctx.timeout) && ctx.timeout > 0
+          ? { signal: AbortSignal.timeout(ctx.timeout) }
+          : {}),
+      },
+    );
+    await response.arrayBuffer();
+  } catch {
+    // Best effort.
+  }
+}
+
 /** POST /api/v1/multipart/complete. */
 export async function completeMultipart(
   ctx: ClientContext,

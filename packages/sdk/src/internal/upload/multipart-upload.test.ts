@@ -142,6 +142,31 @@ describe("multipart upload", () => {
     expect(storage.completes).toEqual([]);
   });
 
+  it("abort gives up a session nothing can resume (DELETE, once), and keeps a stored one", async () => {
+    const abortAfterFourParts = async (sessionStore?: ReturnType<typeof memorySessionStore>) => {
+      const storage = fakeMultipart(server, {
+        size: SIZE,
+        partSize: PART,
+        onPart: (index) => (index >= 4 ? new Promise<undefined>(() => {}) : undefined),
+      });
+      const controller = new AbortController();
+      const bytes = new File([patternBytes(SIZE)], "big.bin", { lastModified: 1_700_000_000_000 });
+      const task = testClient({ ...small, ...(sessionStore ? { sessionStore } : {}) }).upload(bytes, {
+        concurrency: 1,
+        signal: controller.signal,
+      });
+      await vi.waitFor(() => expect(storage.puts.length).toBe(5));
+      controller.abort();
+      await expect(task).rejects.toBeInstanceOf(AbortError);
+      return storage;
+    };
+    expect((await abortAfterFourParts()).abandons).toEqual([{ sessionId: "sess_1", key: "trove_sk_test" }]);
+    server.resetHandlers();
+    const store = memorySessionStore();
+    expect((await abortAfterFourParts(store)).abandons).toEqual([]);
+    expect(store.entries.size).toBe(1);
+  });
+
   it("task.abort() works like the signal, also during a retry wait", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     try {

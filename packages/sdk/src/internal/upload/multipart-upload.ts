@@ -8,7 +8,7 @@ import {
   ValidationError,
 } from "../errors.js";
 import { abortErrorFrom, linkSignals } from "../request/index.js";
-import { completeMultipart, startMultipart } from "./multipart-api.js";
+import { abandonMultipart, completeMultipart, startMultipart } from "./multipart-api.js";
 import { type Part, type PartFeed, partFeed } from "./part-feed.js";
 import type { ProgressTracker } from "./progress-tracker.js";
 import { sendPart } from "./send-part.js";
@@ -44,6 +44,10 @@ export interface MultipartJob {
  * signed URLs), so the upload fails with SessionExpiredError and the stored session is
  * discarded; calling upload() again starts a new session. A stored session found (nearly)
  * expired before anything was sent is replaced silently.
+ *
+ * Abort: a session kept in a SessionStore stays (uploading the same input again resumes it);
+ * one that nothing can resume is abandoned on the server (DELETE, best effort), which removes its
+ * staged parts and gives an upload token back the file the session held.
  */
 export async function multipartUpload(
   ctx: ClientContext,
@@ -60,6 +64,21 @@ export async function multipartUpload(
       { code: "INVALID_RESPONSE", body: session },
     );
   }
+  try {
+    return await sendAndComplete(ctx, job, control, journal);
+  } catch (error) {
+    if (control.signal.aborted && !journal.resumable) await abandonMultipart(ctx, session.session_id);
+    throw error;
+  }
+}
+
+async function sendAndComplete(
+  ctx: ClientContext,
+  job: MultipartJob,
+  control: UploadControl,
+  journal: SessionJournal,
+): Promise<UploadResult> {
+  const { session } = journal;
   const partLength = (index: number) => Math.min(session.part_size, job.size - index * session.part_size);
   job.progress.confirmAll([...journal.completed].map((index) => [index, partLength(index)] as const));
 

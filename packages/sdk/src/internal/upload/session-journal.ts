@@ -12,6 +12,8 @@ export const RESUME_MARGIN_MS = 60_000;
 export interface SessionJournal {
   readonly session: MultipartSession;
   readonly completed: Set<number>;
+  /** Whether the session is kept in a SessionStore, so a later upload of the input can resume it. */
+  readonly resumable: boolean;
   /** Part `index` was confirmed by storage. */
   markCompleted(index: number): Promise<void>;
   /** The session is done with (completed, or expired): a later upload must not resume it. */
@@ -50,6 +52,7 @@ export async function openJournal(
   const journal: SessionJournal = {
     session: { session_id, part_size, parts, expires_at },
     completed: new Set(resumed ? stored.completed.filter((index) => index >= 0 && index < parts.length) : []),
+    resumable: store !== undefined && key !== undefined,
     markCompleted(index) {
       journal.completed.add(index);
       return save();

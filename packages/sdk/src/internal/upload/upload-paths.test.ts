@@ -10,5 +10,6 @@ it("the upload engine's paths match the ENDPOINTS registry", () => {
     remote: pathOf("uploadFromUrl"),
     start: pathOf("startMultipartUpload"),
     complete: pathOf("completeMultipartUpload"),
+    session: pathOf("abortMultipartUpload")?.replace(/\/:sessionId$/, ""),
   });
 });
