@@ -15,6 +15,7 @@ import { sweepExpiredSessions } from "../src/multipart/index.js";
 import { CREDENTIAL_GONE_MESSAGE } from "../src/multipart/receive-part.js";
 import { FS_MULTIPART_DIR } from "../src/storage/multipart/index.js";
 import {
+  abandonRaw,
   complete,
   completeRaw,
   putPart,
