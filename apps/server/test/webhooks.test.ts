@@ -1,7 +1,7 @@
 // webhook_url on direct and remote uploads: a signed `file.uploaded` delivery to a receiver this
 // test starts on 127.0.0.1 (trusted through TROVE_TRUSTED_RANGES), verified with standardwebhooks
-// under the key derived for that URL (never the workspace secret itself); the job runner started
-// with the app (config.workers) sends it, never delaying the upload.
+// (the workspace secret for a private key's upload, the key derived for the URL for a public
+// key's); the job runner started with the app (config.workers) sends it, never delaying the upload.
 import { uploadResponseSchema } from "@trove/schema";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -77,8 +77,7 @@ describe("webhooks with the job runner started by the app", () => {
       "webhook-timestamp": String(request.headers["webhook-timestamp"]),
       "webhook-signature": String(request.headers["webhook-signature"]),
     };
-    const oneOff = oneOffWebhookSecret(secret, url);
-    const event = new Webhook(oneOff).verify(request.body, headers) as {
+    const event = new Webhook(secret).verify(request.body, headers) as {
       type: string;
       timestamp: string;
       data: unknown;
@@ -86,11 +85,8 @@ describe("webhooks with the job runner started by the app", () => {
     expect(event.type).toBe("file.uploaded");
     expect(Date.parse(event.timestamp)).not.toBeNaN();
     expect(uploadResponseSchema.parse(event.data)).toEqual(body);
-    // A tampered body or another secret does not verify; nor does the workspace secret, so the
-    // message cannot pass at the workspace's own endpoints (issue #30), nor the key of another URL.
-    expect(() => new Webhook(oneOff).verify(request.body.replace("hooked", "hacked"), headers)).toThrow();
-    expect(() => new Webhook(secret).verify(request.body, headers)).toThrow();
-    expect(() => new Webhook(oneOffWebhookSecret(secret, `${url}x`)).verify(request.body, headers)).toThrow();
+    // A tampered body or another secret does not verify.
+    expect(() => new Webhook(secret).verify(request.body.replace("hooked", "hacked"), headers)).toThrow();
     const other = `whsec_${Buffer.alloc(32, 7).toString("base64")}`;
     expect(() => new Webhook(other).verify(request.body, headers)).toThrow();
     // The job is recorded as delivered.
@@ -101,6 +97,38 @@ describe("webhooks with the job runner started by the app", () => {
       });
       return job?.status === "succeeded" ? job : undefined;
     });
+  });
+
+  it("signs a public key's or a token's webhook_url with the URL's key, which the workspace secret refuses", async () => {
+    const minted = await t.app.inject({
+      method: "POST",
+      url: "/api/v1/uploads/tokens",
+      headers: { "x-api-key": t.keys.private },
+      payload: {},
+    });
+    for (const [name, key] of [
+      ["public", t.keys.public],
+      ["token", minted.json().token as string],
+    ] as const) {
+      const url = `${receiver.origin}/hooks/${name}`;
+      uploaded(
+        await directUpload(t, { file_name: `${name}.png`, webhook_url: url }, { content: png }, { key }),
+      );
+      const request = await waitFor(() => hooks().find((r) => r.url === `/hooks/${name}`));
+      const headers = {
+        "webhook-id": String(request.headers["webhook-id"]),
+        "webhook-timestamp": String(request.headers["webhook-timestamp"]),
+        "webhook-signature": String(request.headers["webhook-signature"]),
+      };
+      // Replayed to the workspace's own endpoints it would not pass (issue #30); nor for another URL.
+      expect(() => new Webhook(secret).verify(request.body, headers)).toThrow();
+      expect(() =>
+        new Webhook(oneOffWebhookSecret(secret, `${url}x`)).verify(request.body, headers),
+      ).toThrow();
+      expect(new Webhook(oneOffWebhookSecret(secret, url)).verify(request.body, headers)).toMatchObject({
+        type: "file.uploaded",
+      });
+    }
   });
 
   it("delivers after a remote-URL upload too", async () => {

@@ -120,10 +120,9 @@ async function runUntilSettled(runner: JobRunner, passes = 50): Promise<void> {
 describe("webhook delivery", () => {
   it("delivers a signed file.uploaded event that standardwebhooks verifies", async () => {
     const at = new Date("2026-11-22T10:00:00.000Z");
-    const url = `${hooks(receiver)}/hook?x=1`;
     const { jobId, webhookId } = await enqueueWebhook(db.prisma, {
       workspaceId,
-      url,
+      url: `${hooks(receiver)}/hook?x=1`,
       payload: fileUploadedEvent(uploadResponse, at),
     });
     // Enqueueing sends nothing.
@@ -144,17 +143,14 @@ describe("webhook delivery", () => {
       "webhook-timestamp": String(request.headers["webhook-timestamp"]),
       "webhook-signature": String(request.headers["webhook-signature"]),
     };
-    // A one-off URL (no endpoint): signed under the key derived for it, not the workspace secret.
-    const oneOff = oneOffWebhookSecret(secret, url);
-    expect(new Webhook(oneOff).verify(request.body, headers)).toEqual({
+    expect(new Webhook(secret).verify(request.body, headers)).toEqual({
       type: "file.uploaded",
       timestamp: "2026-11-22T10:00:00.000Z",
       data: uploadResponse,
     });
-    // A tampered body or another secret does not verify, the workspace secret itself included.
-    expect(() => new Webhook(oneOff).verify(request.body.replace("cat", "dog"), headers)).toThrow();
+    // A tampered body or another secret does not verify.
+    expect(() => new Webhook(secret).verify(request.body.replace("cat", "dog"), headers)).toThrow();
     expect(() => new Webhook(generateWebhookSecret()).verify(request.body, headers)).toThrow();
-    expect(() => new Webhook(secret).verify(request.body, headers)).toThrow();
 
     expect(await db.prisma.job.findUniqueOrThrow({ where: { id: jobId } })).toMatchObject({
       kind: "webhook",
@@ -165,10 +161,9 @@ describe("webhook delivery", () => {
 
   it("retries 500, 500 then delivers on the 3rd attempt, same webhook-id, fresh signature", async () => {
     script = [500, 500];
-    const url = `${hooks(receiver)}/hook`;
     const { jobId, webhookId } = await enqueueWebhook(db.prisma, {
       workspaceId,
-      url,
+      url: `${hooks(receiver)}/hook`,
       payload: fileUploadedEvent(uploadResponse),
     });
     const runner = newRunner();
@@ -191,7 +186,7 @@ describe("webhook delivery", () => {
     expect(new Set(receiver.requests.map((r) => r.headers["webhook-id"]))).toEqual(new Set([webhookId]));
     for (const r of receiver.requests) {
       expect(() =>
-        new Webhook(oneOffWebhookSecret(secret, url)).verify(r.body, {
+        new Webhook(secret).verify(r.body, {
           "webhook-id": String(r.headers["webhook-id"]),
           "webhook-timestamp": String(r.headers["webhook-timestamp"]),
           "webhook-signature": String(r.headers["webhook-signature"]),
@@ -397,11 +392,12 @@ describe("signWebhook / deliverWebhook", () => {
     expect(oneOffWebhookSecret(generateWebhookSecret(), url)).not.toBe(documented);
   });
 
-  it("signs a one-off delivery under both derived keys during a rotation, never the secrets themselves", async () => {
+  it("signs a public credential's URL under the derived keys (both during a rotation), never the secrets", async () => {
     const previous = generateWebhookSecret();
     const both = handlerOptions({ resolveSecrets: async () => [secret, previous] });
     const url = `${hooks(receiver)}/rotating`;
-    await enqueueWebhook(db.prisma, { workspaceId, url, payload: fileUploadedEvent(uploadResponse) });
+    const payload = fileUploadedEvent(uploadResponse);
+    await enqueueWebhook(db.prisma, { workspaceId, url, payload, signWithUrlKey: true });
     await newRunner({}, both).runOnce();
     const [request] = receiver.requests;
     const headers = {

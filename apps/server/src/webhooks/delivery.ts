@@ -32,11 +32,13 @@ export interface WebhookEvent<T = unknown> {
 /** What a webhook job stores in `jobs.payload`. */
 export interface WebhookJobPayload {
   workspaceId: string;
-  /**
-   * The registered endpoint this goes to; absent for an upload's one-off `webhook_url`, whose
-   * deliveries are signed with `oneOffWebhookSecret(secret, url)` (./signing.ts).
-   */
+  /** The registered endpoint this goes to; absent for an upload's one-off `webhook_url`. */
   endpointId?: string;
+  /**
+   * Sign with `oneOffWebhookSecret(secret, url)` (./signing.ts), not the workspace secret: set for
+   * a one-off `webhook_url` named by a public key or an upload token.
+   */
+  signWithUrlKey?: true;
   url: string;
   /** `webhook-id` header: `msg_<uuid>`, the same on every attempt, so receivers can drop repeats. */
   webhookId: string;
@@ -65,6 +67,11 @@ export interface EnqueueWebhookInput {
   maxAttempts?: number;
   /** Needed only if `url` may be an IP literal in a trusted range. */
   trustedRanges?: TrustedRangesInput;
+  /**
+   * The URL was named by a public credential (a public key, an upload token): sign under the key
+   * derived for it, so its holder never receives a message the workspace's endpoints accept.
+   */
+  signWithUrlKey?: boolean;
 }
 
 /**
@@ -85,6 +92,7 @@ export async function enqueueWebhook(
     url,
     webhookId,
     event: JSON.parse(JSON.stringify(input.payload)) as WebhookEvent,
+    ...(input.signWithUrlKey ? { signWithUrlKey: true as const } : {}),
     ...(traceContext ? { traceContext } : {}),
   };
   const job = await enqueueJob(db, {
@@ -191,12 +199,11 @@ export function createWebhookHandler(options: WebhookHandlerOptions): JobHandler
     if (workspaceSecrets.length === 0) {
       throw new PermanentJobError(`workspace ${payload.workspaceId} has no webhook secret`);
     }
-    // A one-off `webhook_url` was named by the uploader, perhaps a public key's holder: its
-    // messages are signed under a key derived for that URL, which the workspace's endpoints reject.
-    const secrets =
-      payload.endpointId === undefined
-        ? workspaceSecrets.map((secret) => oneOffWebhookSecret(secret, payload.url))
-        : workspaceSecrets;
+    // A URL a public key's holder named: signed under a key derived for it, which the
+    // workspace's own endpoints reject (issue #30).
+    const secrets = payload.signWithUrlKey
+      ? workspaceSecrets.map((secret) => oneOffWebhookSecret(secret, payload.url))
+      : workspaceSecrets;
     let result: WebhookDeliveryResult;
     try {
       // A child of the request that enqueued it, when that request was traced.

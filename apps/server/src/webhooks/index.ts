@@ -42,7 +42,7 @@
  * deliverWebhook({ url, webhookId, event, secrets, timestamp? }, options): Promise<{ status, ok }>
  * signWebhook({ secrets, webhookId, body, timestamp? }): { "webhook-id", "webhook-timestamp", "webhook-signature" }
  * generateWebhookSecret(): string                              // "whsec_" + base64(32 random bytes)
- * oneOffWebhookSecret(workspaceSecret, url): string            // what signs a one-off webhook_url's deliveries
+ * oneOffWebhookSecret(workspaceSecret, url): string            // signs a public credential's one-off webhook_url
  * ```
  *
  * ## Wire format (Standard Webhooks)
@@ -54,9 +54,10 @@
  * `webhook-signature: v1,<base64 HMAC-SHA256("id.timestamp.body")>` keyed with the workspace secret
  * (`whsec_` + base64); during a rotation's grace a second, space-separated `v1,` signature with the
  * previous secret (./workspace-secrets.ts). Verify with `standardwebhooks`:
- * `new Webhook(secret).verify(rawBody, headers)`. An upload's one-off `webhook_url` is signed
- * with `oneOffWebhookSecret(secret, url)` instead (./signing.ts), never the workspace secret: its
- * URL is chosen by the uploader, who may hold only a public key.
+ * `new Webhook(secret).verify(rawBody, headers)`. A one-off `webhook_url` of an upload made with a
+ * public key or an upload token is signed with `oneOffWebhookSecret(secret, url)` instead
+ * (./signing.ts, `signWithUrlKey`): its holder chose the URL and must not receive messages the
+ * workspace's endpoints accept.
  *
  * ## Delivery rules
  *

@@ -1,6 +1,10 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 
+const SECRET_PREFIX = "whsec_";
+/** Fixed label of the one-off derivation: never a workspace secret's own input. */
+const ONE_OFF_LABEL = "trove.one-off-webhook.v1:";
+
 /** Headers of one signed delivery (Standard Webhooks). */
 export interface WebhookSignatureHeaders {
   "webhook-id": string;
@@ -13,12 +17,9 @@ export function generateWebhookSecret(): string {
   return `${SECRET_PREFIX}${randomBytes(32).toString("base64")}`;
 }
 
-const SECRET_PREFIX = "whsec_";
-/** Fixed label of the one-off derivation: never a workspace secret's own input. */
-const ONE_OFF_LABEL = "trove.one-off-webhook.v1:";
-
 /**
- * The secret that signs deliveries to an upload's one-off `webhook_url`:
+ * The secret that signs deliveries to a one-off `webhook_url` of an upload made with a public key
+ * or an upload token (a private key's one-off URL is signed with the workspace secret):
  * `whsec_` + base64(HMAC-SHA256(key: the workspace secret's decoded bytes, "trove.one-off-webhook.v1:" + url)),
  * `url` as Trove normalises it (`new URL(webhook_url).href`).
  *
