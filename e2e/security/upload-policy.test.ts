@@ -4,7 +4,7 @@
  * - a token limited to 20,000 bytes sends a small JPEG with a store-time w_2000,h_2000,c_fill:
  *   the output is judged like the upload, 413, and nothing is stored or spent;
  * - a policy with `allow_transforms: false` refuses any store-time transform;
- * - in a strict workspace the public key may store named transforms only;
+ * - in a strict workspace the public key may not transform at store time at all;
  * - the public key uploads the bytes of a private file and learns nothing (`is_duplicate` false);
  * - a one-off `webhook_url` named by the public key gets a message that does not verify with the
  *   workspace secret, so it cannot be replayed to the workspace's own receivers.
@@ -179,8 +179,7 @@ describe("store-time transforms of public credentials", () => {
     expect((await upload(token, { file_name: "t.jpg" })).status).toBe(200);
   });
 
-  it("a strict workspace lets the public key store named transforms only", async () => {
-    await admin("PUT", "/transforms/avatar", { transform: "w_24,h_24,c_fill" });
+  it("a strict workspace refuses the public key's store-time transforms", async () => {
     await admin("PATCH", "", { strict_transforms: true });
     try {
       await leavesNothing(async () => {
@@ -189,11 +188,10 @@ describe("store-time transforms of public credentials", () => {
           transform: "w_2000,h_2000,c_fill",
         });
         expect(res.status).toBe(403);
-        expect(res.body).toMatchObject({ success: false });
+        expect(res.body).toMatchObject({ success: false, errorCode: "TRANSFORM_NOT_ALLOWED" });
       });
-      const named = await upload(server.keys.public, { file_name: "n.jpg", transform: "t_avatar" });
-      expect(named.status, JSON.stringify(named.body)).toBe(200);
-      expect(named.body).toMatchObject({ width: 24, height: 24 });
+      const privately = await upload(server.keys.private, { file_name: "p.jpg", transform: "w_24" });
+      expect(privately.status, JSON.stringify(privately.body)).toBe(200);
     } finally {
       await admin("PATCH", "", { strict_transforms: false });
     }

@@ -1,6 +1,6 @@
 // What public credentials (public keys, upload tokens) may make a store-time transform do
 // (issue #30), in-process: the size cap holds for the stored output, a policy can forbid
-// transforms, strict mode and the pixel caps hold as at delivery, and `is_duplicate` tells them
+// transforms, so does strict mode, the pixel caps hold as at delivery, and `is_duplicate` tells them
 // nothing about files they cannot read. Remote fetches go to a server this file starts on
 // 127.0.0.1 (the app trusts 127.0.0.0/8).
 import { uploadErrorSchema, uploadTokenResponseSchema } from "@trove/schema";
@@ -10,8 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../src/keys/api-keys.js";
 import { pattern } from "../src/media/test-images.js";
 import { forbidSystemDns, startTestServer, type TestServer } from "../src/network/test-doubles.js";
-import { setNamedTransform, setStrictTransforms } from "../src/transforms/named-transforms.js";
+import { setStrictTransforms } from "../src/transforms/named-transforms.js";
 import { resolvePublicKeyPolicy } from "../src/uploads/public-key-policy-config.js";
+import { STRICT_STORE_TIME_MESSAGE } from "../src/uploads/store-time-transform.js";
 import { createTestApp, type TestApp } from "./support/index.js";
 import { directUpload, listObjects, remoteUpload, uploaded } from "./uploads-helpers.js";
 
@@ -190,8 +191,7 @@ describe("allow_transforms: false", () => {
 });
 
 describe("strict mode at store time", () => {
-  it("public keys and tokens get named transforms only; private keys as before; names are written out", async () => {
-    await setNamedTransform(t.app.db, t.workspace.id, "avatar", "w_32,h_32,c_fill");
+  it("refuses a public key's or a token's transform with 403 in a strict workspace; private keys as before", async () => {
     await setStrictTransforms(t.app.db, t.workspace.id, true);
     try {
       const { token } = await mint({ max_files: 5 });
@@ -203,15 +203,10 @@ describe("strict mode at store time", () => {
             { content: jpeg },
             { key },
           );
-          expect(res.statusCode, res.body).toBe(403);
-          expect(res.json()).toMatchObject({ success: false, errorCode: "FORBIDDEN" });
+          expect(expectRefusal(res, 403, "TRANSFORM_NOT_ALLOWED")).toBe(STRICT_STORE_TIME_MESSAGE);
         });
-        const named = uploaded(
-          await directUpload(t, { file_name: "n.jpg", transform: "t_avatar" }, { content: jpeg }, { key }),
-        );
-        expect(named).toMatchObject({ width: 32, height: 32 });
-        const row = await t.app.db.file.findUniqueOrThrow({ where: { id: named.id } });
-        expect(row.transformString).toBe("w_32,h_32,c_fill");
+        // Without a transform the upload is fine.
+        uploaded(await directUpload(t, { file_name: "n.jpg" }, { content: jpeg }, { key }));
       }
       const plain = uploaded(
         await directUpload(t, { file_name: "p.jpg", transform: "w_20" }, { content: jpeg }),

@@ -72,10 +72,10 @@
  *   hashes. `is_duplicate` is true when another file of the workspace already has that hash; the
  *   new file is stored anyway (its own object, its own row). A public credential (`credential:
  *   "public"`: a public key or an upload token) is always told false (./upload-credential.ts).
- * - **Store-time transforms** (./store-time-transform.ts): `allow_transforms: false` refuses them
- *   (403 TRANSFORM_NOT_ALLOWED); named steps are written out; a public credential is held to
- *   strict mode (403); the output is refused (413 FILE_TOO_LARGE) over the smaller of
- *   `maxUploadBytes` and the policy's `max_file_size`, before it is written.
+ * - **Store-time transforms** (./store-time-transform.ts): `allow_transforms: false` refuses them,
+ *   and so does strict mode for a public credential (403 TRANSFORM_NOT_ALLOWED); the output is
+ *   refused (413 FILE_TOO_LARGE) over the smaller of `maxUploadBytes` and the policy's
+ *   `max_file_size`, before it is written.
  * - **Transform on a non-raster file** (PDF, SVG, video, ...): 400 UNSUPPORTED_MEDIA_TYPE, nothing
  *   stored. A raster image whose header cannot be read is stored as plain bytes (width/height
  *   null, no thumbnail) when no transform was asked for, refused (400) when one was. Pixels are

@@ -27,7 +27,7 @@ import { enqueueWebhook, FILE_UPLOADED, fileUploadedEvent } from "../webhooks/de
 import { emitWorkspaceEvent, subscribedSql } from "../webhooks/workspace-events.js";
 import { type InsertFileRowOptions, insertFileRow, type NewFileRow } from "./insert-file-row.js";
 import { imageInputOf, putBuffer, readObjectHead, thumbnailKeyOf } from "./object-keys.js";
-import { storeTimeTransform } from "./store-time-transform.js";
+import { checkStoreTimeTransform } from "./store-time-transform.js";
 import { collisionName, collisionPattern, collisionStem, storedFileName } from "./stored-name.js";
 import { reportedDuplicate, type UploadCredential } from "./upload-credential.js";
 import { emptyFile, toUploadError } from "./upload-errors.js";
@@ -216,7 +216,7 @@ export async function registerFile(deps: UploadDeps, request: RegisterFileInput)
       checkPolicySize(policy, input.size);
       input = { ...applyFixedFields(policy, input), folder: resolvePolicyFolder(policy, input.folder) };
     }
-    const transform = await storeTimeTransform(deps.db, {
+    const transform = await checkStoreTimeTransform(deps.db, {
       workspaceId: input.workspaceId,
       transform: input.transform,
       credential: input.credential ?? "private",
@@ -463,6 +463,7 @@ async function insertFile(
           workspaceId: input.workspaceId,
           url: input.webhookUrl,
           payload: fileUploadedEvent(response),
+          signWithUrlKey: input.credential === "public",
           ...(deps.trustedRanges === undefined ? {} : { trustedRanges: deps.trustedRanges }),
           ...(deps.webhookMaxAttempts === undefined ? {} : { maxAttempts: deps.webhookMaxAttempts }),
         })

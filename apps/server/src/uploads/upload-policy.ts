@@ -106,10 +106,17 @@ export function checkMultipartAllowed(policy: UploadPolicy | undefined): void {
   }
 }
 
+/** A store-time transform this credential may not apply here (the policy, or strict mode). */
+export function transformNotAllowed(
+  message = "Store-time transforms are not allowed with this credential",
+): HttpError {
+  return refusal(403, "TRANSFORM_NOT_ALLOWED", message);
+}
+
 /** `transform`: the upload's store-time transform as sent (blank or absent: none asked). */
 export function checkTransformAllowed(policy: UploadPolicy | undefined, transform: string | undefined): void {
   if (policy?.allow_transforms === false && transform !== undefined && transform.trim() !== "") {
-    throw refusal(403, "TRANSFORM_NOT_ALLOWED", "Store-time transforms are not allowed with this credential");
+    throw transformNotAllowed();
   }
 }
 
