@@ -231,6 +231,24 @@ describe("privacy on every upload path", () => {
     );
     expect(uploaded(res).is_private).toBe(true);
   });
+
+  it("a public key's private upload is answered with plain URLs: it is never handed a signed one", async () => {
+    const res = await directUpload(
+      t,
+      { file_name: "from-the-page.png", is_private: "true" },
+      { content: png, type: "image/png" },
+      { key: t.keys.public },
+    );
+    const file = uploaded(res);
+    expect(file.is_private).toBe(true);
+    for (const url of [file.url, file.thumbnail as string]) {
+      expect(url).not.toContain("sig=");
+      expect((await get(local(url))).statusCode).toBe(404);
+    }
+    // The owner still reads it through a signed URL minted with the private key.
+    const minted = await signedUrl(file.file_no);
+    expect((await get(local(minted.url))).statusCode).toBe(200);
+  });
 });
 
 describe("signing keys", () => {
@@ -299,9 +317,10 @@ describe("a signed URL names the file it was issued for, not its path", () => {
 
   it("a file deleted and replaced at its path, by other bytes or the same ones, never honours the old links", async () => {
     const first = await uploadAs("a.png", png);
+    // A public key is answered with plain URLs; the owner mints the links with the private key.
     const links = [
-      first.url,
-      first.thumbnail as string,
+      (await signedUrl(first.file_no)).url,
+      (await signedUrl(first.file_no, { transform: "w_256,h_256,c_limit,f_webp" })).url,
       (await signedUrl(first.file_no, { expires_in: 7 * 24 * 3600 })).url,
       (await signedUrl(first.file_no, { transform: "w_100", expires_in: 600 })).url,
     ];
@@ -313,7 +332,7 @@ describe("a signed URL names the file it was issued for, not its path", () => {
       const next = await uploadAs("a.png", content);
       expect(next.path).toBe(first.path);
       for (const url of links) await expectMissing(url);
-      const fresh = await get(local(next.url));
+      const fresh = await get(local((await signedUrl(next.file_no)).url));
       expect(fresh.statusCode).toBe(200);
       expect(Buffer.compare(fresh.rawPayload, content)).toBe(0);
       expect((await api("DELETE", `/api/v1/files/${next.file_no}`)).statusCode).toBe(200);
@@ -329,7 +348,7 @@ describe("a signed URL names the file it was issued for, not its path", () => {
     const squatter = await uploadAs("moved.png", png);
     expect(squatter.path).toBe(file.path);
     await expectMissing(url);
-    expect((await get(local(squatter.url))).statusCode).toBe(200);
+    expect((await get(local((await signedUrl(squatter.file_no)).url))).statusCode).toBe(200);
     expect((await get(local((await signedUrl(file.file_no)).url))).statusCode).toBe(200);
   });
 

@@ -29,7 +29,7 @@ import { type InsertFileRowOptions, insertFileRow, type NewFileRow } from "./ins
 import { imageInputOf, putBuffer, readObjectHead, thumbnailKeyOf } from "./object-keys.js";
 import { checkStoreTimeTransform } from "./store-time-transform.js";
 import { collisionName, collisionPattern, collisionStem, storedFileName } from "./stored-name.js";
-import { reportedDuplicate, type UploadCredential } from "./upload-credential.js";
+import type { UploadCredential } from "./upload-credential.js";
 import { emptyFile, toUploadError } from "./upload-errors.js";
 import type { UploadMethod } from "./upload-method.js";
 import {
@@ -429,7 +429,7 @@ async function insertFile(
   // unless a webhook endpoint wants the upload: then the statement inserts nothing (it decides in
   // its own snapshot) and the file is inserted with its deliveries in the transaction below.
   // The uploader's answer, which webhooks of this upload carry too; metrics count the real one.
-  const reported = (isDuplicate: boolean) => reportedDuplicate(input.credential ?? "private", isDuplicate);
+  const credential = input.credential ?? "private";
 
   const inRoot = splitFolderPath(input.folder ?? "").length === 0;
   const alone = inRoot && !input.inTransaction && !input.webhookUrl && !input.uploadTokenId;
@@ -443,7 +443,8 @@ async function insertFile(
         input.workspaceNo,
         placed.file,
         null,
-        reported(placed.isDuplicate),
+        placed.isDuplicate,
+        credential,
       );
       return { ...placed, folder: null, response, webhook: null };
     }
@@ -457,7 +458,7 @@ async function insertFile(
     // Counted with the row: a refusal here rolls the row back, and the caller removes the objects.
     if (input.uploadTokenId) await spendUploadToken(tx, input.uploadTokenId);
     if (input.inTransaction) await input.inTransaction(tx, file);
-    const response = toUploadResponse(deps, input.workspaceNo, file, folder, reported(isDuplicate));
+    const response = toUploadResponse(deps, input.workspaceNo, file, folder, isDuplicate, credential);
     const webhook = input.webhookUrl
       ? await enqueueWebhook(tx, {
           workspaceId: input.workspaceId,
@@ -471,7 +472,11 @@ async function insertFile(
     await emitWorkspaceEvent(tx, {
       workspaceId: input.workspaceId,
       type: FILE_UPLOADED,
-      data: response,
+      // The workspace's own receivers get the record as a private key sees it.
+      data:
+        credential === "private"
+          ? response
+          : toUploadResponse(deps, input.workspaceNo, file, folder, isDuplicate, "private"),
       subject: file.id,
     });
     return { file, folder, isDuplicate, response, webhook };

@@ -2,6 +2,7 @@ import type { UploadResponse, WrappedUploadResponse } from "@trove/schema";
 import type { UploadResponseForm } from "../config.js";
 import { fileUrl, thumbnailUrl, type UrlBuilder } from "../files/file-urls.js";
 import type { File, Folder } from "../generated/prisma/client.js";
+import { reportedDuplicate, type UploadCredential } from "./upload-credential.js";
 
 /**
  * The body the endpoint sends: the hosted service's documented `{ success: true, data }` with
@@ -16,14 +17,21 @@ export function uploadResponseBody(
   return { success: true, data: { ...record, file_size: record.size, workspace_no: workspaceNo } };
 }
 
-/** A stored file as the flat upload response of direct and remote-URL uploads (and their webhook). */
+/**
+ * A stored file as the flat upload response of direct and remote-URL uploads (and their webhook),
+ * as `credential` may see it: a public key or token is never handed a signed URL (a private
+ * file's `url` and `thumbnail` are its plain URLs, which answer 404) nor a true `is_duplicate`
+ * (./upload-credential.ts).
+ */
 export function toUploadResponse(
   app: UrlBuilder,
   workspaceNo: string,
-  row: File,
+  stored: File,
   folder: Pick<Folder, "folderNo"> | null,
   isDuplicate: boolean,
+  credential: UploadCredential,
 ): UploadResponse {
+  const row = credential === "private" ? stored : { ...stored, isPrivate: false };
   const metadata = row.metadata;
   return {
     id: row.id,
@@ -43,13 +51,13 @@ export function toUploadResponse(
         : {},
     custom_id: row.customId,
     folder_no: folder?.folderNo ?? null,
-    is_duplicate: isDuplicate,
+    is_duplicate: reportedDuplicate(credential, isDuplicate),
     created_at: row.createdAt.toISOString(),
     upload_source: row.uploadSource,
     thumbnail: row.thumbnailKey ? thumbnailUrl(app, workspaceNo, row) : null,
     extension: row.extension,
     format: row.format,
     hash: row.hash,
-    is_private: row.isPrivate,
+    is_private: stored.isPrivate,
   };
 }
