@@ -10,9 +10,12 @@ import { describe, expect, it } from "vitest";
  * Bench 7 bundles createUploadClient alone for ES2020 (7 000 B when set, 7 195 B with tokens),
  * which issue #7 wants below @uploadcare/upload-client (7 016 B). Raised by issue #22 (7 535 →
  * 8 058 B measured): keyKindOf exported (+50 B), task.pausable and the empty-file refusal, one
- * connection message, and listStoredSessions with the stores' list() (about 300 B).
+ * connection message, and listStoredSessions with the stores' list() (about 300 B). Raised by
+ * issue #30 (8 058 → 8 249 B measured): an aborted multipart upload that no store can resume
+ * abandons its session on the server (DELETE, so its staged parts and a token's file are given
+ * back), and the upload policy's TRANSFORM_NOT_ALLOWED code.
  */
-const UPLOAD_BUDGET = 8_100;
+const UPLOAD_BUDGET = 8_300;
 
 /**
  * Bundles an entry the way a browser app's bundler would (browser conditions, minified, every
