@@ -107,6 +107,19 @@ describe("fileSessionStore permissions", () => {
     await refusal(() => store.set("b", session()));
   });
 
+  it("keeps a store in a sticky shared folder (like /tmp) private to its owner", async () => {
+    const folder = join(dir, "sticky");
+    await mkdir(folder);
+    await chmod(folder, 0o1777);
+    const path = join(folder, "uploads.json");
+    const store = fileSessionStore(path);
+    await store.set("a", session());
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    expect(await store.get("a")).toBeDefined();
+    await chmod(path, 0o666);
+    await refusal(() => store.get("a"));
+  });
+
   it("refuses a path that is not a regular file", async () => {
     const path = join(dir, "a-folder.json");
     await mkdir(path);
@@ -134,8 +147,15 @@ describe("unsafeStoreReason", () => {
   it("accepts the user's own and root's, when only the owner may write", () => {
     expect(unsafeStoreReason("file", "/s/u.json", stats(1000, 0o100644), 1000)).toBeUndefined();
     expect(unsafeStoreReason("folder", "/home", stats(0, 0o40755, "folder"), 1000)).toBeUndefined();
-    expect(unsafeStoreReason("folder", "/tmp", stats(0, 0o41777, "folder"), 1000)).toMatch(
-      /^\/tmp can be written by other users \(mode 777\); run chmod 700 \/tmp$/,
+  });
+
+  it("accepts a sticky shared folder such as /tmp, but not another user's file planted in it", () => {
+    expect(unsafeStoreReason("folder", "/tmp", stats(0, 0o41777, "folder"), 1000)).toBeUndefined();
+    expect(unsafeStoreReason("file", "/tmp/u.json", stats(1001, 0o100600), 1000)).toMatch(
+      /^\/tmp\/u.json belongs to another user/,
+    );
+    expect(unsafeStoreReason("file", "/tmp/u.json", stats(1000, 0o100666), 1000)).toMatch(
+      /can be written by other users \(mode 666\)/,
     );
   });
 });

@@ -35,6 +35,9 @@ export function unsafeStoreReason(
   // root may write anything anyway, so a root-owned store adds nobody who can tamper with it.
   if (stats.uid !== ownUid && stats.uid !== 0)
     return `${path} belongs to another user (uid ${stats.uid}), who can rewrite it; choose a path in a folder of your own`;
+  // A sticky folder others may write (/tmp) is fine: they can add files but not rename or remove
+  // ours, and a store file they planted there is theirs, refused above.
+  if (kind === "folder" && (stats.mode & 0o1000) !== 0) return undefined;
   if ((stats.mode & 0o022) !== 0)
     return `${path} can be written by other users (mode ${(stats.mode & 0o777).toString(8)}); run chmod ${chmod} ${path}`;
   return undefined;
