@@ -7,7 +7,7 @@
  *   trove-server keys create --workspace <no> --type public|private [--name <name>]
  *     public keys may carry an upload policy (src/uploads/upload-policy.ts): --public (same as
  *     --type public) [--max-size 20MB] [--types image/*,video/mp4] [--folder avatars/]
- *     [--folder-match exact|prefix] [--no-remote] [--no-multipart]
+ *     [--folder-match exact|prefix] [--no-remote] [--no-multipart] [--no-transforms]
  *     [--expires <ISO date-time>] (any key: 401 KEY_EXPIRED afterwards)
  *   trove-server keys revoke <prefix-or-key>
  *   trove-server keys list --workspace <no>
@@ -85,6 +85,7 @@ interface KeyCreateOptions {
   folderMatch?: "exact" | "prefix";
   remote: boolean;
   multipart: boolean;
+  transforms: boolean;
   expires?: Date;
 }
 
@@ -113,6 +114,7 @@ function policyOfOptions(options: KeyCreateOptions): UploadPolicy | undefined {
     folder_match: options.folderMatch,
     allow_remote: options.remote ? undefined : false,
     allow_multipart: options.multipart ? undefined : false,
+    allow_transforms: options.transforms ? undefined : false,
   };
   const set = Object.fromEntries(Object.entries(candidate).filter(([, value]) => value !== undefined));
   if (Object.keys(set).length === 0) return undefined;
@@ -185,6 +187,7 @@ export function createProgram(given: CliIo = defaultIo): Command {
     )
     .option("--no-remote", "public keys: refuse remote-URL uploads")
     .option("--no-multipart", "public keys: refuse multipart uploads")
+    .option("--no-transforms", "public keys: refuse store-time transforms (403 TRANSFORM_NOT_ALLOWED)")
     .option("--expires <date-time>", "when the key stops working (ISO 8601)", parseExpiry)
     .action(async (options: KeyCreateOptions) => {
       const type = options.type ?? (options.public ? "public" : undefined);

@@ -103,6 +103,7 @@ describe("trove-server CLI", () => {
       "--folder-match",
       "prefix",
       "--no-remote",
+      "--no-transforms",
     );
     expect(await runCli(args, created.io)).toBe(0);
     const key = created.out[0]!;
@@ -117,6 +118,7 @@ describe("trove-server CLI", () => {
         folder: "avatars",
         folder_match: "prefix",
         allow_remote: false,
+        allow_transforms: false,
       });
     } finally {
       await db.close();
