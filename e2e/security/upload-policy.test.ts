@@ -11,14 +11,13 @@
  * The webhook receiver is a server this file starts on 127.0.0.1 (TROVE_TRUSTED_RANGES 127.0.0.0/8).
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { readdir } from "node:fs/promises";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join, relative, sep } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gradientPng } from "../support/png";
 import { api } from "../support/reliability-profile";
 import { type ServerProcess, startServerProcess } from "../support/server-process";
+import { storedObjects as storedObjectsOf } from "../support/stored-objects.js";
 import { uploadRecord } from "../support/upload-record.js";
 
 const ADMIN_TOKEN = "upload-policy-admin-token-0123456789abcdef";
@@ -100,19 +99,8 @@ async function mint(body: Record<string, unknown>): Promise<string> {
   return (res.body as { token: string }).token;
 }
 
-async function storedObjects(): Promise<string[]> {
-  const root = join(server.dataDir, "storage");
-  const out: string[] = [];
-  const walk = async (dir: string) => {
-    for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
-      const path = join(dir, entry.name);
-      if (relative(root, path) === ".tmp") continue;
-      if (entry.isDirectory()) await walk(path);
-      else out.push(relative(root, path).split(sep).join("/"));
-    }
-  };
-  await walk(root);
-  return out.sort();
+function storedObjects(): Promise<string[]> {
+  return storedObjectsOf(server.dataDir);
 }
 
 async function fileCount(): Promise<number> {

@@ -8,14 +8,13 @@
  * 127.0.0.1 (TROVE_TRUSTED_RANGES 127.0.0.0/8).
  */
 
-import { readdir } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join, relative, sep } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gradientPng } from "../support/png";
 import { api } from "../support/reliability-profile";
 import { type ServerProcess, startServerProcess } from "../support/server-process";
+import { storedObjects as storedObjectsOf } from "../support/stored-objects.js";
 import { uploadRecord } from "../support/upload-record.js";
 
 let server: ServerProcess;
@@ -60,23 +59,8 @@ async function upload(
   return { status: response.status, body: uploadRecord(await response.json()) };
 }
 
-/**
- * Every stored object (the fs driver's .tmp excluded). `.multipart/<upload>/` holds a pending
- * session's staging (its parts), removed when the session completes, is refused or expires.
- */
-async function storedObjects(): Promise<string[]> {
-  const root = join(server.dataDir, "storage");
-  const out: string[] = [];
-  const walk = async (dir: string) => {
-    for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
-      const path = join(dir, entry.name);
-      if (relative(root, path) === ".tmp") continue;
-      if (entry.isDirectory()) await walk(path);
-      else out.push(relative(root, path).split(sep).join("/"));
-    }
-  };
-  await walk(root);
-  return out.sort();
+function storedObjects(): Promise<string[]> {
+  return storedObjectsOf(server.dataDir);
 }
 
 async function fileCount(key = server.keys.private): Promise<number> {
