@@ -6,7 +6,7 @@
 // e2e/security/multipart-sessions.test.ts.
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { type MultipartSession, uploadTokenResponseSchema } from "@trove/schema";
+import type { MultipartSession } from "@trove/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../src/keys/api-keys.js";
 import { pattern } from "../src/media/test-images.js";
@@ -25,6 +25,7 @@ import {
   uploadAll,
 } from "./multipart-helpers.js";
 import { createTestApp, type TestApp } from "./support/index.js";
+import { mintUploadToken } from "./uploads-helpers.js";
 
 const NOT_FOUND = { success: false, error: "Session not found" };
 const GONE = { success: false, error: CREDENTIAL_GONE_MESSAGE };
@@ -37,16 +38,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function mint(body: Record<string, unknown> = {}, key = t.keys.private) {
-  const res = await t.app.inject({
-    method: "POST",
-    url: "/api/v1/uploads/tokens",
-    headers: { "x-api-key": key },
-    payload: body,
-  });
-  if (res.statusCode !== 200) throw new Error(`mint: ${res.statusCode} ${res.body}`);
-  return uploadTokenResponseSchema.parse(res.json());
-}
+const mint = (body: Record<string, unknown> = {}, key = t.keys.private) => mintUploadToken(t, body, key);
 
 function abandon(sessionId: string, key: string | null = t.keys.private) {
   return abandonRaw(t, sessionId, key);

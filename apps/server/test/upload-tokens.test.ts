@@ -1,7 +1,7 @@
 // Upload tokens (endpoint 19 and the token credential on endpoints 1, 2, 3, 5) and upload
 // policies on public keys, in-process. Remote fetches go to a server this file starts on
 // 127.0.0.1 (the app trusts 127.0.0.0/8).
-import { type UploadTokenResponse, uploadErrorSchema, uploadTokenResponseSchema } from "@trove/schema";
+import { uploadErrorSchema, uploadTokenResponseSchema } from "@trove/schema";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../src/keys/api-keys.js";
@@ -9,7 +9,14 @@ import { solid } from "../src/media/test-images.js";
 import { forbidSystemDns, startTestServer, type TestServer } from "../src/network/test-doubles.js";
 import { completeRaw, putPart, startRaw, testBytes } from "./multipart-helpers.js";
 import { createTestApp, type TestApp } from "./support/index.js";
-import { directUpload, listObjects, PDF, remoteUpload, uploaded } from "./uploads-helpers.js";
+import {
+  directUpload,
+  listObjects,
+  mintUploadToken,
+  PDF,
+  remoteUpload,
+  uploaded,
+} from "./uploads-helpers.js";
 
 let t: TestApp;
 let png: Buffer;
@@ -29,16 +36,7 @@ afterAll(async () => {
   restoreDns();
 });
 
-async function mint(body: Record<string, unknown> = {}, key = t.keys.private): Promise<UploadTokenResponse> {
-  const res = await t.app.inject({
-    method: "POST",
-    url: "/api/v1/uploads/tokens",
-    headers: { "x-api-key": key },
-    payload: body,
-  });
-  if (res.statusCode !== 200) throw new Error(`mint: ${res.statusCode} ${res.body}`);
-  return uploadTokenResponseSchema.parse(res.json());
-}
+const mint = (body: Record<string, unknown> = {}, key = t.keys.private) => mintUploadToken(t, body, key);
 
 function expectRefusal(res: LightMyRequestResponse, status: number, errorCode: string) {
   expect(res.statusCode, res.body).toBe(status);

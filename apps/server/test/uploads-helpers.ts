@@ -7,7 +7,13 @@
  */
 import { readdir } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
-import { type UploadResponse, uploadResponseSchema, wrappedUploadResponseSchema } from "@trove/schema";
+import {
+  type UploadResponse,
+  type UploadTokenResponse,
+  uploadResponseSchema,
+  uploadTokenResponseSchema,
+  wrappedUploadResponseSchema,
+} from "@trove/schema";
 import type { LightMyRequestResponse } from "fastify";
 import type { TestApp } from "./support/index.js";
 
@@ -148,4 +154,20 @@ export async function waitFor<T>(
     if (Date.now() > deadline) throw new Error("waitFor: timed out");
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/** Mints an upload token with `key` (POST /api/v1/uploads/tokens); throws unless it is 200. */
+export async function mintUploadToken(
+  t: TestApp,
+  body: Record<string, unknown> = {},
+  key = t.keys.private,
+): Promise<UploadTokenResponse> {
+  const res = await t.app.inject({
+    method: "POST",
+    url: "/api/v1/uploads/tokens",
+    headers: { "x-api-key": key },
+    payload: body,
+  });
+  if (res.statusCode !== 200) throw new Error(`mint: ${res.statusCode} ${res.body}`);
+  return uploadTokenResponseSchema.parse(res.json());
 }
