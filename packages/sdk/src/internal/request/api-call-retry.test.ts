@@ -2,6 +2,7 @@ import { HttpResponse, http } from "msw";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createUploadClient } from "../../upload.js";
 import { AbortError, ConnectionError, RateLimitError, ServerError, TimeoutError } from "../errors.js";
+import { fakeMultipart, patternBytes } from "../test-support/fake-multipart.js";
 import { fileDetails, flatUploadResponse, folderRecord } from "../test-support/fixtures.js";
 import { BASE_URL, testClient, testOptions, useMswServer } from "../test-support/msw-server.js";
 import { refusedTarget } from "../test-support/refused-port.js";
@@ -14,6 +15,9 @@ afterEach(() => {
   vi.useRealTimers();
   vi.restoreAllMocks();
 });
+
+/** The time between one arrival and the next. */
+const gapsBetween = (times: number[]) => times.slice(1).map((time, index) => time - (times[index] as number));
 
 /** Records the (fake) time at which each request arrives. */
 function arrivals() {
@@ -280,8 +284,9 @@ describe("which requests are retried", () => {
   });
 });
 
-// createClient retries through ky, createUploadClient through its own loop: the same rule and the
-// same waits, checked here on the one request both make (a remote-URL upload, a POST).
+// createClient retries through ky, createUploadClient through its own loop, parts of both through
+// that loop: the same rule and the same waits (retry-policy.ts), checked here on the requests both
+// make (a remote-URL upload, a POST; a part PUT).
 describe.each([
   ["createClient (ky)", (options = {}) => testClient(options)],
   ["createUploadClient (fetch)", (options = {}) => createUploadClient(testOptions(options))],
@@ -310,6 +315,46 @@ describe.each([
     await vi.advanceTimersByTimeAsync(1);
     expect(times).toHaveLength(2);
     await expect(result).resolves.toMatchObject({ file_no: flatUploadResponse.file_no });
+  });
+
+  it("without a server wait, waits the one backoff: full jitter under a ceiling capped at maxRetryDelay", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    vi.spyOn(Math, "random").mockReturnValue(0.75);
+    const times = remote((attempt) =>
+      attempt <= 3
+        ? HttpResponse.json({ error: "e", message: "m" }, { status: 429 })
+        : HttpResponse.json(flatUploadResponse),
+    );
+    const result = makeClient({ maxRetries: 3, maxRetryDelay: 1000 }).uploadFromUrl(
+      "https://example.com/cat.jpg",
+    );
+    await vi.advanceTimersByTimeAsync(10_000);
+    await expect(result).resolves.toMatchObject({ file_no: flatUploadResponse.file_no });
+    // Ceilings 500, 1000 and 2000 capped at 1000: three quarters of each, never ky's own backoff.
+    expect(gapsBetween(times)).toEqual([375, 750, 750]);
+  });
+
+  it("a part PUT that fails waits the same backoff before it is sent again", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    vi.spyOn(Math, "random").mockReturnValue(0.75);
+    const { times, mark } = arrivals();
+    const storage = fakeMultipart(server, {
+      size: 2048,
+      partSize: 1024,
+      onPart: (index) => {
+        if (index !== 0) return undefined;
+        mark();
+        return times.length <= 3 ? HttpResponse.text("down", { status: 503 }) : undefined;
+      },
+    });
+    const task = makeClient({ maxRetries: 3, maxRetryDelay: 1000, multipartThreshold: 1000 }).upload(
+      patternBytes(2048),
+      { fileName: "big.bin", concurrency: 1 },
+    );
+    await vi.advanceTimersByTimeAsync(10_000);
+    await expect(task.promise).resolves.toMatchObject({ file_no: "2001" });
+    expect(storage.stored.size).toBe(2);
+    expect(gapsBetween(times)).toEqual([375, 750, 750]);
   });
 
   it("a 503 POST is not sent again, even with Retry-After: it may have been processed", async () => {

@@ -1,12 +1,13 @@
 import type { ApiCall, ApiRequests, RequestSettings } from "./api-call.js";
 import { readSuccess } from "./api-call.js";
+import { retryRequestOf } from "./retry-policy.js";
 import { sendAttempt } from "./send-attempt.js";
 import { withRetry } from "./with-retry.js";
 
 /**
- * The upload-only client's engine: plain fetch, with the SDK's own timeout (send-attempt.ts) and
- * retries (with-retry.ts, retry-policy.ts). ky as createClient uses it would add 4.7 kB min+gzip
- * to that entry's budget (see the README), for the same behaviour; createClient uses ky.
+ * The upload-only client's minimal transport: plain fetch, with the SDK's own timeout
+ * (send-attempt.ts) and a retry loop (with-retry.ts) that asks the same retry-policy.ts as ky does
+ * in createClient. ky itself would add 4.7 kB min+gzip to that entry's budget (see the README).
  */
 export function fetchRequests(settings: RequestSettings): ApiRequests {
   return (call, key) =>
@@ -19,7 +20,7 @@ export function fetchRequests(settings: RequestSettings): ApiRequests {
           (signal) => send(settings, call, key, signal),
           readSuccess,
         ),
-      { idempotent: call.method !== "POST", replayable: true },
+      retryRequestOf(call.method),
       settings.retry,
       call.signal,
     );

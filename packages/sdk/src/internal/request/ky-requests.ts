@@ -2,9 +2,9 @@ import ky, { type HTTPError, TimeoutError as KyTimeoutError, type RetryOptions }
 import type { TroveError } from "../errors.js";
 import type { ApiRequests, RequestSettings } from "./api-call.js";
 import { readSuccess } from "./api-call.js";
+import { errorFromFailure } from "./error-from-failure.js";
 import { errorFromResponse } from "./error-from-response.js";
-import { isRetryable, serverWait } from "./retry-policy.js";
-import { errorFromFailure } from "./send-attempt.js";
+import { type RetryPolicy, type RetryRequest, retryDelay, retryRequestOf } from "./retry-policy.js";
 
 export interface KyRequestsOptions {
   /**
@@ -25,25 +25,22 @@ export type KeyHeader = "x-api-key" | "bearer";
 interface CallContext {
   key: string;
   requestId: string | undefined;
-  idempotent: boolean;
 }
 
 /**
- * The full client's engine: ky, with its own features doing the work.
+ * The API client's engine (createClient, createAdminClient): ky, with its own features doing the
+ * work.
  * - `prefixUrl` is the client's baseUrl; `timeout` applies to each attempt (ky starts a new timer
  *   per attempt).
  * - hooks: `beforeRequest` puts the key (in the header `keyHeader` names) and the request id on
- *   every attempt, `afterResponse`
- *   retries after the wait the server asked for (`retryAfterSeconds` in the body, or
- *   `Retry-After`: `ky.retry({ delay })`), `beforeError` turns an HTTP failure into its TroveError
- *   (error-from-response.ts, shared with the upload-only client).
- * - `retry`: `shouldRetry` applies the SDK's one rule (retry-policy.ts: idempotent methods, 408,
- *   429, refused connections), the delay is ky's exponential backoff with full jitter, capped at
- *   maxRetryDelay.
+ *   every attempt; `beforeError` turns an HTTP failure into its TroveError from the envelope
+ *   (error-from-response.ts, shared with the upload-only client), which is what ky's retry and
+ *   the caller then see.
+ * - `retry` is driven by retry-policy.ts alone (kyRetry below): which failures are sent again,
+ *   how often, and the wait, the server's (`retryAfterSeconds`, `Retry-After`) or the backoff.
  * - `redirect: "manual"`: the key never follows a redirect; a 3xx is REDIRECT_REFUSED.
  */
 export function kyRequests(settings: RequestSettings, options: KyRequestsOptions = {}): ApiRequests {
-  const policy = settings.retry;
   const bearer = options.keyHeader === "bearer";
   const http = ky.create({
     prefixUrl: settings.baseUrl,
@@ -60,28 +57,16 @@ export function kyRequests(settings: RequestSettings, options: KyRequestsOptions
           if (call.requestId) request.headers.set("x-request-id", call.requestId);
         },
       ],
-      afterResponse: [
-        async (_request, { context, retry }, response, { retryCount }) => {
-          if (response.ok || retryCount >= (retry.limit ?? 0)) return;
-          // `response` is ky's copy for this hook: reading it leaves the body for beforeError.
-          const error = await errorFromResponse(response);
-          const wait = serverWait(error, policy);
-          if (wait !== undefined && isRetryable(error, (context as unknown as CallContext).idempotent)) {
-            return ky.retry({ delay: wait, cause: error });
-          }
-        },
-      ],
-      // ky rethrows what this returns: a TroveError, which shouldRetry below reads as it is.
+      // ky rethrows what this returns: a TroveError, which shouldRetry reads as it is.
       beforeError: [async (error) => (await errorFromResponse(error.response)) as unknown as HTTPError],
     },
   });
 
   return async (call, key) => {
-    const idempotent = call.method !== "POST";
     const timeout = call.timeout ?? settings.timeout;
     const asTroveError = (error: unknown): TroveError =>
       errorFromFailure(settings, error, call.signal, error instanceof KyTimeoutError, timeout);
-    const context: CallContext = { key, requestId: options.newRequestId?.(), idempotent };
+    const context: CallContext = { key, requestId: options.newRequestId?.() };
     try {
       const response = await http(call.path.replace(/^\//, ""), {
         method: call.method,
@@ -91,9 +76,7 @@ export function kyRequests(settings: RequestSettings, options: KyRequestsOptions
         signal: call.signal,
         timeout: kyTimeout(timeout),
         context: { ...context },
-        retry: retryOptions(policy.maxRetries, policy.baseDelay, policy.maxRetryDelay, (error) =>
-          isRetryable(asTroveError(error), idempotent),
-        ),
+        retry: kyRetry(settings.retry, retryRequestOf(call.method), asTroveError),
       });
       return await readSuccess(response);
     } catch (error) {
@@ -102,20 +85,28 @@ export function kyRequests(settings: RequestSettings, options: KyRequestsOptions
   };
 }
 
-function retryOptions(
-  limit: number,
-  baseDelay: number,
-  maxRetryDelay: number,
-  shouldRetry: (error: unknown) => boolean,
+/**
+ * ky's retry options for one call, with retryDelay (retry-policy.ts) as the only judge: ky asks
+ * `shouldRetry` about every failure (every method reaches it; a non-2xx arrives as its TroveError),
+ * and right after a yes reads the wait from `delay`, which hands back what retryDelay answered.
+ * Nothing of ky's own retry rules applies: no status list, no jitter, no backoff of its own
+ * (`limit` is maxRetries, which retryDelay enforces as well).
+ */
+function kyRetry(
+  policy: RetryPolicy,
+  request: RetryRequest,
+  asTroveError: (error: unknown) => TroveError,
 ): RetryOptions {
+  let wait = 0;
   return {
-    limit,
-    // Every method reaches shouldRetry, which knows which failures a POST may be sent again after.
+    limit: policy.maxRetries,
     methods: ["get", "put", "patch", "delete", "post"],
-    shouldRetry: ({ error }) => shouldRetry(error),
-    delay: (attempt) => baseDelay * 2 ** (attempt - 1),
-    jitter: true,
-    backoffLimit: maxRetryDelay,
+    shouldRetry: ({ error, retryCount }) => {
+      const delay = retryDelay(asTroveError(error), retryCount, request, policy);
+      wait = delay ?? 0;
+      return delay !== undefined;
+    },
+    delay: () => wait,
   };
 }
 

@@ -11,7 +11,7 @@ import {
   type TroveError,
   ValidationError,
 } from "../errors.js";
-import { type RetryPolicy, retryDelay } from "./retry-policy.js";
+import { type RetryPolicy, retryDelay, retryRequestOf } from "./retry-policy.js";
 
 const policy: RetryPolicy = { maxRetries: 3, maxRetryDelay: 10_000, baseDelay: 500 };
 const idempotent = { idempotent: true, replayable: true };
@@ -86,5 +86,14 @@ describe("retryDelay: how long", () => {
   it("caps a server-requested wait at maxRetryDelay", () => {
     const limited = new RateLimitError("x", { code: "RATE_LIMITED", status: 429, retryAfterSeconds: 120 });
     expect(retryDelay(limited, 1, post, policy)).toBe(10_000);
+  });
+});
+
+describe("retryRequestOf", () => {
+  it("reads POST as the only method that is not idempotent; every body the SDK sends replays", () => {
+    for (const method of ["GET", "PUT", "PATCH", "DELETE"]) {
+      expect(retryRequestOf(method)).toEqual({ idempotent: true, replayable: true });
+    }
+    expect(retryRequestOf("POST")).toEqual({ idempotent: false, replayable: true });
   });
 });

@@ -21,17 +21,27 @@ export interface RetryRequest {
 }
 
 /**
- * The one place that decides whether a failed request is sent again and after how long.
- * Returns the wait in ms before retry number `retry` (1-based), or undefined to give up.
+ * The RetryRequest of a request by its method. Every body the SDK sends (JSON, FormData over a
+ * Blob, part slices and buffers) can be sent again.
+ */
+export function retryRequestOf(method: string): RetryRequest {
+  return { idempotent: method !== "POST", replayable: true };
+}
+
+/**
+ * The one place that decides whether a failed request is sent again and after how long; both
+ * engines ask it (ky's `retry.shouldRetry` in ky-requests.ts, with-retry.ts for the upload-only
+ * client and every part). Returns the wait in ms before retry number `retry` (1-based), or
+ * undefined to give up.
  *
  * - 429 and 408 are retried for every method: the server answered without processing the
  *   request (rate limiter; request not fully received), so even a POST cannot run twice.
  * - A connection failure that proves nothing was sent (refused, host not found) is retried for
  *   every method; any other connection failure, a client timeout and a 5xx only for idempotent
  *   methods, because the server may have processed a POST whose answer was lost.
- * - The wait is exponential backoff with full jitter: uniform in [0, min(maxRetryDelay,
- *   baseDelay * 2^(retry-1))). When the server says how long to wait (`retryAfterSeconds` from
- *   the body or `Retry-After`), that wait is used instead, capped at maxRetryDelay.
+ * - When the server says how long to wait (`retryAfterSeconds` from the body or `Retry-After`,
+ *   both read into the TroveError by error-from-response.ts), that wait is used, capped at
+ *   maxRetryDelay; otherwise the wait is `backoff`.
  */
 export function retryDelay(
   error: TroveError,
@@ -43,22 +53,21 @@ export function retryDelay(
   if (retry > policy.maxRetries || !request.replayable || !isRetryable(error, request.idempotent)) {
     return undefined;
   }
-  const wait = serverWait(error, policy);
-  if (wait !== undefined) return wait;
-  const ceiling = Math.min(policy.maxRetryDelay, policy.baseDelay * 2 ** (retry - 1));
-  return Math.floor(random() * ceiling);
+  const seconds = error.retryAfterSeconds;
+  return seconds === undefined
+    ? backoff(retry, policy, random)
+    : Math.min(seconds * 1000, policy.maxRetryDelay);
 }
 
 /**
- * The wait the server asked for (`retryAfterSeconds` from the body, else `Retry-After`), in ms and
- * capped at maxRetryDelay; undefined when it asked for none.
+ * The SDK's one backoff: exponential with full jitter, uniform in [0, min(maxRetryDelay,
+ * baseDelay * 2^(retry-1))) ms before retry number `retry` (1-based).
  */
-export function serverWait(error: TroveError, policy: RetryPolicy): number | undefined {
-  const seconds = error.retryAfterSeconds;
-  return seconds === undefined ? undefined : Math.min(seconds * 1000, policy.maxRetryDelay);
+function backoff(retry: number, policy: RetryPolicy, random: () => number): number {
+  return Math.floor(random() * Math.min(policy.maxRetryDelay, policy.baseDelay * 2 ** (retry - 1)));
 }
 
-export function isRetryable(error: TroveError, idempotent: boolean): boolean {
+function isRetryable(error: TroveError, idempotent: boolean): boolean {
   if (error instanceof RateLimitError || error.status === 408) return true;
   if (error instanceof ConnectionError) return idempotent || error.requestNotSent;
   if (error instanceof TimeoutError || error instanceof ServerError) return idempotent;

@@ -3,7 +3,8 @@ import { type RetryPolicy, type RetryRequest, retryDelay } from "./retry-policy.
 import { sleep } from "./signals.js";
 
 /**
- * Runs `attempt` until it succeeds or retryDelay (the one decision) gives up. Anything that is not
+ * The retry loop of the fetch transport (the upload-only client's API calls, and every part
+ * upload): runs `attempt` until it succeeds or retryDelay (the one decision, ky's too) gives up. Anything that is not
  * a TroveError (for example the upload engine's pause interruption) passes through untouched.
  */
 export async function withRetry<T>(

@@ -1,5 +1,5 @@
 import type { ClientContext } from "../client/client-context.js";
-import { sendAttempt, sendWithProgress, withRetry } from "../request/index.js";
+import { retryRequestOf, sendAttempt, sendWithProgress, withRetry } from "../request/index.js";
 
 export type PartBody = Blob | Uint8Array<ArrayBuffer>;
 
@@ -22,12 +22,7 @@ export function sendPart(
   body: PartBody,
   options: SendPartOptions = {},
 ): Promise<void> {
-  return withRetry(
-    () => attempt(ctx, url, body, options),
-    { idempotent: true, replayable: true },
-    ctx.retry,
-    options.signal,
-  );
+  return withRetry(() => attempt(ctx, url, body, options), retryRequestOf("PUT"), ctx.retry, options.signal);
 }
 
 function attempt(ctx: ClientContext, url: string, body: PartBody, options: SendPartOptions): Promise<void> {
