@@ -4,6 +4,9 @@
 // the bytes and hashes them with crypto.subtle; Node downloads the stored file from the delivery
 // host and compares. Runs with TROVE_BROWSER_TESTS=1 (see vitest.config.ts).
 import { fileURLToPath } from "node:url";
+import { type BrowserPage, launchChromium, openPage } from "@trove/test-support/browser/chromium";
+import { type StaticServer, startStaticServer } from "@trove/test-support/browser/static-server";
+import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import type { Browser } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type {
@@ -11,11 +14,8 @@ import type {
   HarnessReport,
   HarnessUploadOptions,
 } from "./support/browser-upload-harness.js";
-import { type BrowserPage, launchChromium, openPage } from "./support/chromium.js";
 import { downloadSha256, expectProgressToComplete } from "./support/page-assertions.js";
 import { bundleForBrowser } from "./support/sdk-bundle.js";
-import { type ServerProcess, startServerProcess } from "./support/server-process.js";
-import { type StaticServer, startStaticServer } from "./support/static-server.js";
 
 const HARNESS = fileURLToPath(new URL("./support/browser-upload-harness.ts", import.meta.url));
 const MIB = 1024 * 1024;

@@ -9,15 +9,15 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "@trove/sdk";
+import { type BrowserPage, launchChromium, openPage } from "@trove/test-support/browser/chromium";
+import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createBackend } from "../examples/backend-and-browser/src/backend.js";
 import { configFromEnv } from "../examples/backend-and-browser/src/config.js";
 import { MAX_UPLOAD_BYTES } from "../examples/backend-and-browser/src/upload-policy.js";
 import { type BackendExample, startBackendExample } from "./support/backend-example.js";
-import { type BrowserPage, launchChromium, openPage } from "./support/chromium.js";
 import { gradientPng } from "./support/png.js";
-import { type ServerProcess, startServerProcess } from "./support/server-process.js";
 
 const CONNECTION_HINT = "the server may be down, baseUrl may be wrong, or CORS refused this origin";
 

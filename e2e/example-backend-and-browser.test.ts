@@ -4,13 +4,13 @@
 // folder, and only that, with the private key. Driving the page in Chromium is
 // example-backend-and-browser.chromium.test.ts.
 import { createClient, createUploadClient, TroveError } from "@trove/sdk/node";
+import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, configFromEnv } from "../examples/backend-and-browser/src/config.js";
 import type { ListedFile } from "../examples/backend-and-browser/src/list-files.js";
 import { MAX_UPLOAD_BYTES } from "../examples/backend-and-browser/src/upload-policy.js";
 import { type BackendExample, startBackendExample } from "./support/backend-example.js";
 import { gradientPng } from "./support/png.js";
-import { type ServerProcess, startServerProcess } from "./support/server-process.js";
 
 describe("examples/backend-and-browser", () => {
   let server: ServerProcess;

@@ -8,14 +8,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createClient } from "@trove/sdk";
+import { type BrowserPage, launchChromium, openPage } from "@trove/test-support/browser/chromium";
+import { type StaticServer, startStaticServer } from "@trove/test-support/browser/static-server";
+import { viteBuild } from "@trove/test-support/browser/vite-build";
+import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type BrowserPage, launchChromium, openPage } from "./support/chromium.js";
 import { digestOf, downloadSha256 } from "./support/page-assertions.js";
 import { gradientPng } from "./support/png.js";
-import { type ServerProcess, startServerProcess } from "./support/server-process.js";
-import { type StaticServer, startStaticServer } from "./support/static-server.js";
-import { viteBuild } from "./support/vite-build.js";
 
 const EXAMPLE = fileURLToPath(new URL("../examples/browser-upload", import.meta.url));
 const MIB = 1024 * 1024;

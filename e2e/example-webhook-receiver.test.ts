@@ -11,8 +11,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { freePort } from "@trove/test-support/ports";
+import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import { afterAll, expect, it, vi } from "vitest";
-import { freePort, type ServerProcess, startServerProcess } from "./support/server-process.js";
 
 const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
 const README = readFileSync(join(REPO_ROOT, "examples/webhook-receiver/README.md"), "utf8");

@@ -1,7 +1,7 @@
 // Every management method of the SDK against the real server over HTTP.
 import { ConflictError, createClient, NotFoundError, PermissionDeniedError } from "@trove/sdk";
+import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ServerProcess, startServerProcess } from "./support/server-process.js";
 
 describe("managing files, folders and sources through the SDK", () => {
   let server: ServerProcess;

@@ -9,8 +9,8 @@ import { exec } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { runServerCommand, type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { runServerCommand, type ServerProcess, startServerProcess } from "./support/server-process.js";
 
 const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
 const execAsync = promisify(exec);

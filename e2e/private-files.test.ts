@@ -1,8 +1,8 @@
 // Private files through the SDK against the real server over HTTP: upload private, signed URLs
 // from the server, privacy changes; the plain URL is a 404 throughout.
 import { createClient } from "@trove/sdk";
+import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ServerProcess, startServerProcess } from "./support/server-process.js";
 
 // A 1×1 PNG.
 const PNG = Uint8Array.from(

@@ -6,14 +6,14 @@
 import { rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { createClient } from "@trove/sdk";
+import { type BrowserPage, launchChromium, openPage } from "@trove/test-support/browser/chromium";
+import { type StaticServer, startStaticServer } from "@trove/test-support/browser/static-server";
+import { viteBuild } from "@trove/test-support/browser/vite-build";
+import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BrowserPage, launchChromium, openPage } from "./support/chromium.js";
 import { digestOf, downloadSha256 } from "./support/page-assertions.js";
 import { gradientPng } from "./support/png.js";
-import { type ServerProcess, startServerProcess } from "./support/server-process.js";
-import { type StaticServer, startStaticServer } from "./support/static-server.js";
-import { viteBuild } from "./support/vite-build.js";
 
 const EXAMPLE = fileURLToPath(new URL("../examples/react-upload", import.meta.url));
 

@@ -10,15 +10,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createClient } from "@trove/sdk";
+import { type BrowserPage, launchChromium, openPage } from "@trove/test-support/browser/chromium";
+import { type StaticServer, startStaticServer } from "@trove/test-support/browser/static-server";
+import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import { build } from "esbuild";
 import type { Browser, Locator, Page, Request } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ReactPageConfig } from "./react-uploader-page.js";
-import { type BrowserPage, launchChromium, openPage } from "./support/chromium.js";
 import { digestOf, downloadSha256 } from "./support/page-assertions.js";
 import { gradientPng } from "./support/png.js";
-import { type ServerProcess, startServerProcess } from "./support/server-process.js";
-import { type StaticServer, startStaticServer } from "./support/static-server.js";
 
 const PAGE_ENTRY = fileURLToPath(new URL("./react-uploader-page.ts", import.meta.url));
 const STYLES = fileURLToPath(new URL("../packages/react/styles.css", import.meta.url));

@@ -10,8 +10,8 @@ import {
   NotFoundError,
   type TroveAdminClient,
 } from "@trove/sdk";
+import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ServerProcess, startServerProcess } from "./support/server-process.js";
 
 const ADMIN_TOKEN = randomBytes(32).toString("hex");
 

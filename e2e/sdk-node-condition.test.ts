@@ -7,9 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient, createUploadClient } from "@trove/sdk";
 import * as nodeEntry from "@trove/sdk/node";
+import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { downloadDigest, patternBytes, patternDigest } from "./support/content.js";
-import { type ServerProcess, startServerProcess } from "./support/server-process.js";
 
 describe('"@trove/sdk" in Node', () => {
   let server: ServerProcess;

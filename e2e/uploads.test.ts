@@ -6,10 +6,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { createClient } from "@trove/sdk/node";
+import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { downloadDigest, patternBytes, patternDigest, patternStream } from "./support/content.js";
 import { byProfile } from "./support/reliability-profile.js";
-import { type ServerProcess, startServerProcess } from "./support/server-process.js";
 import { STORAGE_DRIVERS, type StorageBackend, startStorage } from "./support/storage-matrix.js";
 
 const MIB = 1024 * 1024;

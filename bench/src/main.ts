@@ -12,6 +12,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { stopAllChildren } from "@trove/test-support/children";
 import { benchBundleSize } from "./benches/bundle-size.js";
 import { benchImages } from "./benches/images.js";
 import { benchListFiles } from "./benches/list-files.js";
@@ -22,7 +23,6 @@ import { benchSourceDelivery } from "./benches/source-delivery.js";
 import { benchUploadFs } from "./benches/upload-fs.js";
 import { benchUploadFsWhole } from "./benches/upload-fs-whole.js";
 import { benchUploadS3 } from "./benches/upload-s3.js";
-import { stopAllChildren } from "./support/children.js";
 import type { BenchContext } from "./support/context.js";
 import { describeMachine, loadAverage } from "./support/machine.js";
 import { type BenchDatabase, probePostgres } from "./support/postgres.js";

@@ -5,9 +5,9 @@
  * every upload endpoint (1, 2, 3, 5) accepts the public key.
  */
 import { ENDPOINTS, errorShapeFor } from "@trove/schema";
+import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, reportFigures, uploadSmallFile } from "../support/reliability-profile";
-import { type ServerProcess, startServerProcess } from "../support/server-process";
 
 const UNAUTHORIZED = { success: false, error: "Unauthorized", message: "Invalid or missing API key" };
 const SOURCES_UNAUTHORIZED = {

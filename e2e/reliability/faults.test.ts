@@ -9,9 +9,9 @@ import { readdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient, fileSessionStore, TroveError } from "@trove/sdk/node";
+import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, byProfile, PROFILE, reportFigures } from "../support/reliability-profile";
-import { type ServerProcess, startServerProcess } from "../support/server-process";
 import { checkRowObjects, listAllFiles, patternBytes } from "../support/workspace-files";
 
 const N = byProfile({ short: 4, long: 10, full: 50 });

@@ -5,6 +5,8 @@
  * `support/fuzz-delivery.ts`. Short profile (`npm test`): 300 requests; long
  * (`TROVE_LONG_TESTS=1`, CI): 1,000; full: 5,000.
  */
+
+import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -17,7 +19,6 @@ import {
 } from "../support/fuzz-delivery";
 import { gradientPng } from "../support/png";
 import { byProfile, PROFILE, reportFigures, uploadSmallFile } from "../support/reliability-profile";
-import { type ServerProcess, startServerProcess } from "../support/server-process";
 
 const RUNS = Number(process.env.TROVE_FUZZ_RUNS) || byProfile({ short: 300, long: 1_000, full: 5_000 });
 const TIME_LIMIT_MS = byProfile({ short: 300_000, long: 300_000, full: 900_000 });

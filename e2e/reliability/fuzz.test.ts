@@ -10,6 +10,7 @@ import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ADMIN_ENDPOINTS, ENDPOINTS } from "@trove/schema";
+import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseScrape } from "../../apps/server/test/support/scrape-metrics.js";
@@ -22,7 +23,6 @@ import {
   sendFuzzRequest,
 } from "../support/fuzz-requests";
 import { api, byProfile, PROFILE, reportFigures, uploadSmallFile } from "../support/reliability-profile";
-import { type ServerProcess, startServerProcess } from "../support/server-process";
 
 // 1,000 in every `npm test`, 5,000 in CI's long stage, 10,000 in the full profile.
 const RUNS = Number(process.env.TROVE_FUZZ_RUNS) || byProfile({ short: 1_000, long: 5_000, full: 10_000 });

@@ -14,10 +14,10 @@
  * is set, else PGlite.
  */
 import { createClient } from "@trove/sdk/node";
+import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, byProfile, PROFILE, reportFigures } from "../support/reliability-profile";
 import { distinctLoggedErrors } from "../support/server-log";
-import { type ServerProcess, startServerProcess } from "../support/server-process";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 import { patternBytes } from "../support/workspace-files";
 

@@ -9,9 +9,9 @@
  */
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reportFigures } from "../support/reliability-profile";
-import { type ServerProcess, startServerProcess } from "../support/server-process";
 
 const adminUrl = process.env.TROVE_TEST_DATABASE_URL;
 const tag = randomBytes(6).toString("hex");

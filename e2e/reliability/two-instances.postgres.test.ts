@@ -18,10 +18,10 @@
  */
 import { randomBytes } from "node:crypto";
 import { createClient } from "@trove/sdk/node";
+import { runServerCommand, type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RedisProcess, startRedis } from "../support/redis-process";
 import { api, reportFigures } from "../support/reliability-profile";
-import { runServerCommand, type ServerProcess, startServerProcess } from "../support/server-process";
 import { type StorageBackend, startStorage } from "../support/storage-matrix";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 

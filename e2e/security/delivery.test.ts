@@ -11,10 +11,10 @@
  */
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
+import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gradientPng } from "../support/png";
 import { reportFigures } from "../support/reliability-profile";
-import { type ServerProcess, startServerProcess } from "../support/server-process";
 import { uploadRecord } from "../support/upload-record.js";
 
 const SCRIPTED_SVG =

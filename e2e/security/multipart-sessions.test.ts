@@ -10,10 +10,10 @@
 import { randomBytes } from "node:crypto";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
+import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gradientPng } from "../support/png";
 import { api } from "../support/reliability-profile";
-import { type ServerProcess, startServerProcess } from "../support/server-process";
 
 const ADMIN_TOKEN = randomBytes(32).toString("hex");
 const NOT_FOUND = { success: false, error: "Session not found" };

@@ -15,9 +15,9 @@
  */
 import { randomBytes } from "node:crypto";
 import { request } from "node:http";
+import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reportFigures } from "../support/reliability-profile";
-import { type ServerProcess, startServerProcess } from "../support/server-process";
 
 const ADDRESS_MAX = 30;
 const PUBLIC_KEY_ADDRESS_MAX = 5;

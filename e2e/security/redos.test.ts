@@ -6,8 +6,8 @@
  * its stored type, and `/healthz` keeps answering while the upload is in flight.
  */
 import { setTimeout as sleep } from "node:timers/promises";
+import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ServerProcess, startServerProcess } from "../support/server-process";
 import { uploadRecord } from "../support/upload-record.js";
 
 // Upper bounds that only a stuck event loop breaks (the old sniffer needed hours), not benchmarks.

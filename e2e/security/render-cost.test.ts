@@ -7,10 +7,10 @@
  * - an SVG asked for through a transform is refused before any loader sees it.
  */
 import { errorEnvelopeSchema } from "@trove/schema";
+import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gradientPng } from "../support/png";
 import { uploadSmallFile } from "../support/reliability-profile";
-import { type ServerProcess, startServerProcess } from "../support/server-process";
 
 /**
  * The longest /healthz may wait while the renders run. A bound, not a benchmark: a healthy

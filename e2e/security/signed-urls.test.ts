@@ -6,10 +6,11 @@
  * bytes, at the freed path, private and public. The old link must answer exactly what a missing
  * file answers, and the new file's own link must work. Figures go to e2e/SECURITY.md.
  */
+
+import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gradientPng } from "../support/png";
 import { reportFigures } from "../support/reliability-profile";
-import { type ServerProcess, startServerProcess } from "../support/server-process";
 import { uploadRecord } from "../support/upload-record.js";
 
 const WEEK_SECONDS = 7 * 24 * 3600;

@@ -5,10 +5,10 @@
  * no refused upload leaves a file behind. Needs TROVE_TEST_DATABASE_URL.
  */
 import { randomBytes } from "node:crypto";
+import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gradientPng } from "../support/png";
 import { api } from "../support/reliability-profile";
-import { type ServerProcess, startServerProcess } from "../support/server-process";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 import { uploadRecord } from "../support/upload-record.js";
 

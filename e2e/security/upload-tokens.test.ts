@@ -10,10 +10,10 @@
 
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gradientPng } from "../support/png";
 import { api } from "../support/reliability-profile";
-import { type ServerProcess, startServerProcess } from "../support/server-process";
 import { storedObjects as storedObjectsOf } from "../support/stored-objects.js";
 import { uploadRecord } from "../support/upload-record.js";
 

@@ -1,8 +1,8 @@
 /** examples/backend-and-browser started in-process on loopback against a running trove-server. */
 import type { AddressInfo } from "node:net";
+import type { ServerProcess } from "@trove/test-support/server-process";
 import { createBackend } from "../../examples/backend-and-browser/src/backend.js";
 import { configFromEnv } from "../../examples/backend-and-browser/src/config.js";
-import type { ServerProcess } from "./server-process.js";
 
 export interface BackendExample {
   url: string;

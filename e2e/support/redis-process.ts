@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { connect } from "node:net";
-import { freePort } from "./server-process";
+import { freePort } from "@trove/test-support/ports";
 
 export interface RedisProcess {
   url: string;

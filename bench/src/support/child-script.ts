@@ -3,7 +3,7 @@
  * (waits for "listening <port>"), `runJsonScript` for a client that prints one JSON line last.
  */
 import { fileURLToPath } from "node:url";
-import { type Child, spawnChild } from "./children.js";
+import { type Child, spawnChild } from "@trove/test-support/children";
 import { BENCH_DIR } from "./trove-server.js";
 
 export function benchScript(relative: string): string {

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { type Child, spawnChild } from "./children.js";
+import { type Child, spawnChild } from "@trove/test-support/children";
 
 export interface S3rver {
   endpoint: string;

@@ -3,8 +3,8 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { createClient } from "@trove/sdk/node";
+import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type ServerProcess, startServerProcess } from "./support/server.js";
 
 const EXAMPLE_DIR = fileURLToPath(new URL("../../../examples/node-admin", import.meta.url));
 

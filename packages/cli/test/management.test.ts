@@ -3,9 +3,9 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PIXEL_PNG, writeTree } from "./support/fixtures.js";
-import { type ServerProcess, startServerProcess } from "./support/server.js";
 import { type TroveHome, trove, troveHome, troveJson } from "./support/trove-cli.js";
 
 interface FileRow {

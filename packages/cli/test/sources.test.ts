@@ -5,8 +5,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { updateSourceBodySchema } from "@trove/schema";
+import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ServerProcess, startServerProcess } from "./support/server.js";
 import { type TroveHome, trove, troveHome, troveJson } from "./support/trove-cli.js";
 
 interface SourceJson {

@@ -5,10 +5,10 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type CountingProxy, startCountingProxy } from "./support/counting-proxy.js";
 import { PIXEL_PNG, writeTree } from "./support/fixtures.js";
-import { type ServerProcess, startServerProcess } from "./support/server.js";
 import { spawnTrove, type TroveHome, trove, troveHome, troveJson, watch } from "./support/trove-cli.js";
 import { waitFor } from "./support/wait-for.js";
 

@@ -12,9 +12,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import generatePrismaClient from "@trove/test-support/prisma-client";
 import { build } from "esbuild";
 import type { TestProject } from "vitest/node";
-import generatePrismaClient from "../../../../e2e/support/global-setup.js";
 
 declare module "vitest" {
   export interface ProvidedContext {

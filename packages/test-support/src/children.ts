@@ -1,6 +1,7 @@
 /**
- * Every child process a bench starts is registered here, so that one call (and the process's
- * own exit, whatever the cause) stops all of them. Only processes this bench spawned are touched.
+ * Every child process a suite or a bench starts through here is registered, so that one call (and
+ * the process's own exit, whatever the cause: a test that times out never reaches its stop())
+ * stops all of them. Only processes started here are touched.
  */
 import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
 
@@ -9,20 +10,28 @@ const live = new Set<ChildProcess>();
 export interface Child {
   process: ChildProcess;
   pid: number;
-  /** stdout and stderr seen so far (the last 20 kB). */
+  /** stdout and stderr seen so far (the last `keepOutput` characters). */
   output(): string;
   exited(): boolean;
-  /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process is gone. */
+  /** SIGTERM, then SIGKILL after `graceMs` (never, if Infinity); resolves once the process is gone. */
   stop(graceMs?: number): Promise<void>;
+  /** SIGKILL, no grace; resolves once the process is gone. */
+  kill(): Promise<void>;
 }
 
-export function spawnChild(command: string, args: string[], options: SpawnOptions = {}): Child {
-  const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], ...options });
+export interface ChildOptions extends SpawnOptions {
+  /** How much of the output to keep, from the end; default 20 000 characters. */
+  keepOutput?: number;
+}
+
+export function spawnChild(command: string, args: string[], options: ChildOptions = {}): Child {
+  const { keepOutput = 20_000, ...spawnOptions } = options;
+  const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], ...spawnOptions });
   if (child.pid === undefined) throw new Error(`could not start ${command} ${args.join(" ")}`);
   live.add(child);
   let log = "";
   const append = (data: Buffer) => {
-    log = (log + data.toString()).slice(-20_000);
+    log = (log + data.toString()).slice(-keepOutput);
   };
   child.stdout?.on("data", append);
   child.stderr?.on("data", append);
@@ -42,14 +51,19 @@ export function spawnChild(command: string, args: string[], options: SpawnOption
     async stop(graceMs = 5000) {
       if (gone) return;
       child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+      const timer = Number.isFinite(graceMs) ? setTimeout(() => child.kill("SIGKILL"), graceMs) : undefined;
       await exit;
       clearTimeout(timer);
+    },
+    async kill() {
+      if (gone) return;
+      child.kill("SIGKILL");
+      await exit;
     },
   };
 }
 
-/** Stops every child still running (SIGTERM, then SIGKILL). */
+/** Stops every child still running (SIGTERM, then SIGKILL after 3 s). */
 export async function stopAllChildren(): Promise<void> {
   const running = [...live];
   await Promise.all(

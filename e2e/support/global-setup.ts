@@ -1,8 +1,0 @@
-// The server runs from source in a child process; its Prisma client must be generated first.
-import { execFileSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
-
-export default function setup(): void {
-  const script = fileURLToPath(new URL("../../apps/server/scripts/generate.mjs", import.meta.url));
-  execFileSync(process.execPath, [script], { stdio: "inherit" });
-}
