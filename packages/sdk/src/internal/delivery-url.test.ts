@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { deliveryUrl } from "./delivery-url.js";
-import { TroveError } from "./errors.js";
 import {
   fileDetails,
   fileListRow,
   fileRecord,
   flatUploadResponse,
   multipartComplete,
-} from "./test-support/fixtures.js";
-import { ASSETS_URL, testClient } from "./test-support/msw-server.js";
+} from "../../test/support/fixtures.js";
+import { ASSETS_URL, testClient } from "../../test/support/msw-server.js";
+import { deliveryUrl } from "./delivery-url.js";
+import { TroveError } from "./errors.js";
 
 describe("client.url", () => {
   const client = testClient();

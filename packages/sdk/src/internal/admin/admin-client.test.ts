@@ -1,6 +1,7 @@
 import type { AdminKey, AdminWorkspace, CreatedKey } from "@trove/schema";
 import { HttpResponse, http } from "msw";
 import { afterEach, describe, expect, expectTypeOf, it, vi } from "vitest";
+import { BASE_URL, useMswServer } from "../../../test/support/msw-server.js";
 import {
   AuthenticationError,
   ConflictError,
@@ -11,7 +12,6 @@ import {
   TroveError,
   ValidationError,
 } from "../errors.js";
-import { BASE_URL, useMswServer } from "../test-support/msw-server.js";
 import { type AdminClientOptions, createAdminClient, type TroveAdminClient } from "./create-admin-client.js";
 import type { CreateKeyBody } from "./keys.js";
 import type { UpdateWorkspaceBody } from "./workspaces.js";

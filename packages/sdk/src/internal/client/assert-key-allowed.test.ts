@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { BASE_URL } from "../../../test/support/msw-server.js";
 import { TroveError } from "../errors.js";
-import { BASE_URL } from "../test-support/msw-server.js";
 import { createClient } from "./create-client.js";
 import { createUploadClient } from "./create-upload-client.js";
 

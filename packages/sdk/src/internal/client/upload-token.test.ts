@@ -1,5 +1,8 @@
 import { HttpResponse, http } from "msw";
 import { afterEach, describe, expect, expectTypeOf, it, vi } from "vitest";
+import { fakeMultipart, patternBytes } from "../../../test/support/fake-multipart.js";
+import { flatUploadResponse } from "../../../test/support/fixtures.js";
+import { BASE_URL, testOptions, useMswServer } from "../../../test/support/msw-server.js";
 import {
   AuthenticationError,
   PermissionDeniedError,
@@ -7,9 +10,6 @@ import {
   type TroveErrorCode,
   ValidationError,
 } from "../errors.js";
-import { fakeMultipart, patternBytes } from "../test-support/fake-multipart.js";
-import { flatUploadResponse } from "../test-support/fixtures.js";
-import { BASE_URL, testOptions, useMswServer } from "../test-support/msw-server.js";
 import type { UploadTokenSource } from "./client-options.js";
 import { createUploadClient } from "./create-upload-client.js";
 

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buffer } from "node:stream/consumers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { patternBytes } from "../test-support/fake-multipart.js";
+import { patternBytes } from "../../../test/support/fake-multipart.js";
 import { withFilePartBodies } from "./file-part-fetch.js";
 import { FileRangeBlob } from "./file-range-blob.js";
 

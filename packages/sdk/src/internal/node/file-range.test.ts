@@ -2,7 +2,7 @@ import { mkdtemp, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { patternBytes } from "../test-support/fake-multipart.js";
+import { patternBytes } from "../../../test/support/fake-multipart.js";
 import { readFileRange } from "./file-range.js";
 
 const MiB = 1024 * 1024;

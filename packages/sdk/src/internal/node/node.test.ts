@@ -6,11 +6,11 @@ import { Readable } from "node:stream";
 import { pathToFileURL } from "node:url";
 import { HttpResponse, http } from "msw";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fakeMultipart, patternBytes } from "../../../test/support/fake-multipart.js";
+import { flatUploadResponse } from "../../../test/support/fixtures.js";
+import { BASE_URL, testOptions, useMswServer } from "../../../test/support/msw-server.js";
+import { refusedTarget } from "../../../test/support/refused-port.js";
 import * as nodeEntry from "../../node.js";
-import { fakeMultipart, patternBytes } from "../test-support/fake-multipart.js";
-import { flatUploadResponse } from "../test-support/fixtures.js";
-import { BASE_URL, testOptions, useMswServer } from "../test-support/msw-server.js";
-import { refusedTarget } from "../test-support/refused-port.js";
 import { fileSessionStore } from "./file-session-store.js";
 
 const server = useMswServer();

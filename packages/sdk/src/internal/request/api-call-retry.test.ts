@@ -1,11 +1,11 @@
 import { HttpResponse, http } from "msw";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { fakeMultipart, patternBytes } from "../../../test/support/fake-multipart.js";
+import { fileDetails, flatUploadResponse, folderRecord } from "../../../test/support/fixtures.js";
+import { BASE_URL, testClient, testOptions, useMswServer } from "../../../test/support/msw-server.js";
+import { refusedTarget } from "../../../test/support/refused-port.js";
 import { createUploadClient } from "../../upload.js";
 import { AbortError, ConnectionError, RateLimitError, ServerError, TimeoutError } from "../errors.js";
-import { fakeMultipart, patternBytes } from "../test-support/fake-multipart.js";
-import { fileDetails, flatUploadResponse, folderRecord } from "../test-support/fixtures.js";
-import { BASE_URL, testClient, testOptions, useMswServer } from "../test-support/msw-server.js";
-import { refusedTarget } from "../test-support/refused-port.js";
 
 const server = useMswServer();
 const details = { success: true, data: fileDetails };

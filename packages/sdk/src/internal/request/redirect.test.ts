@@ -1,18 +1,22 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import * as node from "../../node.js";
-import type { ClientOptions } from "../client/client-options.js";
-import { createClient } from "../client/create-client.js";
-import { createUploadClient } from "../client/create-upload-client.js";
-import { TroveError } from "../errors.js";
-import { FakeXhr } from "../test-support/fake-xhr.js";
-import { envelopeUploadResponse, multipartComplete, multipartSession } from "../test-support/fixtures.js";
 import {
   type Arrival,
   type LoopbackServer,
   loopbackServer,
   redirectingServer,
   replyJson,
-} from "../test-support/loopback-server.js";
+} from "@trove/test-support/loopback-server";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { FakeXhr } from "../../../test/support/fake-xhr.js";
+import {
+  envelopeUploadResponse,
+  multipartComplete,
+  multipartSession,
+} from "../../../test/support/fixtures.js";
+import * as node from "../../node.js";
+import type { ClientOptions } from "../client/client-options.js";
+import { createClient } from "../client/create-client.js";
+import { createUploadClient } from "../client/create-upload-client.js";
+import { TroveError } from "../errors.js";
 
 /**
  * Every request that carries the API key, from every client, meets a real redirect to another

@@ -2,14 +2,20 @@ import type { UploadTokenResponse } from "@trove/schema";
 import { HttpResponse, http } from "msw";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import {
+  fileDetails,
+  fileListRow,
+  fileRecord,
+  folderRecord,
+  source,
+} from "../../../test/support/fixtures.js";
+import { BASE_URL, testClient, useMswServer } from "../../../test/support/msw-server.js";
+import {
   AuthenticationError,
   ConflictError,
   InvalidResponseError,
   NotFoundError,
   PermissionDeniedError,
 } from "../errors.js";
-import { fileDetails, fileListRow, fileRecord, folderRecord, source } from "../test-support/fixtures.js";
-import { BASE_URL, testClient, useMswServer } from "../test-support/msw-server.js";
 import type { FileListItem } from "./files.js";
 
 const server = useMswServer();

@@ -1,15 +1,15 @@
 import { HttpResponse, http, type JsonBodyType } from "msw";
 import { describe, expect, it } from "vitest";
-import { buildTransform } from "../../transform.js";
-import { createUploadClient } from "../client/create-upload-client.js";
-import { InvalidResponseError, RateLimitError, ServerError, ValidationError } from "../errors.js";
 import {
   envelopeUploadResponse,
   flatUploadResponse,
   hostedUploadResponse,
   wrappedUploadResponse,
-} from "../test-support/fixtures.js";
-import { BASE_URL, testClient, testOptions, useMswServer } from "../test-support/msw-server.js";
+} from "../../../test/support/fixtures.js";
+import { BASE_URL, testClient, testOptions, useMswServer } from "../../../test/support/msw-server.js";
+import { buildTransform } from "../../transform.js";
+import { createUploadClient } from "../client/create-upload-client.js";
+import { InvalidResponseError, RateLimitError, ServerError, ValidationError } from "../errors.js";
 import type { UploadProgress } from "./upload-options.js";
 
 const server = useMswServer();

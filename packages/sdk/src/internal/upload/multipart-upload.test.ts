@@ -1,10 +1,15 @@
 import { HttpResponse, http } from "msw";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import {
+  fakeMultipart,
+  memorySessionStore,
+  patternBytes,
+  sleep,
+} from "../../../test/support/fake-multipart.js";
+import { FakeXhr } from "../../../test/support/fake-xhr.js";
+import { envelopeUploadResponse } from "../../../test/support/fixtures.js";
+import { BASE_URL, testClient, useMswServer } from "../../../test/support/msw-server.js";
 import { AbortError, ConnectionError, SessionExpiredError, ValidationError } from "../errors.js";
-import { fakeMultipart, memorySessionStore, patternBytes, sleep } from "../test-support/fake-multipart.js";
-import { FakeXhr } from "../test-support/fake-xhr.js";
-import { envelopeUploadResponse } from "../test-support/fixtures.js";
-import { BASE_URL, testClient, useMswServer } from "../test-support/msw-server.js";
 import type { StoredUploadSession } from "./session-store.js";
 import type { UploadProgress } from "./upload-options.js";
 

@@ -1,7 +1,7 @@
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll } from "vitest";
-import type { ClientOptions } from "../client/client-options.js";
-import { createClient } from "../client/create-client.js";
+import type { ClientOptions } from "../../src/internal/client/client-options.js";
+import { createClient } from "../../src/internal/client/create-client.js";
 
 export const BASE_URL = "https://api.trove.test";
 export const ASSETS_URL = "https://assets.trove.test";
