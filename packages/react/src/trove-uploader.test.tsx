@@ -3,7 +3,7 @@
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { ValidationError } from "@trove/sdk/upload";
 import { afterEach, describe, expect, it } from "vitest";
-import { fakeUploadClient } from "./test-support/fake-upload-client.js";
+import { fakeUploadClient } from "../test/support/fake-upload-client.js";
 import { TroveProvider } from "./trove-provider.js";
 import { TroveUploader } from "./trove-uploader.js";
 

@@ -4,7 +4,7 @@ import { act, cleanup, renderHook } from "@testing-library/react";
 import { RateLimitError } from "@trove/sdk/upload";
 import { type ReactNode, StrictMode } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { fakeUploadClient } from "./test-support/fake-upload-client.js";
+import { fakeUploadClient } from "../test/support/fake-upload-client.js";
 import { TroveProvider } from "./trove-provider.js";
 import { type UseUploadOptions, useUpload } from "./use-upload.js";
 
