@@ -5,10 +5,10 @@ import { ENDPOINTS, uploadResponseSchema, wrappedUploadResponseSchema } from "@t
 import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { solid } from "../src/media/test-images.js";
-import { forbidSystemDns, startTestServer, type TestServer } from "../src/network/test-doubles.js";
 import { errorsPlugin } from "../src/plugins/errors.js";
 import { registerEndpoint } from "../src/routes/endpoint-route.js";
 import { createTestApp, type TestApp } from "./support/index.js";
+import { forbidSystemDns, startTestServer, type TestServer } from "./support/network-doubles.js";
 import { directUpload, remoteUpload } from "./uploads-helpers.js";
 
 /** A path with every `:param` filled by a value that cannot name anything. */

@@ -9,16 +9,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deleteUnreferencedObjects } from "../src/files/delete-objects-job.js";
 import { solid } from "../src/media/test-images.js";
 import { variantCachePrefix } from "../src/media/variant-cache-key.js";
+import { S3StorageDriver } from "../src/storage/s3-driver.js";
+import { type AzuriteHandle, startAzurite } from "./support/azurite.js";
+import { type FakeGcs, startFakeGcs } from "./support/fake-gcs.js";
+import { createTestApp, type TestApp } from "./support/index.js";
 import {
   loopbackOnlyConnector,
   startTestServer,
   type TestServer,
   tableLookup,
-} from "../src/network/test-doubles.js";
-import { S3StorageDriver } from "../src/storage/s3-driver.js";
-import { type AzuriteHandle, startAzurite } from "./support/azurite.js";
-import { type FakeGcs, startFakeGcs } from "./support/fake-gcs.js";
-import { createTestApp, type TestApp } from "./support/index.js";
+} from "./support/network-doubles.js";
 import { type S3rverHandle, startS3rver } from "./support/s3rver.js";
 
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>';

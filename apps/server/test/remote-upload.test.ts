@@ -1,13 +1,16 @@
 // POST /api/v1/uploads/remote (spec endpoint 2). Every fetch goes to an HTTP server this test starts
 // on 127.0.0.1, reachable only because the app trusts 127.0.0.0/8 (TROVE_TRUSTED_RANGES). Refusals
 // of non-loopback targets are proven with a table resolver and a connector that never dials
-// (src/network/test-doubles.ts); the system resolver is disabled for the whole file.
+// (test/support/network-doubles.ts); the system resolver is disabled for the whole file.
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { uploadErrorSchema } from "@trove/schema";
 import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { solid } from "../src/media/test-images.js";
+import { hashStream } from "../src/storage/multipart/block-hash.js";
+import { fileNameFromUrl } from "../src/uploads/fetch-remote-upload.js";
+import { createTestApp, type TestApp } from "./support/index.js";
 import {
   forbidSystemDns,
   loopbackOnlyConnector,
@@ -15,10 +18,7 @@ import {
   startTestServer,
   type TestServer,
   tableLookup,
-} from "../src/network/test-doubles.js";
-import { hashStream } from "../src/storage/multipart/block-hash.js";
-import { fileNameFromUrl } from "../src/uploads/fetch-remote-upload.js";
-import { createTestApp, type TestApp } from "./support/index.js";
+} from "./support/network-doubles.js";
 import {
   directUpload,
   listObjects,

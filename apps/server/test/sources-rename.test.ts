@@ -9,14 +9,14 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.js";
 import { solid } from "../src/media/test-images.js";
+import { DUPLICATE, NOT_FOUND, type SourcesApi, sourcesApi, uniqueName } from "./sources-fixtures.js";
+import { createTestApp, type TestApp } from "./support/index.js";
 import {
   loopbackOnlyConnector,
   startTestServer,
   type TestServer,
   tableLookup,
-} from "../src/network/test-doubles.js";
-import { DUPLICATE, NOT_FOUND, type SourcesApi, sourcesApi, uniqueName } from "./sources-fixtures.js";
-import { createTestApp, type TestApp } from "./support/index.js";
+} from "./support/network-doubles.js";
 
 let t: TestApp;
 /** A second instance on the same database and storage, as behind a load balancer. */

@@ -5,9 +5,9 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { solid } from "../src/media/test-images.js";
-import { startTestServer, type TestServer } from "../src/network/test-doubles.js";
 import { startTracing, type Tracing } from "../src/tracing/start-tracing.js";
 import { createTestApp, type TestApp } from "./support/index.js";
+import { startTestServer, type TestServer } from "./support/network-doubles.js";
 import { directUpload, pathOf, uploaded, waitFor } from "./uploads-helpers.js";
 
 interface ReceivedSpan {

@@ -6,9 +6,9 @@ import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../src/keys/api-keys.js";
 import { solid } from "../src/media/test-images.js";
-import { forbidSystemDns, startTestServer, type TestServer } from "../src/network/test-doubles.js";
 import { completeRaw, putPart, startRaw, testBytes } from "./multipart-helpers.js";
 import { createTestApp, type TestApp } from "./support/index.js";
+import { forbidSystemDns, startTestServer, type TestServer } from "./support/network-doubles.js";
 import {
   directUpload,
   listObjects,

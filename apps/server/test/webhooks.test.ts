@@ -9,16 +9,16 @@ import { openSecret } from "../src/crypto/secret-box.js";
 import { createJobRunner } from "../src/jobs/start-workers.js";
 import { WEBHOOK_SECRET_PURPOSE } from "../src/keys/workspaces.js";
 import { solid } from "../src/media/test-images.js";
+import { oneOffWebhookSecret } from "../src/webhooks/signing.js";
+import { signingSecrets } from "../src/webhooks/workspace-secrets.js";
+import { createTestApp, type TestApp } from "./support/index.js";
 import {
   forbidSystemDns,
   refusingConnector,
   startTestServer,
   type TestServer,
   tableLookup,
-} from "../src/network/test-doubles.js";
-import { oneOffWebhookSecret } from "../src/webhooks/signing.js";
-import { signingSecrets } from "../src/webhooks/workspace-secrets.js";
-import { createTestApp, type TestApp } from "./support/index.js";
+} from "./support/network-doubles.js";
 import { directUpload, remoteUpload, uploaded, waitFor } from "./uploads-helpers.js";
 
 let restoreDns: () => void = () => {};

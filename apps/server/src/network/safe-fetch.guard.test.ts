@@ -3,9 +3,6 @@
 // opens one to loopback (loopbackOnlyConnector). A broken guard fails these tests; it cannot send a
 // packet to any of these addresses.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createGuardedConnector, createGuardedLookup, resolveAndVet } from "./guarded-connector.js";
-import { RemoteFetchError } from "./remote-fetch-error.js";
-import { safeFetch } from "./safe-fetch.js";
 import {
   forbidSystemDns,
   loopbackOnlyConnector,
@@ -13,7 +10,10 @@ import {
   startTestServer,
   type TestServer,
   tableLookup,
-} from "./test-doubles.js";
+} from "../../test/support/network-doubles.js";
+import { createGuardedConnector, createGuardedLookup, resolveAndVet } from "./guarded-connector.js";
+import { RemoteFetchError } from "./remote-fetch-error.js";
+import { safeFetch } from "./safe-fetch.js";
 
 // No test here may use the system resolver: every name comes from tableLookup.
 let restoreDns: () => void = () => {};

@@ -3,8 +3,6 @@
 // names resolve from a table (tableLookup), so no DNS server is asked either.
 import type { Readable } from "node:stream";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { RemoteFetchError } from "./remote-fetch-error.js";
-import { type SafeFetchOptions, safeFetch } from "./safe-fetch.js";
 import {
   forbidSystemDns,
   ipv6LoopbackAvailable,
@@ -13,7 +11,9 @@ import {
   startTestServer,
   type TestServer,
   tableLookup,
-} from "./test-doubles.js";
+} from "../../test/support/network-doubles.js";
+import { RemoteFetchError } from "./remote-fetch-error.js";
+import { type SafeFetchOptions, safeFetch } from "./safe-fetch.js";
 
 // No test here may use the system resolver: every name comes from tableLookup.
 let restoreDns: () => void = () => {};

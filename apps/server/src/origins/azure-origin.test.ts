@@ -11,7 +11,7 @@ import {
   refusingConnector,
   startTestServer,
   tableLookup,
-} from "../network/test-doubles.js";
+} from "../../test/support/network-doubles.js";
 import { parseTrustedRanges } from "../network/trusted-ranges.js";
 import { type AzureOriginContext, createAzureOriginReader } from "./azure-origin.js";
 import { OriginError } from "./origin-error.js";

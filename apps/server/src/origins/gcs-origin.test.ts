@@ -3,13 +3,13 @@
 // are proven refused with a table resolver and recording connectors: nothing leaves the machine.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type FakeGcs, startFakeGcs } from "../../test/support/fake-gcs.js";
-import { parseTrustedRanges } from "../network/index.js";
 import {
   forbidSystemDns,
   loopbackOnlyConnector,
   refusingConnector,
   tableLookup,
-} from "../network/test-doubles.js";
+} from "../../test/support/network-doubles.js";
+import { parseTrustedRanges } from "../network/index.js";
 import { createGcsOriginReader, type GcsOriginContext, type GcsOriginReader } from "./gcs-origin.js";
 import { OriginError } from "./origin-error.js";
 import type { OriginObject, OriginReadRequest } from "./origin-reader.js";

@@ -5,9 +5,6 @@
 import { createHmac } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type Database, openDatabase } from "../db/database.js";
-import { JobRunner, type JobRunnerOptions } from "../jobs/job-runner.js";
-import { RemoteFetchError } from "../network/remote-fetch-error.js";
 import {
   forbidSystemDns,
   loopbackOnlyConnector,
@@ -15,7 +12,10 @@ import {
   startTestServer,
   type TestServer,
   tableLookup,
-} from "../network/test-doubles.js";
+} from "../../test/support/network-doubles.js";
+import { type Database, openDatabase } from "../db/database.js";
+import { JobRunner, type JobRunnerOptions } from "../jobs/job-runner.js";
+import { RemoteFetchError } from "../network/remote-fetch-error.js";
 import {
   createWebhookHandler,
   deliverWebhook,

@@ -10,7 +10,12 @@ import dns from "node:dns";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { type AddressInfo, isIP, type Socket } from "node:net";
 import { buildConnector } from "undici";
-import type { Connector, ConnectorOptions, LookupAll, ResolvedAddress } from "./guarded-connector.js";
+import type {
+  Connector,
+  ConnectorOptions,
+  LookupAll,
+  ResolvedAddress,
+} from "../../src/network/guarded-connector.js";
 
 /** Resolves names from a fixed table; an unknown name fails like NXDOMAIN. Records every call. */
 export function tableLookup(
