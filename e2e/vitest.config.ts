@@ -16,7 +16,7 @@ const browserTests = process.env.TROVE_BROWSER_TESTS === "1";
 const POSTGRES_SUITES = process.env.TROVE_TEST_DATABASE_URL ? [] : ["**/*.postgres.test.ts"];
 
 export default troveProject("e2e", {
-  globalSetup: ["@trove/test-support/prisma-client"],
+  globalSetup: ["@trove/test-support/global-setup"],
   exclude: [...configDefaults.exclude, ...(browserTests ? [] : BROWSER_SUITES), ...POSTGRES_SUITES],
   testTimeout: 180_000,
   hookTimeout: 120_000,

@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { type Child, spawnChild } from "./children.js";
+import { seedFromTemplate } from "./pgdata-template.js";
 import { freePort, waitForHttp } from "./ports.js";
 
 const SERVER_CLI = fileURLToPath(new URL("../../../apps/server/src/cli.ts", import.meta.url));
@@ -42,6 +43,8 @@ export interface LaunchOptions {
   keys: ServerKeys;
   /** Reuse a data directory (and keep it on stop); default: a fresh one, removed on stop. */
   dataDir?: string;
+  /** Fills a fresh data directory before the first start. */
+  prepareDataDir?: (dataDir: string) => Promise<void>;
   /** Node flags before the CLI, e.g. `--cpu-prof`. */
   nodeArgs?: string[];
   /** How long the server may take to answer /readyz. */
@@ -71,6 +74,7 @@ export interface LaunchedServer {
 
 export async function launchServer(options: LaunchOptions): Promise<LaunchedServer> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), "trove-server-")));
+  if (!options.dataDir) await options.prepareDataDir?.(dataDir);
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const { keys } = options;
@@ -166,9 +170,12 @@ export async function startServerProcess(
     private: randomKey("sk"),
     private2: randomKey("sk"),
   };
+  const serverEnv = { LOG_LEVEL: "warn", ...PER_ADDRESS_LIMITS_RAISED, ...env };
   const server = await launchServer({
-    env: { LOG_LEVEL: "warn", ...PER_ADDRESS_LIMITS_RAISED, ...env },
+    env: serverEnv,
     keys,
+    // A copy of the database the global setup migrated, when it did (./pgdata-template.ts).
+    prepareDataDir: (dataDir) => seedFromTemplate(dataDir, serverEnv),
     // Under the hook timeout (120 s): a loaded 2-core machine has taken over a minute to start one.
     readyTimeoutMs: 100_000,
     // Tests assert on everything it printed.

@@ -1,7 +1,7 @@
 /**
- * Before the suites: generate the server's Prisma client (the server runs from source in a
- * child process, as in e2e), and build the `trove` binary from source into a temporary
- * directory.
+ * Before the suites: what every suite that starts the server needs (its Prisma client, a
+ * migrated template database: @trove/test-support/global-setup), and the `trove` binary built
+ * from source into a temporary directory.
  *
  * The binary is src/bin.ts bundled by esbuild with the `dev-source` condition, so it is the
  * current source of @trove/cli, @trove/sdk and @trove/schema (no stale dist), and each command
@@ -12,7 +12,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import generatePrismaClient from "@trove/test-support/prisma-client";
+import setupServerSuites from "@trove/test-support/global-setup";
 import { build } from "esbuild";
 import type { TestProject } from "vitest/node";
 
@@ -23,7 +23,7 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  generatePrismaClient();
+  const removeTemplate = await setupServerSuites();
   const dir = await mkdtemp(join(tmpdir(), "trove-cli-bin-"));
   const outfile = join(dir, "trove.mjs");
   await build({
@@ -42,5 +42,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     },
   });
   project.provide("troveBin", outfile);
-  return () => rm(dir, { recursive: true, force: true });
+  return async () => {
+    await rm(dir, { recursive: true, force: true });
+    await removeTemplate();
+  };
 }
