@@ -4,11 +4,11 @@
 // the bytes and hashes them with crypto.subtle; Node downloads the stored file from the delivery
 // host and compares. Runs with TROVE_BROWSER_TESTS=1 (see vitest.config.ts).
 import { fileURLToPath } from "node:url";
-import { type BrowserPage, launchChromium, openPage } from "@trove/test-support/browser/chromium";
+import { useChromium } from "@trove/test-support/browser/browser-per-file";
+import { throttleUploads } from "@trove/test-support/browser/chromium";
 import { type StaticServer, startStaticServer } from "@trove/test-support/browser/static-server";
-import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
-import type { Browser } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { useServerProcess } from "@trove/test-support/server-per-file";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type {
   HarnessFailure,
   HarnessReport,
@@ -24,51 +24,35 @@ const PAGE = `<!doctype html>
 <script src="/harness.js"></script></head><body>browser e2e</body></html>`;
 
 describe("@trove/sdk/upload in Chromium against trove-server", () => {
-  let server: ServerProcess;
+  const server = useServerProcess();
   let site: StaticServer;
-  let browser: Browser;
-  let tab: BrowserPage;
 
   beforeAll(async () => {
-    const [harness, started] = await Promise.all([bundleForBrowser(HARNESS), startServerProcess()]);
-    server = started;
     site = await startStaticServer({
       files: {
         "/": { type: "text/html; charset=utf-8", body: PAGE },
-        "/harness.js": { type: "text/javascript; charset=utf-8", body: harness },
+        "/harness.js": { type: "text/javascript; charset=utf-8", body: await bundleForBrowser(HARNESS) },
       },
     });
-    browser = await launchChromium();
   });
-
   afterAll(async () => {
-    await browser?.close();
     await site?.close();
-    await server?.stop();
   });
 
-  beforeEach(async () => {
-    tab = await openPage(browser);
-    await tab.page.goto(`${site.url}/`);
-  });
-
-  afterEach(async () => {
-    expect(tab.foreignRequests, "the page requested something off loopback").toEqual([]);
-    await tab.close();
-  });
+  const chrome = useChromium({ startAt: () => `${site.url}/` });
 
   async function upload(
     options: Omit<HarnessUploadOptions, "baseUrl" | "apiKey"> & { apiKey?: string },
   ): Promise<HarnessReport | HarnessFailure> {
     const args: HarnessUploadOptions = { baseUrl: server.baseUrl, apiKey: server.keys.public, ...options };
-    return tab.page.evaluate((o) => window.troveHarness.upload(o), args);
+    return chrome.tab.page.evaluate((o) => window.troveHarness.upload(o), args);
   }
 
   async function uploadOk(options: Parameters<typeof upload>[0]): Promise<HarnessReport> {
     const report = await upload(options);
     if (!report.ok) {
       throw new Error(
-        `upload failed in the page: ${JSON.stringify(report)}\npage: ${tab.pageErrors.join("\n")}\nserver: ${server.output()}`,
+        `upload failed in the page: ${JSON.stringify(report)}\npage: ${chrome.tab.pageErrors.join("\n")}\nserver: ${server.output()}`,
       );
     }
     return report;
@@ -78,14 +62,7 @@ describe("@trove/sdk/upload in Chromium against trove-server", () => {
     const size = 12 * MIB;
     // On unthrottled loopback a 4 MiB part can leave in one progress tick, so the bytes-as-they-
     // leave assertion below would depend on timing; at 16 MiB/s each part takes ~250 ms.
-    const cdp = await tab.page.context().newCDPSession(tab.page);
-    await cdp.send("Network.enable");
-    await cdp.send("Network.emulateNetworkConditions", {
-      offline: false,
-      latency: 0,
-      downloadThroughput: -1,
-      uploadThroughput: 16 * MIB,
-    });
+    await throttleUploads(chrome.tab.page, 16 * MIB);
     const report = await uploadOk({ size, fileName: "browser-multipart.bin" });
 
     expect(report.result).toMatchObject({ name: "browser-multipart.bin", size });

@@ -9,10 +9,11 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "@trove/sdk";
-import { type BrowserPage, launchChromium, openPage } from "@trove/test-support/browser/chromium";
-import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
-import type { Browser, Locator, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { useChromium } from "@trove/test-support/browser/browser-per-file";
+import { openPage, throttleUploads, waitForRowState } from "@trove/test-support/browser/chromium";
+import { useServerProcess } from "@trove/test-support/server-per-file";
+import type { Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBackend } from "../examples/backend-and-browser/src/backend.js";
 import { configFromEnv } from "../examples/backend-and-browser/src/config.js";
 import { MAX_UPLOAD_BYTES } from "../examples/backend-and-browser/src/upload-policy.js";
@@ -22,53 +23,30 @@ import { gradientPng } from "./support/png.js";
 const CONNECTION_HINT = "the server may be down, baseUrl may be wrong, or CORS refused this origin";
 
 describe("examples/backend-and-browser in Chromium", () => {
-  let server: ServerProcess;
+  const server = useServerProcess();
   let backend: BackendExample;
-  let browser: Browser;
-  let tab: BrowserPage;
   let workDir: string;
 
   beforeAll(async () => {
-    server = await startServerProcess();
     backend = await startBackendExample(server);
-    browser = await launchChromium();
     workDir = await mkdtemp(join(tmpdir(), "trove-backend-example-"));
   });
 
   afterAll(async () => {
-    await browser?.close();
     await backend?.close();
-    await server?.stop();
     if (workDir) await rm(workDir, { recursive: true, force: true });
   });
 
-  beforeEach(async () => {
-    tab = await openPage(browser);
-  });
-
-  afterEach(async () => {
-    expect(tab.foreignRequests, "the page requested something off loopback").toEqual([]);
+  const chrome = useChromium({
     // Nothing the page does may end as an uncaught error or rejection.
-    expect(tab.pageErrors.filter((line) => line.startsWith("pageerror:"))).toEqual([]);
-    await tab.close();
+    afterEachTest: (tab) =>
+      expect(tab.pageErrors.filter((line) => line.startsWith("pageerror:"))).toEqual([]),
   });
 
   const row = (page: Page, name: string): Locator => page.locator(`li.upload[data-name="${name}"]`);
 
-  async function waitForState(page: Page, name: string, state: string): Promise<Locator> {
-    const target = row(page, name);
-    try {
-      await target.and(page.locator(`[data-state="${state}"]`)).waitFor({ timeout: 60_000 });
-    } catch (error) {
-      const current = await target
-        .evaluate((el) => `${el.getAttribute("data-state")}: ${el.textContent}`)
-        .catch(() => "no row");
-      throw new Error(`row ${name} never became ${state} (${current})\n${tab.pageErrors.join("\n")}`, {
-        cause: error,
-      });
-    }
-    return target;
-  }
+  const waitForState = (page: Page, name: string, state: string) =>
+    waitForRowState(chrome.tab, row(page, name), name, state);
 
   const visibleButtons = (target: Locator) => target.locator("button:visible").allTextContents();
   const barFilter = (target: Locator) =>
@@ -82,7 +60,7 @@ describe("examples/backend-and-browser in Chromium", () => {
   }
 
   it("uploads from the page and lists only this browser's files, thumbnail included", async () => {
-    const { page } = tab;
+    const { page } = chrome.tab;
     const uploadKeys: (string | undefined)[] = [];
     page.on("request", (request) => {
       if (request.url().startsWith(`${server.baseUrl}/api/v1/`))
@@ -120,7 +98,7 @@ describe("examples/backend-and-browser in Chromium", () => {
     for (const key of Object.values(server.keys)) expect(seen.includes(key)).toBe(false);
 
     // A new browser (its own session) sees none of it.
-    const stranger = await openPage(browser);
+    const stranger = await openPage(chrome.browser);
     try {
       await stranger.page.goto(`${backend.url}/`);
       await stranger.page.waitForLoadState("networkidle");
@@ -132,7 +110,7 @@ describe("examples/backend-and-browser in Chromium", () => {
   });
 
   it("keeps each failed file's own message next to its name, with Retry and Remove and a grey bar", async () => {
-    const { page } = tab;
+    const { page } = chrome.tab;
     await page.goto(`${backend.url}/`);
     // Just over the policy's 10 MB, starting like a PNG: refused for its size, not its type.
     const big = new Uint8Array(MAX_UPLOAD_BYTES + 1);
@@ -169,7 +147,7 @@ describe("examples/backend-and-browser in Chromium", () => {
   });
 
   it("a Trove server it cannot reach is one message with the likely causes; Retry then uploads", async () => {
-    const { page } = tab;
+    const { page } = chrome.tab;
     await page.goto(`${backend.url}/`);
     await page.route(`${server.baseUrl}/**`, (route) => route.abort("connectionrefused"));
     await page
@@ -188,16 +166,9 @@ describe("examples/backend-and-browser in Chromium", () => {
   });
 
   it("shows bytes, speed and time left while uploading; Cancel leaves Retry and Remove", async () => {
-    const { page } = tab;
+    const { page } = chrome.tab;
     await page.goto(`${backend.url}/`);
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send("Network.enable");
-    await cdp.send("Network.emulateNetworkConditions", {
-      offline: false,
-      latency: 0,
-      downloadThroughput: -1,
-      uploadThroughput: 1024 * 1024,
-    });
+    await throttleUploads(page, 1024 * 1024);
     // Over the 8 MiB multipart threshold (and under the policy's 10 MB): parts report progress as
     // they go, where Chromium's throttle delivers a single request's progress only at its end.
     const png = Buffer.concat([gradientPng(64, 64), Buffer.alloc(9.5 * 1024 * 1024)]);
@@ -221,7 +192,7 @@ describe("examples/backend-and-browser in Chromium", () => {
   });
 
   it("never enlarges a small image, and shows a placeholder for a file without a thumbnail", async () => {
-    const { page, context } = tab;
+    const { page, context } = chrome.tab;
     await page.goto(`${backend.url}/`);
     await page
       .locator("#file-input")
@@ -256,7 +227,7 @@ describe("examples/backend-and-browser in Chromium", () => {
     const refused = await createBackend(config);
     await refused.listen({ host: "127.0.0.1", port: 0 });
     try {
-      const { page } = tab;
+      const { page } = chrome.tab;
       const { port } = refused.server.address() as AddressInfo;
       await page.goto(`http://127.0.0.1:${port}/`);
       const problem = page.locator("#files-problem");
@@ -276,7 +247,7 @@ describe("examples/backend-and-browser in Chromium", () => {
   });
 
   it("says the backend did not answer when /api/files cannot be reached", async () => {
-    const { page } = tab;
+    const { page } = chrome.tab;
     await page.route(`${backend.url}/api/files`, (route) => route.abort("connectionrefused"));
     await page.goto(`${backend.url}/`);
     const problem = page.locator("#files-problem");

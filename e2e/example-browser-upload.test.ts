@@ -7,13 +7,14 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createClient } from "@trove/sdk";
-import { type BrowserPage, launchChromium, openPage } from "@trove/test-support/browser/chromium";
-import { type StaticServer, startStaticServer } from "@trove/test-support/browser/static-server";
-import { viteBuild } from "@trove/test-support/browser/vite-build";
-import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
-import type { Browser, Locator, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { useChromium } from "@trove/test-support/browser/browser-per-file";
+import { throttleUploads, waitForRowState } from "@trove/test-support/browser/chromium";
+import { startExampleSite } from "@trove/test-support/browser/example-site";
+import type { StaticServer } from "@trove/test-support/browser/static-server";
+import { useServerProcess } from "@trove/test-support/server-per-file";
+import type { Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminClient } from "./support/admin-client.js";
 import { digestOf, downloadSha256 } from "./support/page-assertions.js";
 import { gradientPng } from "./support/png.js";
 
@@ -21,60 +22,26 @@ const EXAMPLE = fileURLToPath(new URL("../examples/browser-upload", import.meta.
 const MIB = 1024 * 1024;
 
 describe("examples/browser-upload in Chromium", () => {
-  let server: ServerProcess;
+  const server = useServerProcess();
   let site: StaticServer;
-  let browser: Browser;
-  let tab: BrowserPage;
-  let buildDir: string;
   let workDir: string;
-  const admin = () =>
-    createClient({ apiKey: server.keys.private, baseUrl: server.baseUrl, assetsUrl: server.assetsUrl });
+  const admin = () => adminClient(server);
 
   beforeAll(async () => {
-    server = await startServerProcess();
-    buildDir = await viteBuild(EXAMPLE, {
-      VITE_TROVE_PUBLIC_KEY: server.keys.public,
-      VITE_TROVE_BASE_URL: server.baseUrl,
-      VITE_TROVE_ASSETS_URL: server.assetsUrl,
-    });
-    site = await startStaticServer({ directory: buildDir });
-    browser = await launchChromium();
+    site = await startExampleSite(EXAMPLE, server);
     workDir = await mkdtemp(join(tmpdir(), "trove-example-files-"));
   });
 
   afterAll(async () => {
-    await browser?.close();
     await site?.close();
-    await server?.stop();
-    for (const dir of [buildDir, workDir]) if (dir) await rm(dir, { recursive: true, force: true });
+    if (workDir) await rm(workDir, { recursive: true, force: true });
   });
 
-  beforeEach(async () => {
-    tab = await openPage(browser);
-    await tab.page.goto(`${site.url}/`);
-  });
-
-  afterEach(async () => {
-    expect(tab.foreignRequests, "the page requested something off loopback").toEqual([]);
-    await tab.close();
-  });
+  const chrome = useChromium({ startAt: () => `${site.url}/` });
 
   const row = (page: Page, name: string): Locator => page.locator(`li.upload[data-name="${name}"]`);
-
-  async function waitForState(page: Page, name: string, state: string): Promise<void> {
-    try {
-      await row(page, name)
-        .and(page.locator(`[data-state="${state}"]`))
-        .waitFor({ timeout: 60_000 });
-    } catch (error) {
-      const current = await row(page, name)
-        .evaluate((el) => `${el.getAttribute("data-state")}: ${el.textContent}`)
-        .catch(() => "no row");
-      throw new Error(`row ${name} never became ${state} (${current})\n${tab.pageErrors.join("\n")}`, {
-        cause: error,
-      });
-    }
-  }
+  const waitForState = (page: Page, name: string, state: string) =>
+    waitForRowState(chrome.tab, row(page, name), name, state);
 
   /** A file of random bytes on disk: Chromium reads it itself, nothing large crosses the protocol. */
   async function randomFile(name: string, size: number): Promise<{ path: string; bytes: Uint8Array }> {
@@ -84,20 +51,8 @@ describe("examples/browser-upload in Chromium", () => {
     return { path, bytes };
   }
 
-  /** Slows the page's uploads so a person (or a test) can press Pause mid-way. */
-  async function throttleUploads(page: Page, bytesPerSecond: number): Promise<void> {
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send("Network.enable");
-    await cdp.send("Network.emulateNetworkConditions", {
-      offline: false,
-      latency: 0,
-      downloadThroughput: -1,
-      uploadThroughput: bytesPerSecond,
-    });
-  }
-
   it("uploads a chosen image, lists it on the server and shows its thumbnail", async () => {
-    const { page } = tab;
+    const { page } = chrome.tab;
     const png = gradientPng(320, 200);
     await page
       .locator("#file-input")
@@ -129,7 +84,7 @@ describe("examples/browser-upload in Chromium", () => {
   });
 
   it("pause and resume buttons hold and finish a multipart upload", async () => {
-    const { page } = tab;
+    const { page } = chrome.tab;
     const size = 24 * MIB;
     await throttleUploads(page, 6 * MIB);
     const file = await randomFile("paused.bin", size);
@@ -162,7 +117,7 @@ describe("examples/browser-upload in Chromium", () => {
   });
 
   it("the cancel button stops an upload and nothing is stored", async () => {
-    const { page } = tab;
+    const { page } = chrome.tab;
     await throttleUploads(page, 4 * MIB);
     await page.locator("#file-input").setInputFiles((await randomFile("cancelled.bin", 24 * MIB)).path);
 
@@ -179,7 +134,7 @@ describe("examples/browser-upload in Chromium", () => {
   });
 
   it("a small (direct) upload offers no Pause; a file that is not an image gets a placeholder; the total adds up", async () => {
-    const { page } = tab;
+    const { page } = chrome.tab;
     await page.locator("#file-input").setInputFiles([
       { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello trove\n") },
       { name: "data.bin", mimeType: "application/octet-stream", buffer: randomBytes(3000) },
@@ -195,7 +150,7 @@ describe("examples/browser-upload in Chromium", () => {
   });
 
   it("never enlarges a thumbnail beyond the image's own size", async () => {
-    const { page } = tab;
+    const { page } = chrome.tab;
     await page
       .locator("#file-input")
       .setInputFiles({ name: "tiny.png", mimeType: "image/png", buffer: gradientPng(20, 12) });
@@ -210,7 +165,7 @@ describe("examples/browser-upload in Chromium", () => {
   });
 
   it("refuses an empty file with the server's message, then offers Retry and Remove", async () => {
-    const { page } = tab;
+    const { page } = chrome.tab;
     await page
       .locator("#file-input")
       .setInputFiles({ name: "empty.txt", mimeType: "text/plain", buffer: Buffer.alloc(0) });
@@ -223,7 +178,7 @@ describe("examples/browser-upload in Chromium", () => {
   });
 
   it("a server it cannot reach is one message with the likely causes; Retry then uploads", async () => {
-    const { page } = tab;
+    const { page } = chrome.tab;
     await page.route(`${server.baseUrl}/**`, (route) => route.abort("connectionrefused"));
     await page
       .locator("#file-input")
@@ -239,7 +194,7 @@ describe("examples/browser-upload in Chromium", () => {
   });
 
   it("after a reload, lists the interrupted upload and continues it when the file is chosen again", async () => {
-    const { page } = tab;
+    const { page } = chrome.tab;
     await throttleUploads(page, 6 * MIB);
     const file = await randomFile("reloaded.bin", 24 * MIB);
     await page.locator("#file-input").setInputFiles(file.path);

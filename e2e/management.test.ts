@@ -1,19 +1,12 @@
 // Every management method of the SDK against the real server over HTTP.
 import { ConflictError, createClient, NotFoundError, PermissionDeniedError } from "@trove/sdk";
-import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useServerProcess } from "@trove/test-support/server-per-file";
+import { describe, expect, it } from "vitest";
+import { adminClient } from "./support/admin-client.js";
 
 describe("managing files, folders and sources through the SDK", () => {
-  let server: ServerProcess;
-  const admin = () =>
-    createClient({ apiKey: server.keys.private, baseUrl: server.baseUrl, assetsUrl: server.assetsUrl });
-
-  beforeAll(async () => {
-    server = await startServerProcess();
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const server = useServerProcess();
+  const admin = () => adminClient(server);
 
   it("creates, lists, renames and deletes folders", async () => {
     const trove = admin();

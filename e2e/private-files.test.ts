@@ -1,8 +1,8 @@
 // Private files through the SDK against the real server over HTTP: upload private, signed URLs
 // from the server, privacy changes; the plain URL is a 404 throughout.
-import { createClient } from "@trove/sdk";
-import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useServerProcess } from "@trove/test-support/server-per-file";
+import { describe, expect, it } from "vitest";
+import { adminClient } from "./support/admin-client.js";
 
 // A 1×1 PNG.
 const PNG = Uint8Array.from(
@@ -13,16 +13,8 @@ const PNG = Uint8Array.from(
 );
 
 describe("private files through the SDK", () => {
-  let server: ServerProcess;
-  const admin = () =>
-    createClient({ apiKey: server.keys.private, baseUrl: server.baseUrl, assetsUrl: server.assetsUrl });
-
-  beforeAll(async () => {
-    server = await startServerProcess();
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const server = useServerProcess();
+  const admin = () => adminClient(server);
 
   it("uploads private, signs URLs on the server, and makes the file public and private again", async () => {
     const trove = admin();

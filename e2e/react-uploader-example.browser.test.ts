@@ -3,84 +3,63 @@
 // image chosen in <TroveUploader> is uploaded with the public key, stored byte-exact, and shown in
 // the gallery from the delivery host. The components themselves are tested in depth by
 // react-uploader.browser.test.ts. Runs with TROVE_BROWSER_TESTS=1.
-import { rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { createClient } from "@trove/sdk";
-import { type BrowserPage, launchChromium, openPage } from "@trove/test-support/browser/chromium";
-import { type StaticServer, startStaticServer } from "@trove/test-support/browser/static-server";
-import { viteBuild } from "@trove/test-support/browser/vite-build";
-import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
-import type { Browser } from "playwright-core";
+import { useChromium } from "@trove/test-support/browser/browser-per-file";
+import { startExampleSite } from "@trove/test-support/browser/example-site";
+import type { StaticServer } from "@trove/test-support/browser/static-server";
+import { useServerProcess } from "@trove/test-support/server-per-file";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminClient } from "./support/admin-client.js";
 import { digestOf, downloadSha256 } from "./support/page-assertions.js";
 import { gradientPng } from "./support/png.js";
 
 const EXAMPLE = fileURLToPath(new URL("../examples/react-upload", import.meta.url));
 
 describe("examples/react-upload in Chromium", () => {
-  let server: ServerProcess;
+  const server = useServerProcess();
   let site: StaticServer;
-  let browser: Browser;
-  let buildDir: string;
 
   beforeAll(async () => {
-    server = await startServerProcess();
-    buildDir = await viteBuild(EXAMPLE, {
-      VITE_TROVE_PUBLIC_KEY: server.keys.public,
-      VITE_TROVE_BASE_URL: server.baseUrl,
-      VITE_TROVE_ASSETS_URL: server.assetsUrl,
-    });
-    site = await startStaticServer({ directory: buildDir });
-    browser = await launchChromium();
+    site = await startExampleSite(EXAMPLE, server);
+  });
+  afterAll(async () => {
+    await site?.close();
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await site?.close();
-    await server?.stop();
-    if (buildDir) await rm(buildDir, { recursive: true, force: true });
+  const chrome = useChromium({
+    startAt: () => `${site.url}/`,
+    afterEachTest: (tab) => expect(tab.pageErrors).toEqual([]),
   });
 
   it("uploads a chosen image into its folder and shows it in the gallery", async () => {
-    const tab: BrowserPage = await openPage(browser);
-    try {
-      const { page } = tab;
-      await page.goto(`${site.url}/`);
-      const png = gradientPng(480, 360);
-      await page
-        .getByLabel(/Drop files here/)
-        .and(page.locator("input"))
-        .setInputFiles({ name: "example.png", mimeType: "image/png", buffer: png });
-      await page
-        .locator('li.trove-upload[data-name="example.png"][data-state="done"]')
-        .waitFor({ timeout: 60_000 })
-        .catch((error: unknown) => {
-          throw new Error(`the upload never finished\n${tab.pageErrors.join("\n")}`, { cause: error });
-        });
-
-      const admin = createClient({
-        apiKey: server.keys.private,
-        baseUrl: server.baseUrl,
-        assetsUrl: server.assetsUrl,
+    const { tab } = chrome;
+    const { page } = tab;
+    const png = gradientPng(480, 360);
+    await page
+      .getByLabel(/Drop files here/)
+      .and(page.locator("input"))
+      .setInputFiles({ name: "example.png", mimeType: "image/png", buffer: png });
+    await page
+      .locator('li.trove-upload[data-name="example.png"][data-state="done"]')
+      .waitFor({ timeout: 60_000 })
+      .catch((error: unknown) => {
+        throw new Error(`the upload never finished\n${tab.pageErrors.join("\n")}`, { cause: error });
       });
-      const { files } = await admin.files.list({ name: "example" });
-      expect(files).toHaveLength(1);
-      expect(files[0]).toMatchObject({ name: "example.png", file_size: png.length, width: 480, height: 360 });
-      // The page's `options={{ folder: "react-example" }}` reached the server.
-      expect((await admin.files.get(files[0]!.file_no)).folder?.name).toBe("react-example");
-      expect(await downloadSha256(files[0]!.url)).toEqual(digestOf(png));
 
-      // The gallery's <TroveImage> is loaded by the page from the delivery host.
-      const image = page.getByRole("region", { name: "Gallery" }).getByRole("img", { name: "example.png" });
-      expect(await image.getAttribute("src")).toContain(server.assetsUrl);
-      await page.waitForFunction(
-        (img) => img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0,
-        await image.elementHandle(),
-      );
-      expect(tab.foreignRequests, "the page requested something off loopback").toEqual([]);
-      expect(tab.pageErrors).toEqual([]);
-    } finally {
-      await tab.close();
-    }
+    const admin = adminClient(server);
+    const { files } = await admin.files.list({ name: "example" });
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatchObject({ name: "example.png", file_size: png.length, width: 480, height: 360 });
+    // The page's `options={{ folder: "react-example" }}` reached the server.
+    expect((await admin.files.get(files[0]!.file_no)).folder?.name).toBe("react-example");
+    expect(await downloadSha256(files[0]!.url)).toEqual(digestOf(png));
+
+    // The gallery's <TroveImage> is loaded by the page from the delivery host.
+    const image = page.getByRole("region", { name: "Gallery" }).getByRole("img", { name: "example.png" });
+    expect(await image.getAttribute("src")).toContain(server.assetsUrl);
+    await page.waitForFunction(
+      (img) => img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0,
+      await image.elementHandle(),
+    );
   });
 });

@@ -9,16 +9,17 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createClient } from "@trove/sdk";
-import { type BrowserPage, launchChromium, openPage } from "@trove/test-support/browser/chromium";
+import { useChromium } from "@trove/test-support/browser/browser-per-file";
+import { throttleUploads, waitForRowState } from "@trove/test-support/browser/chromium";
 import { type StaticServer, startStaticServer } from "@trove/test-support/browser/static-server";
 import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
-import { build } from "esbuild";
-import type { Browser, Locator, Page, Request } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Locator, Page, Request } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ReactPageConfig } from "./react-uploader-page.js";
+import { adminClient } from "./support/admin-client.js";
 import { digestOf, downloadSha256 } from "./support/page-assertions.js";
 import { gradientPng } from "./support/png.js";
+import { bundleForBrowser } from "./support/sdk-bundle.js";
 
 const PAGE_ENTRY = fileURLToPath(new URL("./react-uploader-page.ts", import.meta.url));
 const STYLES = fileURLToPath(new URL("../packages/react/styles.css", import.meta.url));
@@ -31,36 +32,16 @@ const HTML = `<!doctype html>
 <link rel="stylesheet" href="/styles.css"><script src="/page.js"></script></head>
 <body><div id="root"></div></body></html>`;
 
-/** The page bundled as a production React app would be (React's production build). */
-async function bundlePage(): Promise<string> {
-  const result = await build({
-    entryPoints: [PAGE_ENTRY],
-    bundle: true,
-    write: false,
-    format: "iife",
-    platform: "browser",
-    target: "chrome120",
-    conditions: ["dev-source"],
-    define: { "process.env.NODE_ENV": '"production"' },
-    jsx: "automatic",
-    logLevel: "silent",
-  });
-  const output = result.outputFiles[0];
-  if (!output) throw new Error("esbuild produced nothing for the React page");
-  return output.text;
-}
-
 describe("@trove/react in Chromium against trove-server", () => {
   let server: ServerProcess;
   // A second server whose public key may make one request per 1.5 s: a real 429 to ride out.
   let limited: ServerProcess;
   let site: StaticServer;
-  let browser: Browser;
-  let tab: BrowserPage;
 
   beforeAll(async () => {
     const [page, styles, started, startedLimited] = await Promise.all([
-      bundlePage(),
+      // The page bundled as a production React app would be (React's production build).
+      bundleForBrowser(PAGE_ENTRY, { production: true }),
       readFile(STYLES, "utf8"),
       // Random bytes sniff as application/octet-stream; a PDF is refused by the key's policy.
       startServerProcess({ TROVE_PUBLIC_KEY_ALLOWED_TYPES: "image/*,application/octet-stream" }),
@@ -78,24 +59,16 @@ describe("@trove/react in Chromium against trove-server", () => {
         "/styles.css": { type: "text/css; charset=utf-8", body: styles },
       },
     });
-    browser = await launchChromium();
   });
 
   afterAll(async () => {
-    await browser?.close();
     await site?.close();
     await Promise.all([server?.stop(), limited?.stop()]);
   });
 
-  beforeEach(async () => {
-    tab = await openPage(browser);
-    await tab.page.goto(`${site.url}/`);
-  });
-
-  afterEach(async () => {
-    expect(tab.foreignRequests, "the page requested something off loopback").toEqual([]);
-    expect(tab.pageErrors.filter((e) => !e.includes("status of 4"))).toEqual([]);
-    await tab.close();
+  const chrome = useChromium({
+    startAt: () => `${site.url}/`,
+    afterEachTest: (tab) => expect(tab.pageErrors.filter((e) => !e.includes("status of 4"))).toEqual([]),
   });
 
   async function mount(options: Partial<ReactPageConfig> = {}, on: ServerProcess = server): Promise<Page> {
@@ -105,41 +78,18 @@ describe("@trove/react in Chromium against trove-server", () => {
       assetsUrl: on.assetsUrl,
       ...options,
     };
-    await tab.page.evaluate((c) => window.troveReact.mount(c), config);
-    return tab.page;
+    await chrome.tab.page.evaluate((c) => window.troveReact.mount(c), config);
+    return chrome.tab.page;
   }
 
   const fileInput = (page: Page): Locator => page.getByLabel(/Drop files here/).and(page.locator("input"));
   const row = (page: Page, name: string): Locator => page.locator(`li.trove-upload[data-name="${name}"]`);
 
-  async function waitForState(page: Page, name: string, state: string): Promise<void> {
-    try {
-      await row(page, name)
-        .and(page.locator(`[data-state="${state}"]`))
-        .waitFor({ timeout: 60_000 });
-    } catch (error) {
-      const current = await row(page, name)
-        .evaluate((el) => `${el.getAttribute("data-state")}: ${el.textContent}`)
-        .catch(() => "no row");
-      throw new Error(`row ${name} never became ${state} (${current})\n${tab.pageErrors.join("\n")}`, {
-        cause: error,
-      });
-    }
-  }
+  const waitForState = (page: Page, name: string, state: string) =>
+    waitForRowState(chrome.tab, row(page, name), name, state);
 
   async function choose(page: Page, name: string, buffer: Buffer, mimeType = "application/octet-stream") {
     await fileInput(page).setInputFiles({ name, mimeType, buffer });
-  }
-
-  async function throttleUploads(page: Page, bytesPerSecond: number): Promise<void> {
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send("Network.enable");
-    await cdp.send("Network.emulateNetworkConditions", {
-      offline: false,
-      latency: 0,
-      downloadThroughput: -1,
-      uploadThroughput: bytesPerSecond,
-    });
   }
 
   it("uploads a chosen image, and the gallery shows it through <TroveImage> from the delivery host", async () => {
@@ -153,11 +103,7 @@ describe("@trove/react in Chromium against trove-server", () => {
         .evaluate((el) => (el as HTMLProgressElement).value),
     ).toBe(100);
 
-    const admin = createClient({
-      apiKey: server.keys.private,
-      baseUrl: server.baseUrl,
-      assetsUrl: server.assetsUrl,
-    });
+    const admin = adminClient(server);
     const { files } = await admin.files.list({ name: "gradient" });
     expect(files[0]).toMatchObject({ name: "gradient.png", file_size: png.length });
     expect(await downloadSha256(files[0]!.url)).toEqual(digestOf(png));
@@ -198,11 +144,7 @@ describe("@trove/react in Chromium against trove-server", () => {
 
     await page.getByRole("button", { name: "Resume big.bin" }).click();
     await waitForState(page, "big.bin", "done");
-    const admin = createClient({
-      apiKey: server.keys.private,
-      baseUrl: server.baseUrl,
-      assetsUrl: server.assetsUrl,
-    });
+    const admin = adminClient(server);
     const { files } = await admin.files.list({ name: "big" });
     expect(await downloadSha256(files[0]!.url)).toEqual(digestOf(bytes));
   });
@@ -260,11 +202,7 @@ describe("@trove/react in Chromium against trove-server", () => {
       expect(sent.sort((a, b) => a - b)).toEqual(range(confirmedBefore.length + 1, 4));
       await expect.poll(() => resumable.count()).toBe(0);
 
-      const admin = createClient({
-        apiKey: server.keys.private,
-        baseUrl: server.baseUrl,
-        assetsUrl: server.assetsUrl,
-      });
+      const admin = adminClient(server);
       const { files } = await admin.files.list({ name: "resume" });
       expect(files).toHaveLength(1);
       expect(files[0]).toMatchObject({ name: "resume.bin", file_size: bytes.length });

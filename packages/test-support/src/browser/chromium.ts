@@ -9,7 +9,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
 
 export const BROWSER_TESTS_ENABLED = process.env.TROVE_BROWSER_TESTS === "1";
 
@@ -94,4 +94,39 @@ export async function openPage(browser: Browser): Promise<BrowserPage> {
     if (message.type() === "error") pageErrors.push(`console.error: ${message.text()}`);
   });
   return { context, page, foreignRequests, pageErrors, close: () => context.close() };
+}
+
+/** Slows the page's uploads (Chromium's own throttle), so a test can act mid-upload. */
+export async function throttleUploads(page: Page, bytesPerSecond: number): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: bytesPerSecond,
+  });
+}
+
+/**
+ * Waits until `row` (the row of the upload `name` in the page) has `data-state="<state>"`; on
+ * timeout, fails with the state it is in and the page's errors.
+ */
+export async function waitForRowState(
+  tab: BrowserPage,
+  row: Locator,
+  name: string,
+  state: string,
+): Promise<Locator> {
+  try {
+    await row.and(tab.page.locator(`[data-state="${state}"]`)).waitFor({ timeout: 60_000 });
+    return row;
+  } catch (error) {
+    const current = await row
+      .evaluate((el) => `${el.getAttribute("data-state")}: ${el.textContent}`)
+      .catch(() => "no row");
+    throw new Error(`row ${name} never became ${state} (${current})\n${tab.pageErrors.join("\n")}`, {
+      cause: error,
+    });
+  }
 }
