@@ -11,7 +11,7 @@
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 import type { BenchContext } from "../support/context.js";
-import { type BenchResult, fmt, ratioText, verdict } from "../support/report.js";
+import { type BenchResult, fmt, type Row, ratioText, verdict } from "../support/report.js";
 import { BENCH_DIR } from "../support/trove-server.js";
 
 interface Entry {
@@ -131,6 +131,26 @@ function byPackage(inputs: Bundled["inputs"]): string {
     .join(", ");
 }
 
+const kib = (bytes: number) => fmt(bytes / 1024, 1);
+
+/** Trove's entry against the smallest of its peers: smaller is the target. */
+function sizeRow(
+  id: string,
+  figure: string,
+  trove: { gzipped: number },
+  smallest: { name: string; gzipped: number },
+): Row {
+  return {
+    id,
+    figure,
+    trove: kib(trove.gzipped),
+    baseline: `${kib(smallest.gzipped)} (smallest peer: ${smallest.name})`,
+    ratio: ratioText(trove.gzipped / smallest.gzipped),
+    target: "smallest of them",
+    met: verdict(trove.gzipped < smallest.gzipped),
+  };
+}
+
 export async function benchBundleSize(_ctx: BenchContext): Promise<BenchResult> {
   const trove = await bundle(TROVE);
   const peers = await Promise.all(PEERS.map(async (peer) => ({ ...peer, ...(await bundle(peer)) })));
@@ -140,27 +160,15 @@ export async function benchBundleSize(_ctx: BenchContext): Promise<BenchResult> 
     REACT_PEERS.map(async (peer) => ({ ...peer, ...(await bundle(peer)) })),
   );
   const smallestReact = reactPeers.reduce((a, b) => (b.gzipped < a.gzipped ? b : a));
-  const kib = (bytes: number) => fmt(bytes / 1024, 1);
   return {
     rows: [
-      {
-        id: "7",
-        figure: "min+gzip size of the upload-only browser entry, KiB",
-        trove: kib(trove.gzipped),
-        baseline: `${kib(smallest.gzipped)} (smallest peer: ${smallest.name})`,
-        ratio: ratioText(trove.gzipped / smallest.gzipped),
-        target: "smallest of them",
-        met: verdict(trove.gzipped < smallest.gzipped),
-      },
-      {
-        id: "7r",
-        figure: "min+gzip size of a drop-in React uploader with its upload engine (React not counted), KiB",
-        trove: kib(troveReact.gzipped),
-        baseline: `${kib(smallestReact.gzipped)} (smallest peer: ${smallestReact.name})`,
-        ratio: ratioText(troveReact.gzipped / smallestReact.gzipped),
-        target: "smallest of them",
-        met: verdict(troveReact.gzipped < smallestReact.gzipped),
-      },
+      sizeRow("7", "min+gzip size of the upload-only browser entry, KiB", trove, smallest),
+      sizeRow(
+        "7r",
+        "min+gzip size of a drop-in React uploader with its upload engine (React not counted), KiB",
+        troveReact,
+        smallestReact,
+      ),
     ],
     notes: [
       [

@@ -33,23 +33,8 @@ export async function benchSmallUploads(ctx: BenchContext): Promise<BenchResult>
   const baseline: LoadResult[] = [];
   const cpu = { trove: [] as Array<Record<string, number>>, bare: [] as Array<Record<string, number>> };
   const troveLoad = (seconds: number) =>
-    runLoad({
-      url: `${server.baseUrl}/api/v1/uploads`,
-      method: "POST",
-      headers: { "content-type": form.contentType, "x-api-key": server.keys.public },
-      body: form.body,
-      connections: CONNECTIONS,
-      durationSeconds: seconds,
-    });
-  const bareLoad = (seconds: number) =>
-    runLoad({
-      url: `${bare.baseUrl}/upload`,
-      method: "POST",
-      headers: { "content-type": form.contentType },
-      body: form.body,
-      connections: CONNECTIONS,
-      durationSeconds: seconds,
-    });
+    postForm(`${server.baseUrl}/api/v1/uploads`, form, seconds, { "x-api-key": server.keys.public });
+  const bareLoad = (seconds: number) => postForm(`${bare.baseUrl}/upload`, form, seconds);
   try {
     await troveLoad(1);
     await bareLoad(1);
@@ -84,13 +69,8 @@ export async function benchSmallUploads(ctx: BenchContext): Promise<BenchResult>
         bytes: randomBytes(image.length),
       },
     );
-    const plain = await runLoad({
-      url: `${server.baseUrl}/api/v1/uploads`,
-      method: "POST",
-      headers: { "content-type": bytes.contentType, "x-api-key": server.keys.public },
-      body: bytes.body,
-      connections: CONNECTIONS,
-      durationSeconds: duration,
+    const plain = await postForm(`${server.baseUrl}/api/v1/uploads`, bytes, duration, {
+      "x-api-key": server.keys.public,
     });
     const pipeline: number[] = [];
     for (let i = 0; i < 20; i += 1) pipeline.push(await timeProcessImage(image));
@@ -123,14 +103,7 @@ export async function benchSmallUploads(ctx: BenchContext): Promise<BenchResult>
         `${fmt(median(pipeline), 1)} ms median.`,
     );
     const load = (url: string, key: string) =>
-      runLoad({
-        url: `${url}/api/v1/uploads`,
-        method: "POST",
-        headers: { "content-type": form.contentType, "x-api-key": key },
-        body: form.body,
-        connections: CONNECTIONS,
-        durationSeconds: duration,
-      });
+      postForm(`${url}/api/v1/uploads`, form, duration, { "x-api-key": key });
     profiles.push(
       await profileTroveServer(
         ctx,
@@ -181,4 +154,21 @@ export async function benchSmallUploads(ctx: BenchContext): Promise<BenchResult>
       ].join("\n"),
     ],
   };
+}
+
+/** `seconds` of POSTs of one form body from CONNECTIONS connections. */
+function postForm(
+  url: string,
+  form: { body: Buffer; contentType: string },
+  seconds: number,
+  headers: Record<string, string> = {},
+): Promise<LoadResult> {
+  return runLoad({
+    url,
+    method: "POST",
+    headers: { "content-type": form.contentType, ...headers },
+    body: form.body,
+    connections: CONNECTIONS,
+    durationSeconds: seconds,
+  });
 }

@@ -5,19 +5,15 @@
  *
  *   node --import tsx fetch-form-upload.ts <baseUrl> <apiKey> <path>
  */
-import { openAsBlob, readFileSync } from "node:fs";
+import { openAsBlob } from "node:fs";
 import { basename } from "node:path";
+import { samplePeaks, vmHwm } from "./memory-peak.js";
 
 const [baseUrl, apiKey, path] = process.argv.slice(2);
 if (!baseUrl || !apiKey || !path) throw new Error("usage: fetch-form-upload.ts <baseUrl> <apiKey> <path>");
 
 const rssBefore = process.memoryUsage().rss;
-const peak = { heapUsed: 0, arrayBuffers: 0 };
-const sampler = setInterval(() => {
-  const usage = process.memoryUsage();
-  peak.heapUsed = Math.max(peak.heapUsed, usage.heapUsed);
-  peak.arrayBuffers = Math.max(peak.arrayBuffers, usage.arrayBuffers);
-}, 10);
+const sampler = samplePeaks();
 const started = performance.now();
 const form = new FormData();
 form.append("file_name", basename(path));
@@ -29,8 +25,7 @@ const response = await fetch(`${baseUrl}/api/v1/uploads`, {
 });
 const body = (await response.json()) as { size?: number; file_size?: number; data?: { file_size?: number } };
 const ms = performance.now() - started;
-clearInterval(sampler);
+const peak = sampler.stop();
 if (!response.ok) throw new Error(`upload failed: ${response.status} ${JSON.stringify(body)}`);
-const hwm = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync("/proc/self/status", "utf8"));
 const size = body.size ?? body.file_size ?? body.data?.file_size ?? 0;
-console.log(JSON.stringify({ rssBefore, maxRss: Number(hwm?.[1]) * 1024, ms, size, peak }));
+console.log(JSON.stringify({ rssBefore, maxRss: vmHwm(), ms, size, peak }));

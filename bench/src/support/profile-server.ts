@@ -21,31 +21,15 @@ export async function profileTroveServer(
     work: (server: TroveServer) => Promise<void>;
   },
 ): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "trove-bench-prof-"));
-  try {
-    const server = await startTroveServer({ ...options, cpuProfileDir: dir });
-    let workMs = 0;
-    let stopMs = 0;
-    try {
-      await steps.warm(server);
-      const started = performance.now();
-      await steps.work(server);
-      workMs = performance.now() - started;
-    } finally {
-      const stopping = performance.now();
-      await server.stop();
-      stopMs = performance.now() - stopping;
-    }
-    const file = newestProfile(dir);
-    if (!file) return `${title}: no CPU profile was written.`;
-    // The profile ends when the process exits: the window is the work, counted back from there.
-    return profileMarkdown(title, summariseProfile(file, { fromEndMs: stopMs + workMs, toEndMs: stopMs }));
-  } catch (error) {
-    ctx.log(`  profiling failed: ${String(error)}`);
-    return `${title}: profiling failed (${error instanceof Error ? error.message.split("\n")[0] : String(error)}).`;
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  return profileWindow(
+    ctx,
+    title,
+    async (dir) => {
+      const server = await startTroveServer({ ...options, cpuProfileDir: dir });
+      return { target: server, stop: () => server.stop() };
+    },
+    steps,
+  );
 }
 
 /** The same for one of bench/src's baseline servers, for a side-by-side profile. */
@@ -56,23 +40,45 @@ export async function profileBaselineScript(
   args: string[],
   steps: { warm: (baseUrl: string) => Promise<void>; work: (baseUrl: string) => Promise<void> },
 ): Promise<string> {
+  return profileWindow(
+    ctx,
+    title,
+    async (dir) => {
+      const started = await startListeningScript(script, args, ["--cpu-prof", `--cpu-prof-dir=${dir}`]);
+      return { target: started.baseUrl, stop: () => started.child.stop() };
+    },
+    steps,
+  );
+}
+
+/**
+ * Starts a process that writes its CPU profile into a temporary directory when it stops, runs
+ * `warm` then the profiled `work` against it, stops it, and summarises the window of the work.
+ */
+async function profileWindow<T>(
+  ctx: BenchContext,
+  title: string,
+  start: (profileDir: string) => Promise<{ target: T; stop: () => Promise<void> }>,
+  steps: { warm: (target: T) => Promise<void>; work: (target: T) => Promise<void> },
+): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), "trove-bench-prof-"));
   try {
-    const started = await startListeningScript(script, args, ["--cpu-prof", `--cpu-prof-dir=${dir}`]);
+    const { target, stop } = await start(dir);
     let workMs = 0;
     let stopMs = 0;
     try {
-      await steps.warm(started.baseUrl);
-      const begin = performance.now();
-      await steps.work(started.baseUrl);
-      workMs = performance.now() - begin;
+      await steps.warm(target);
+      const started = performance.now();
+      await steps.work(target);
+      workMs = performance.now() - started;
     } finally {
       const stopping = performance.now();
-      await started.child.stop();
+      await stop();
       stopMs = performance.now() - stopping;
     }
     const file = newestProfile(dir);
     if (!file) return `${title}: no CPU profile was written.`;
+    // The profile ends when the process exits: the window is the work, counted back from there.
     return profileMarkdown(title, summariseProfile(file, { fromEndMs: stopMs + workMs, toEndMs: stopMs }));
   } catch (error) {
     ctx.log(`  profiling failed: ${String(error)}`);
