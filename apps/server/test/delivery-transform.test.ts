@@ -9,7 +9,7 @@ import { variantCachePrefix } from "../src/media/variant-cache-key.js";
 import type { ByteRange, PutOptions, StorageDriver } from "../src/storage/driver.js";
 import { FsStorageDriver } from "../src/storage/fs-driver.js";
 import { deleteFileObjects } from "../src/uploads/delete-file-objects.js";
-import { thumbnailKeyOf } from "../src/uploads/object-keys.js";
+import { thumbnailKeyOf } from "../src/storage/object-keys.js";
 import { createTestApp, type TestApp } from "./support/index.js";
 import { directUpload, listObjects, PDF, uploaded } from "./uploads-helpers.js";
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { pngBomb, solid } from "../src/media/test-images.js";
 import { FsStorageDriver } from "../src/storage/fs-driver.js";
 import { hashStream } from "../src/storage/multipart/block-hash.js";
-import { thumbnailKeyOf } from "../src/uploads/object-keys.js";
+import { thumbnailKeyOf } from "../src/storage/object-keys.js";
 import { KEEP_IN_MEMORY_BYTES } from "../src/uploads/receive-direct-upload.js";
 import { createTestApp, type TestApp } from "./support/index.js";
 import {

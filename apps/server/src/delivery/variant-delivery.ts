@@ -46,7 +46,7 @@ import { negotiatesFormat, variantCacheKey } from "../media/variant-cache-key.js
 import { variantOutputFormat } from "../media/variant-output-format.js";
 import { ObjectNotFoundError } from "../storage/driver.js";
 import { resolveTransform } from "../transforms/resolve-transform.js";
-import { readObjectHead } from "../uploads/object-keys.js";
+import { readObjectHead } from "../storage/object-keys.js";
 import { deliveryAccess } from "./access-check.js";
 import { type DeliveryFile, PUBLIC_CACHE_CONTROL } from "./delivery-file.js";
 import { etagMatches } from "./etag-match.js";

@@ -11,7 +11,7 @@ import type { TroveMetrics } from "../metrics/trove-metrics.js";
 import type { RenderGate } from "../render-gate.js";
 import type { StorageDriver } from "../storage/driver.js";
 import { inSpan } from "../tracing/in-span.js";
-import { imageInputOf, putBuffer } from "../uploads/object-keys.js";
+import { imageInputOf, putBuffer } from "../storage/object-keys.js";
 import type { DeliveryFile } from "./delivery-file.js";
 import type { VariantOwner, VariantStore } from "./variant-store.js";
 

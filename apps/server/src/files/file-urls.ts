@@ -12,7 +12,7 @@
  * `{assets_url}/{workspace_no}/{transform}/{path}` form, docs/TRANSFORMS.md): WebP inside
  * 256×256, never enlarged. Uploads do not render it: the delivery host renders it on its first
  * request and caches it like any variant (at the file's `thumbnailKey`, see
- * src/uploads/object-keys.ts). Files uploaded before that have a pre-rendered object there,
+ * src/storage/object-keys.ts). Files uploaded before that have a pre-rendered object there,
  * served the same way. The URL follows the file through renames (it is built from the current
  * path, like `url`).
  */

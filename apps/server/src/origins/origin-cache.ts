@@ -37,7 +37,7 @@ import type { OriginObject as OriginObjectRow } from "../generated/prisma/client
 import { enqueueJob } from "../jobs/job-queue.js";
 import { SNIFF_HEAD_BYTES, sniffContent } from "../media/sniff-content.js";
 import { ObjectTooLargeError, type StorageDriver } from "../storage/driver.js";
-import { readObjectHead } from "../uploads/object-keys.js";
+import { readObjectHead } from "../storage/object-keys.js";
 import { OriginError, originError } from "./origin-error.js";
 import type { OriginReader, OriginValidators } from "./origin-reader.js";
 import type { OriginCacheSettings } from "./origin-settings.js";

@@ -48,7 +48,7 @@
  * the client); for raster images run processImage once (dimensions from the header, optional
  * transform) and store a transformed output under `objectKey(ws, fileId, <name>.<new ext>)` (new
  * hash and size; the original object is deleted after commit); record `thumbnailKeyOf(key)` as
- * the thumbnail (rendered by delivery on its first request, ./object-keys.ts); choose the stored
+ * the thumbnail (rendered by delivery on its first request, src/storage/object-keys.ts); choose the stored
  * name; then, in one transaction, ensure the folder path, check for another file with the same
  * hash (`is_duplicate`) and insert the row (one statement, ./insert-file-row.ts), and enqueue
  * the webhook and the `file.uploaded` deliveries of the workspace's endpoints
@@ -106,7 +106,6 @@ export {
   fileNameFromUrl,
 } from "./fetch-remote-upload.js";
 export { type IngestResult, IngestStream } from "./ingest-stream.js";
-export { imageInputOf, thumbnailKeyOf } from "./object-keys.js";
 export {
   FILE_FIELD,
   type ReceivedDirectUpload,

@@ -26,7 +26,7 @@ import { hashStream } from "../storage/multipart/block-hash.js";
 import { enqueueWebhook, FILE_UPLOADED, fileUploadedEvent } from "../webhooks/delivery.js";
 import { emitWorkspaceEvent, subscribedSql } from "../webhooks/workspace-events.js";
 import { type InsertFileRowOptions, insertFileRow, type NewFileRow } from "./insert-file-row.js";
-import { imageInputOf, putBuffer, readObjectHead, thumbnailKeyOf } from "./object-keys.js";
+import { imageInputOf, putBuffer, readObjectHead, thumbnailKeyOf } from "../storage/object-keys.js";
 import { checkStoreTimeTransform } from "./store-time-transform.js";
 import { collisionName, collisionPattern, collisionStem, storedFileName } from "./stored-name.js";
 import type { UploadCredential } from "./upload-credential.js";
@@ -360,7 +360,7 @@ async function describeAndProcess(
     described.hash = (await hashStream([buffer])).hash;
   }
 
-  // Rendered by delivery on its first request, not here (src/uploads/object-keys.ts).
+  // Rendered by delivery on its first request, not here (src/storage/object-keys.ts).
   described.thumbnailKey = thumbnailKeyOf(described.key);
   return described;
 }

@@ -13,7 +13,7 @@ import { THUMBNAIL_TRANSFORM } from "../files/file-urls.js";
 import type { ImageInput } from "../media/image-input.js";
 import { readMediaInput } from "../media/read-media-input.js";
 import { variantCacheKey } from "../media/variant-cache-key.js";
-import type { StorageDriver } from "../storage/driver.js";
+import type { StorageDriver } from "./driver.js";
 
 /** Where delivery caches the thumbnail of the object at `storageKey` (its Accept never matters). */
 export function thumbnailKeyOf(storageKey: string): string {
