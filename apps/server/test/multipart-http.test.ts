@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BlockHasher, combineBlockDigests, hashStream } from "../src/storage/multipart/index.js";
+import { BlockHasher, combineBlockDigests, hashStream } from "../src/content-hash/index.js";
 import { complete, fetchPut, MiB, sha256, start, testBytes } from "./multipart-helpers.js";
 import { createTestApp, type TestApp } from "./support/index.js";
 

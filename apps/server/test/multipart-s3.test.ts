@@ -3,8 +3,9 @@
 // S3 UploadPart) and direct mode (presigned UploadPart URLs, complete lists the parts). s3rver
 // pages ListParts by 2 here, so complete has to follow the pages.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashStream } from "../src/content-hash/index.js";
 import { multipartDepsOf, sweepExpiredSessions } from "../src/multipart/index.js";
-import { hashStream, UploadNotFoundError } from "../src/storage/multipart/index.js";
+import { UploadNotFoundError } from "../src/storage/multipart/index.js";
 import { S3StorageDriver } from "../src/storage/s3-driver.js";
 import {
   abandonRaw,

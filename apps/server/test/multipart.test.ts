@@ -5,6 +5,7 @@ import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashStream } from "../src/content-hash/index.js";
 import { pattern, pngBomb } from "../src/media/test-images.js";
 import { COMPLETING_STALE_MS } from "../src/multipart/complete-session.js";
 import {
@@ -13,7 +14,7 @@ import {
   receivePart,
   sweepExpiredSessions,
 } from "../src/multipart/index.js";
-import { FS_MULTIPART_DIR, hashStream, MAX_PARTS } from "../src/storage/multipart/index.js";
+import { FS_MULTIPART_DIR, MAX_PARTS } from "../src/storage/multipart/index.js";
 import {
   complete,
   completeRaw,

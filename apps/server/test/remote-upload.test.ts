@@ -7,8 +7,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { uploadErrorSchema } from "@trove/schema";
 import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { hashStream } from "../src/content-hash/index.js";
 import { solid } from "../src/media/test-images.js";
-import { hashStream } from "../src/storage/multipart/block-hash.js";
 import { fileNameFromUrl } from "../src/uploads/fetch-remote-upload.js";
 import { createTestApp, type TestApp } from "./support/index.js";
 import {

@@ -3,11 +3,11 @@
 import { pipeline, Readable, Transform } from "node:stream";
 import { uploadResponseSchema } from "@trove/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashStream } from "../src/content-hash/index.js";
 import { HttpError } from "../src/errors/http-error.js";
 import { solid } from "../src/media/test-images.js";
 import { objectKey, type PutOptions, type StorageDriver } from "../src/storage/driver.js";
 import { FsStorageDriver } from "../src/storage/fs-driver.js";
-import { hashStream } from "../src/storage/multipart/block-hash.js";
 import { registerFile, uploadDepsOf } from "../src/uploads/register-file.js";
 import { collisionName, storedFileName } from "../src/uploads/stored-name.js";
 import { uuidV7 } from "../src/uploads/uuid-v7.js";

@@ -83,7 +83,7 @@ export async function benchUploadFs(ctx: BenchContext): Promise<BenchResult> {
           `less (SDK ${fmt(perGiB(troveCpu, "client"), 2)} vs bare fetch ${fmt(perGiB(baseCpu, "client"), 2)} CPU-s/GiB; ` +
           `both fetch, over file ranges and Blob slices) than the servers: trove-server needs ` +
           `${fmt(perGiB(troveCpu, "server") / perGiB(baseCpu, "server"), 1)}× the bare server's CPU per byte. Every byte is hashed ` +
-          "once with SHA-256 (the content-hash block digests in `storage/multipart/block-hash.ts`, about 0.64 CPU-s/GiB " +
+          "once with SHA-256 (the content-hash block digests in `content-hash/block-hash.ts`, about 0.64 CPU-s/GiB " +
           "here; the part ETag is derived from them), passes one more Transform stage (`part-meter.ts`), and each " +
           `${chosen / MiB} MiB part costs two database queries (session, part record) and a few file-system calls for the part's own ` +
           "record; the profiles below show the split.",

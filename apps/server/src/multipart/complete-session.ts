@@ -25,14 +25,13 @@
  *   object is there with the session's size, it was assembled already.
  */
 import { ERROR_MESSAGES } from "@trove/schema";
+import { combinePartBlockDigests, hashStream } from "../content-hash/index.js";
 import { badRequest, HttpError, notFound } from "../errors/index.js";
 import { isUuid } from "../errors/params.js";
 import type { File, MultipartSession, Prisma } from "../generated/prisma/client.js";
 import type { AuthContext } from "../plugins/auth.js";
 import {
   type CompletePart,
-  combinePartBlockDigests,
-  hashStream,
   InvalidPartError,
   plannedPartSize,
   UploadNotFoundError,

@@ -8,10 +8,10 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MediaError } from "../media/media-error.js";
-import { imageInputOf } from "./object-keys.js";
 import type { StorageDriver } from "./driver.js";
 import { FsStorageDriver } from "./fs-driver.js";
 import { multipartStoreFor } from "./multipart/index.js";
+import { imageInputOf } from "./object-keys.js";
 
 let root: string;
 let fs: FsStorageDriver;

@@ -9,13 +9,9 @@ import { createHash, randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { combinePartBlockDigests, hashStream } from "../content-hash/index.js";
 import { SizeMismatchError } from "./driver.js";
-import {
-  combinePartBlockDigests,
-  hashStream,
-  InvalidPartError,
-  UploadNotFoundError,
-} from "./multipart/index.js";
+import { InvalidPartError, UploadNotFoundError } from "./multipart/index.js";
 import { parseS3Endpoint, type S3StorageConfig, S3StorageDriver } from "./s3-driver.js";
 
 const MiB = 1024 * 1024;

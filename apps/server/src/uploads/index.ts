@@ -11,7 +11,7 @@
  * import { registerFile, uploadDepsOf } from "../uploads/index.js";
  *
  * // Store first, outside any transaction, hashing as the bytes pass (multipart: combine the parts'
- * // block digests with combinePartBlockDigests, src/storage/multipart/block-hash.ts).
+ * // block digests with combinePartBlockDigests, src/content-hash/block-hash.ts).
  * const fileId = uuidV7();                                    // optional; keeps the object under its file's id
  * const key = objectKey(workspaceId, fileId, fileName);      // src/storage/driver.ts
  * ...assemble / stream the bytes to `key`...
@@ -67,7 +67,7 @@
  * - **Collisions** without random_prefix never overwrite and never fail: the next free
  *   `name-n.ext` in the folder is taken (`cat.jpg`, `cat-1.jpg`, `cat-2.jpg`), race-free
  *   (INSERT ... ON CONFLICT DO NOTHING, then the next candidate).
- * - **Hash**: the b1 block-tree hash (1 MiB blocks; src/storage/multipart/block-hash.ts), computed
+ * - **Hash**: the b1 block-tree hash (1 MiB blocks; src/content-hash/block-hash.ts), computed
  *   while the bytes stream in, so a direct, remote and multipart upload of equal content get equal
  *   hashes. `is_duplicate` is true when another file of the workspace already has that hash; the
  *   new file is stored anyway (its own object, its own row). A public credential (`credential:

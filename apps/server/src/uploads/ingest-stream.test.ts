@@ -1,7 +1,7 @@
 import { Readable, Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { describe, expect, it, vi } from "vitest";
-import { BlockHasher, hashStream } from "../storage/multipart/block-hash.js";
+import { BlockHasher, hashStream } from "../content-hash/index.js";
 import { IngestStream } from "./ingest-stream.js";
 
 async function ingest(chunks: Buffer[], keepUpTo?: number, expectedSize?: number, deferHash?: boolean) {

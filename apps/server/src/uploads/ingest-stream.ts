@@ -1,11 +1,11 @@
 import { Transform, type TransformCallback } from "node:stream";
+import { BlockHasher, combineBlockDigests } from "../content-hash/index.js";
 import { SNIFF_HEAD_BYTES } from "../media/sniff-content.js";
-import { BlockHasher, combineBlockDigests } from "../storage/multipart/block-hash.js";
 import { KeptBytes } from "./kept-bytes.js";
 
 export interface IngestResult {
   /**
-   * Content hash, the b1 block-tree scheme (src/storage/multipart/block-hash.ts). Computed on
+   * Content hash, the b1 block-tree scheme (src/content-hash/block-hash.ts). Computed on
    * the first call when hashing was deferred (see IngestOptions.deferHash), then remembered.
    */
   hash: () => string;

@@ -6,6 +6,7 @@
 
 import type { UploadPolicy, UploadResponse } from "@trove/schema";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import { hashStream } from "../content-hash/index.js";
 import type { RawQuery } from "../db/direct-sql.js";
 import { badRequest, HttpError } from "../errors/index.js";
 import type { UrlBuilder } from "../files/file-urls.js";
@@ -22,11 +23,10 @@ import type { TroveMetrics } from "../metrics/trove-metrics.js";
 import type { TrustedRangesInput } from "../network/trusted-ranges.js";
 import type { RenderGate } from "../render-gate.js";
 import { objectKey, type StorageDriver } from "../storage/driver.js";
-import { hashStream } from "../storage/multipart/block-hash.js";
+import { imageInputOf, putBuffer, readObjectHead, thumbnailKeyOf } from "../storage/object-keys.js";
 import { enqueueWebhook, FILE_UPLOADED, fileUploadedEvent } from "../webhooks/delivery.js";
 import { emitWorkspaceEvent, subscribedSql } from "../webhooks/workspace-events.js";
 import { type InsertFileRowOptions, insertFileRow, type NewFileRow } from "./insert-file-row.js";
-import { imageInputOf, putBuffer, readObjectHead, thumbnailKeyOf } from "../storage/object-keys.js";
 import { checkStoreTimeTransform } from "./store-time-transform.js";
 import { collisionName, collisionPattern, collisionStem, storedFileName } from "./stored-name.js";
 import type { UploadCredential } from "./upload-credential.js";
@@ -97,7 +97,7 @@ export interface RegisterFileInput {
   /** Bytes at `storageKey`. */
   size: number;
   /**
-   * Content hash of those bytes, the b1 block-tree scheme (src/storage/multipart/block-hash.ts),
+   * Content hash of those bytes, the b1 block-tree scheme (src/content-hash/block-hash.ts),
    * or a function that computes it: called only if the file keeps these bytes (a store-time
    * transform stores, and hashes, its output instead).
    */

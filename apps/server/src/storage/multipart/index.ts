@@ -36,22 +36,12 @@
  * ETags), InvalidUploadPlanError (bad size/partSize/partCount at begin), SizeMismatchError from
  * ../driver.ts (body length), InvalidObjectKeyError (key).
  *
- * Content hash: block-hash.ts (1 MiB blocks, sha256 over the block digests, plain hex).
+ * Content hash: src/content-hash/ (1 MiB blocks, sha256 over the block digests, plain hex).
  * fs layout and atomicity: fs-multipart.ts. S3 specifics: s3-multipart.ts, s3-client.ts.
  */
 import type { StorageDriver } from "../driver.js";
 import type { MultipartStore } from "./types.js";
 
-export {
-  BLOCK_SIZE,
-  BlockHasher,
-  type BlockHashResult,
-  BlockHashStream,
-  CONTENT_HASH_SCHEME,
-  combineBlockDigests,
-  combinePartBlockDigests,
-  hashStream,
-} from "./block-hash.js";
 export { InvalidPartError, InvalidUploadPlanError, UploadNotFoundError } from "./errors.js";
 export { FS_MULTIPART_DIR, FsMultipartStore } from "./fs-multipart.js";
 export {

@@ -10,13 +10,12 @@ import { PassThrough, Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type S3rverHandle, startS3rver } from "../../../test/support/s3rver.js";
+import { combinePartBlockDigests, hashStream } from "../../content-hash/index.js";
 import { InvalidObjectKeyError, SizeMismatchError, type StorageDriver } from "../driver.js";
 import { FsStorageDriver } from "../fs-driver.js";
 import { S3StorageDriver } from "../s3-driver.js";
 import {
-  combinePartBlockDigests,
   FS_MULTIPART_DIR,
-  hashStream,
   InvalidPartError,
   InvalidUploadPlanError,
   type MultipartStore,

@@ -12,8 +12,8 @@
  * the body really was that long: a longer body fails before the store sees a whole part.
  */
 import { Transform, type TransformCallback } from "node:stream";
+import { BlockHasher, combineBlockDigests } from "../../content-hash/index.js";
 import { SizeMismatchError } from "../driver.js";
-import { BlockHasher, combineBlockDigests } from "./block-hash.js";
 
 export interface PartDigest {
   size: number;

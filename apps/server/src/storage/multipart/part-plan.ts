@@ -4,7 +4,7 @@
  * 10,000 parts, at most 5 GiB per part and 5 TiB per object. Part sizes are whole MiB, so every
  * part starts on a content-hash block boundary (block-hash.ts).
  */
-import { BLOCK_SIZE } from "./block-hash.js";
+import { BLOCK_SIZE } from "../../content-hash/index.js";
 import { InvalidPartError, InvalidUploadPlanError } from "./errors.js";
 
 export const MIB = 1024 * 1024;
