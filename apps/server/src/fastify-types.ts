@@ -5,7 +5,7 @@
  *   app.db        PrismaClient (src/plugins/db.ts)        app.dbKind   "pglite" | "postgres"
  *   app.database  Database (ping, migrate, close)          app.config   ServerConfig
  *   app.storage   StorageDriver (src/storage/driver.ts)
- *   app.renderGate RenderGate (src/render-gate.ts): admits delivery renders and transform uploads
+ *   app.renderGate RenderGate (src/delivery/render-gate.ts): admits delivery renders and transform uploads
  *   app.deliveryUrl(workspaceNo, path)  a file's public URL (src/delivery/delivery-url.ts)
  *   app.seedResult what development seeding did at start (src/keys/seed.ts)
  *   app.jobRunner  JobRunner or null (src/jobs/start-workers.ts)
@@ -30,13 +30,13 @@ import type { Server } from "node:http";
 import type { EndpointOperationId, ErrorVariant, ResponseGroup } from "@trove/schema";
 import type { ServerConfig } from "./config.js";
 import type { Database, DbKind } from "./db/database.js";
+import type { RenderGate } from "./delivery/render-gate.js";
 import type { PrismaClient } from "./generated/prisma/client.js";
 import type { JobRunner } from "./jobs/job-runner.js";
 import type { ActiveKeyCache } from "./keys/active-key-cache.js";
 import type { SeedResult } from "./keys/seed.js";
 import type { TroveMetrics } from "./metrics/trove-metrics.js";
 import type { AuthContext, AuthMode } from "./plugins/auth.js";
-import type { RenderGate } from "./render-gate.js";
 import type { InvalidRequestMapper } from "./routes/endpoint-route.js";
 import type { StorageDriver } from "./storage/driver.js";
 

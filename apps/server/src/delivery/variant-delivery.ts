@@ -27,7 +27,7 @@
  *   and the delivery host's security headers. If-None-Match -> 304 without reading storage. No
  *   Range support on variants.
  * - Limits (./delivery-limits.ts): renders pass the app's RenderGate (at most N at
- *   once, a short queue, then 503 with Retry-After; src/render-gate.ts), and each file keeps at
+ *   once, a short queue, then 503 with Retry-After; src/delivery/render-gate.ts), and each file keeps at
  *   most N stored variants, least recently used evicted first (VariantStore).
  * - Variants of a deleted file are never served: delivery finds no row. Their bytes are removed
  *   with the file by `deleteFileObjects` (src/uploads/delete-file-objects.ts).
@@ -45,8 +45,8 @@ import { SNIFF_HEAD_BYTES, sniffContent } from "../media/sniff-content.js";
 import { negotiatesFormat, variantCacheKey } from "../media/variant-cache-key.js";
 import { variantOutputFormat } from "../media/variant-output-format.js";
 import { ObjectNotFoundError } from "../storage/driver.js";
-import { resolveTransform } from "../transforms/resolve-transform.js";
 import { readObjectHead } from "../storage/object-keys.js";
+import { resolveTransform } from "../transforms/resolve-transform.js";
 import { deliveryAccess } from "./access-check.js";
 import { type DeliveryFile, PUBLIC_CACHE_CONTROL } from "./delivery-file.js";
 import { etagMatches } from "./etag-match.js";

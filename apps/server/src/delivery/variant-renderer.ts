@@ -1,6 +1,6 @@
 /**
  * Renders a variant once and caches it in storage. Concurrent misses for one cache key share one
- * render; every render passes the app's RenderGate (src/render-gate.ts), whose slot is held until
+ * render; every render passes the app's RenderGate (src/delivery/render-gate.ts), whose slot is held until
  * the variant is stored, because its bytes are in memory until then. A variant that cannot be
  * cached is still answered: the next request renders it again.
  */
@@ -8,11 +8,11 @@ import type { FastifyBaseLogger } from "fastify";
 import type { MediaLimits } from "../media/media-limits.js";
 import { renderVariant } from "../media/render-variant.js";
 import type { TroveMetrics } from "../metrics/trove-metrics.js";
-import type { RenderGate } from "../render-gate.js";
 import type { StorageDriver } from "../storage/driver.js";
-import { inSpan } from "../tracing/in-span.js";
 import { imageInputOf, putBuffer } from "../storage/object-keys.js";
+import { inSpan } from "../tracing/in-span.js";
 import type { DeliveryFile } from "./delivery-file.js";
+import type { RenderGate } from "./render-gate.js";
 import type { VariantOwner, VariantStore } from "./variant-store.js";
 
 export interface RenderedVariant {

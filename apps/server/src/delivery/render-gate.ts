@@ -8,7 +8,7 @@
  *   const gate = new RenderGate({ concurrency: 2, queue: 16, waitMs: 5000 });
  *   await gate.run(() => renderVariant(...));   // or throws RenderBusyError (an HttpError 503)
  */
-import { HttpError } from "./errors/http-error.js";
+import { HttpError } from "../errors/http-error.js";
 
 export interface RenderGateOptions {
   /** Renders running at once. */
