@@ -40,7 +40,7 @@
  *   for a slot, 8 per core; beyond: 503), TROVE_RENDER_WAIT_MS (longest wait for a slot, 5000; then
  *   503 with Retry-After), TROVE_MAX_VARIANTS_PER_FILE (stored variants per file, least recently used
  *   evicted first, 100).
- * Sources' origins (src/origins/origin-settings.ts):
+ * Sources' origins (src/sources/origins/origin-settings.ts):
  *   TROVE_ORIGIN_CACHE_TTL_SECONDS (how long an original read from an origin is served before it is
  *   revalidated, 3600), TROVE_ORIGIN_MAX_BYTES (largest object read from an origin, 100MiB),
  *   TROVE_ORIGIN_TIMEOUT_MS (deadline of one origin read, body included, 15000),
@@ -91,7 +91,6 @@ import { type MultipartConfig, resolveMultipartConfig } from "./multipart/multip
 import type { Connector, LookupAll } from "./network/guarded-connector.js";
 import { parseTrustProxy, type TrustProxy } from "./network/trust-proxy.js";
 import { parseTrustedRanges, type TrustedRanges } from "./network/trusted-ranges.js";
-import { type OriginSettings, resolveOriginSettings } from "./origins/origin-settings.js";
 import {
   DEFAULT_RATE_LIMITS,
   type RateLimitConfig,
@@ -99,6 +98,7 @@ import {
 } from "./rate-limit/rate-limit-config.js";
 import { MAX_SIGNED_URL_TTL_SECONDS } from "./signing/delivery-signature.js";
 import { type UrlSigningKeys, urlSigningKeys } from "./signing/url-signing-keys.js";
+import { type OriginSettings, resolveOriginSettings } from "./sources/origins/origin-settings.js";
 import { parseS3Endpoint, type S3StorageConfig } from "./storage/s3-driver.js";
 import { publicKeyPolicyEnvSchema, resolvePublicKeyPolicy } from "./uploads/public-key-policy-config.js";
 

@@ -15,7 +15,7 @@
  * - Leading segments that are valid transformation steps are the transform, as for stored files;
  *   an origin object whose first path segment reads as a step is not reachable (its own name
  *   would be read as a transform).
- * - Originals come through the OriginCache (src/origins/origin-cache.ts) and are answered like
+ * - Originals come through the OriginCache (src/sources/origins/origin-cache.ts) and are answered like
  *   stored files (ETag of the content hash, Range, conditional requests, sniffed Content-Type),
  *   with `Cache-Control: public, max-age=<cache TTL>` instead of a year: an origin's object may
  *   change under the same path. Variants are rendered, cached and capped per origin object
@@ -27,10 +27,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ServerConfig } from "../config.js";
 import { HttpError } from "../errors/http-error.js";
 import { notFound } from "../errors/index.js";
-import { OriginReaders } from "../origins/create-origin-reader.js";
-import { OriginCache, type OriginObjectRow } from "../origins/origin-cache.js";
-import { OriginError } from "../origins/origin-error.js";
 import { findDeliverySource } from "../sources/find-delivery-source.js";
+import { OriginReaders } from "../sources/origins/create-origin-reader.js";
+import { OriginCache, type OriginObjectRow } from "../sources/origins/origin-cache.js";
+import { OriginError } from "../sources/origins/origin-error.js";
 import type { DeliveryFile } from "./delivery-file.js";
 import { sendStoredObject } from "./stored-object-sender.js";
 import { splitTransform } from "./transform-path.js";

@@ -16,7 +16,6 @@ import { isUniqueViolation } from "../db/prisma-errors.js";
 import { notFound } from "../errors/index.js";
 import { isUuid } from "../errors/params.js";
 import type { Prisma, PrismaClient, Source } from "../generated/prisma/client.js";
-import { forgetSourceCopies } from "../origins/origin-cache.js";
 import {
   type ConfigurationRecord,
   configurationRecord,
@@ -24,6 +23,7 @@ import {
   sealConfiguration,
 } from "./configuration-secrets.js";
 import { mergeConfiguration } from "./merge-configuration.js";
+import { forgetSourceCopies } from "./origins/origin-cache.js";
 import { assertNameFree, duplicateName, lockSourceNames, recordRename } from "./source-names.js";
 import { parseConfiguration } from "./validate-source-body.js";
 

@@ -17,9 +17,9 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { PassThrough } from "node:stream";
 import type { ImageSourceConfiguration } from "@trove/schema";
-import type { Connector, LookupAll } from "../network/guarded-connector.js";
-import { isRemoteFetchError } from "../network/remote-fetch-error.js";
-import { discardBody, safeFetch } from "../network/safe-fetch.js";
+import type { Connector, LookupAll } from "../../network/guarded-connector.js";
+import { isRemoteFetchError } from "../../network/remote-fetch-error.js";
+import { discardBody, safeFetch } from "../../network/safe-fetch.js";
 import { forwardedHeaders } from "./forwarded-headers.js";
 import { OriginError, originError } from "./origin-error.js";
 import type { OriginContext, OriginReader, OriginReadRequest, OriginReadResult } from "./origin-reader.js";

@@ -21,7 +21,7 @@ import {
   type Connector,
   createGuardedConnector,
   type GuardedConnectorOptions,
-} from "../network/guarded-connector.js";
+} from "../../network/guarded-connector.js";
 
 /** Label of the guard's own error messages; they never reach a client (see azure-origin-errors.ts). */
 export const AZURE_GUARD_LABEL = "azure_endpoint";

@@ -2,14 +2,14 @@
 // (test/support/fake-gcs.ts), which verifies the JWT signature for real. Addresses outside loopback
 // are proven refused with a table resolver and recording connectors: nothing leaves the machine.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type FakeGcs, startFakeGcs } from "../../test/support/fake-gcs.js";
+import { type FakeGcs, startFakeGcs } from "../../../test/support/fake-gcs.js";
 import {
   forbidSystemDns,
   loopbackOnlyConnector,
   refusingConnector,
   tableLookup,
-} from "../../test/support/network-doubles.js";
-import { parseTrustedRanges } from "../network/index.js";
+} from "../../../test/support/network-doubles.js";
+import { parseTrustedRanges } from "../../network/index.js";
 import { createGcsOriginReader, type GcsOriginContext, type GcsOriginReader } from "./gcs-origin.js";
 import { OriginError } from "./origin-error.js";
 import type { OriginObject, OriginReadRequest } from "./origin-reader.js";

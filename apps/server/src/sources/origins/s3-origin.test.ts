@@ -1,10 +1,10 @@
 import { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tableLookup } from "../../test/support/network-doubles.js";
-import { type S3rverHandle, startS3rver } from "../../test/support/s3rver.js";
-import { parseTrustedRanges } from "../network/trusted-ranges.js";
-import { S3StorageDriver } from "../storage/s3-driver.js";
+import { tableLookup } from "../../../test/support/network-doubles.js";
+import { type S3rverHandle, startS3rver } from "../../../test/support/s3rver.js";
+import { parseTrustedRanges } from "../../network/trusted-ranges.js";
+import { S3StorageDriver } from "../../storage/s3-driver.js";
 import { OriginError } from "./origin-error.js";
 import type { OriginReadRequest } from "./origin-reader.js";
 import { createS3OriginReader } from "./s3-origin.js";

@@ -18,7 +18,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { GoogleCloudConfiguration } from "@trove/schema";
 import { type Dispatcher, request } from "undici";
-import { type Connector, createGuardedAgent, type LookupAll } from "../network/index.js";
+import { type Connector, createGuardedAgent, type LookupAll } from "../../network/index.js";
 import { parseServiceAccount, tokenUrlFor } from "./gcs-origin-credentials.js";
 import { discard, exchangeFailure, untilAborted } from "./gcs-origin-network.js";
 import { createTokenSource, type TokenSource } from "./gcs-origin-token.js";

@@ -3,7 +3,7 @@
  * host answers with; `message` names the source and the cause and is safe to send (no secret, no
  * resolved address); `detail` is for logs only, and never holds a credential either.
  */
-import { TRUSTED_RANGES_HINT } from "../network/remote-fetch-error.js";
+import { TRUSTED_RANGES_HINT } from "../../network/remote-fetch-error.js";
 
 export type OriginErrorKind =
   /** The object does not exist at the origin (or the origin hides it as missing). */

@@ -14,7 +14,7 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { Readable } from "node:stream";
-import type { TrustedRanges } from "../network/trusted-ranges.js";
+import type { TrustedRanges } from "../../network/trusted-ranges.js";
 
 /** What the cached copy of an object was validated with, for a conditional read. */
 export interface OriginValidators {

@@ -20,7 +20,7 @@ import {
   type ContainerClient,
 } from "@azure/storage-blob";
 import type { AzureConfiguration } from "@trove/schema";
-import type { Connector, LookupAll } from "../network/guarded-connector.js";
+import type { Connector, LookupAll } from "../../network/guarded-connector.js";
 import { classifyAzureFailure } from "./azure-origin-errors.js";
 import { createGuardedAzureHttpClient } from "./azure-origin-http.js";
 import { guardOriginBody } from "./origin-body.js";

@@ -5,7 +5,7 @@
  * TROVE_ORIGIN_CACHE_TTL_SECONDS, TROVE_ORIGIN_MAX_BYTES, TROVE_ORIGIN_TIMEOUT_MS,
  * TROVE_ORIGIN_CACHE_MAX_HOSTS, TROVE_GCS_API_ENDPOINT (src/config.ts).
  */
-/** What the origin cache needs (src/origins/origin-cache.ts). */
+/** What the origin cache needs (src/sources/origins/origin-cache.ts). */
 export interface OriginCacheSettings {
   /** How long a copy is served without asking the origin, ms. */
   ttlMs: number;

@@ -4,8 +4,8 @@
 import { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseTrustedRanges } from "../network/trusted-ranges.js";
-import { parseS3Endpoint, S3StorageDriver } from "../storage/s3-driver.js";
+import { parseTrustedRanges } from "../../network/trusted-ranges.js";
+import { parseS3Endpoint, S3StorageDriver } from "../../storage/s3-driver.js";
 import { OriginError } from "./origin-error.js";
 import type { OriginReadRequest } from "./origin-reader.js";
 import { createS3OriginReader } from "./s3-origin.js";

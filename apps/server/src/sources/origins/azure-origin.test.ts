@@ -4,15 +4,15 @@
 // so a broken guard fails these tests without sending a packet anywhere.
 import type { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AzuriteHandle, startAzurite } from "../../test/support/azurite.js";
+import { type AzuriteHandle, startAzurite } from "../../../test/support/azurite.js";
 import {
   forbidSystemDns,
   loopbackOnlyConnector,
   refusingConnector,
   startTestServer,
   tableLookup,
-} from "../../test/support/network-doubles.js";
-import { parseTrustedRanges } from "../network/trusted-ranges.js";
+} from "../../../test/support/network-doubles.js";
+import { parseTrustedRanges } from "../../network/trusted-ranges.js";
 import { type AzureOriginContext, createAzureOriginReader } from "./azure-origin.js";
 import { OriginError } from "./origin-error.js";
 import type { OriginObject, OriginReadRequest } from "./origin-reader.js";

@@ -7,8 +7,8 @@
 import { Agent as HttpAgent } from "node:http";
 import { Agent as HttpsAgent } from "node:https";
 import type { Socket } from "node:net";
-import { checkRemoteUrl } from "../network/check-url.js";
-import { createGuardedLookup, type LookupAll } from "../network/guarded-connector.js";
+import { checkRemoteUrl } from "../../network/check-url.js";
+import { createGuardedLookup, type LookupAll } from "../../network/guarded-connector.js";
 import type { OriginContext } from "./origin-reader.js";
 
 /** Test doubles: a DNS table and a socket factory, so a guard test dials nothing. */

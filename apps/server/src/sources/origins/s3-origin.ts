@@ -14,7 +14,7 @@
 import type { IncomingMessage } from "node:http";
 import type { S3Configuration } from "@trove/schema";
 import { Client } from "minio";
-import { isRemoteFetchError } from "../network/remote-fetch-error.js";
+import { isRemoteFetchError } from "../../network/remote-fetch-error.js";
 import { guardedNodeAgent, type NetworkDoubles } from "./guarded-node-agent.js";
 import { OriginError, originError } from "./origin-error.js";
 import type { OriginContext, OriginReader, OriginReadRequest, OriginReadResult } from "./origin-reader.js";

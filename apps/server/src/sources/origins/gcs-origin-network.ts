@@ -3,7 +3,7 @@
  * guard's refusal `forbidden_address`, anything else the network did `unavailable`.
  */
 import type { Readable } from "node:stream";
-import { RemoteFetchError } from "../network/index.js";
+import { RemoteFetchError } from "../../network/index.js";
 import { OriginError, originError } from "./origin-error.js";
 
 /**

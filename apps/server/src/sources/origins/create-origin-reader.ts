@@ -9,8 +9,8 @@
  * READER_IDLE_MS.
  */
 import type { SourceType } from "@trove/schema";
-import type { Connector, LookupAll } from "../network/guarded-connector.js";
-import { openConfiguration } from "../sources/configuration-secrets.js";
+import type { Connector, LookupAll } from "../../network/guarded-connector.js";
+import { openConfiguration } from "../configuration-secrets.js";
 import { createAzureOriginReader } from "./azure-origin.js";
 import { createGcsOriginReader } from "./gcs-origin.js";
 import { createImageSourceOriginReader } from "./image-source-origin.js";
