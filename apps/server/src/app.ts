@@ -29,7 +29,7 @@ import { isDeliveryUrl, setDeliverySecurityHeaders } from "./delivery/security-h
 import { clientErrorHandler } from "./errors/client-error.js";
 import { setupWorkers } from "./jobs/start-workers.js";
 import { seedDevelopment } from "./keys/seed.js";
-import { loggerOptions } from "./logging.js";
+import { lazyRequestLogger, loggerOptions } from "./logging/index.js";
 import { metricsPlugin } from "./metrics/metrics-plugin.js";
 import { fastifyTrustProxy } from "./network/trust-proxy.js";
 import { authPlugin } from "./plugins/auth.js";
@@ -40,7 +40,6 @@ import { rateLimitPlugin } from "./plugins/rate-limit.js";
 import { rejectNulPlugin } from "./plugins/reject-nul.js";
 import { genRequestId, requestIdPlugin } from "./plugins/request-id.js";
 import { unreadBodyPlugin } from "./plugins/unread-body.js";
-import { lazyRequestLogger } from "./request-logger.js";
 import { adminRoutes } from "./routes/admin.js";
 import { deliveryRoutes } from "./routes/delivery.js";
 import { fileRoutes } from "./routes/files.js";

@@ -8,7 +8,7 @@
 import { SOURCE_SECRET_FIELDS, sourceResponseSchema } from "@trove/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isSealed } from "../src/crypto/secret-box.js";
-import { REDACTED } from "../src/logging.js";
+import { REDACTED } from "../src/logging/index.js";
 import { openConfiguration } from "../src/sources/index.js";
 import {
   randomTag,

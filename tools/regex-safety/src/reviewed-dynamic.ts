@@ -18,7 +18,7 @@ const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 
 export const REVIEWED_DYNAMIC_REGEXES: readonly ReviewedDynamicRegex[] = [
   {
-    file: "apps/server/src/log-redaction.ts",
+    file: "apps/server/src/logging/log-redaction.ts",
     expression: '`([?&;](?:${SECRET_PARAMETERS.join("|")})=)[^&;#\\\\s"\'<>]*`',
     reason: "an alternation of constant parameter names ending in `=`, then one negated class",
     example: {

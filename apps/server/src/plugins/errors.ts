@@ -30,7 +30,7 @@ import fp from "fastify-plugin";
 import { isRecordNotFound } from "../db/prisma-errors.js";
 import { DEPENDENCY_RETRY_AFTER_SECONDS, isDependencyUnavailable } from "../errors/dependency-unavailable.js";
 import { HttpError } from "../errors/http-error.js";
-import { redactUrl } from "../log-redaction.js";
+import { redactUrl } from "../logging/index.js";
 import { type RequestPart, RequestValidationError } from "../routes/endpoint-route.js";
 
 interface Normalized {

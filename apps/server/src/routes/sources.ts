@@ -9,7 +9,7 @@
  *
  * Secret fields are sealed at rest and masked in every response (src/sources/). Errors are thrown
  * and rendered by the errors plugin in the sources envelopes. Request bodies are never logged
- * (and src/logging.ts redacts secret fields should one ever be).
+ * (and src/logging/logger-options.ts redacts secret fields should one ever be).
  */
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { parseUuidParam } from "../errors/params.js";

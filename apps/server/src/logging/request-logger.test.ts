@@ -2,7 +2,7 @@ import { Writable } from "node:stream";
 import Fastify from "fastify";
 import { pino } from "pino";
 import { describe, expect, it, vi } from "vitest";
-import { loggerOptions } from "./logging.js";
+import { loggerOptions } from "./logger-options.js";
 import { lazyRequestLogger } from "./request-logger.js";
 
 function capture() {

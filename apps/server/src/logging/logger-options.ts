@@ -2,16 +2,14 @@
  * Logger options (pino through Fastify). Request logs include headers, with credentials and every
  * source secret redacted wherever they appear up to three levels deep (`configuration.secret_key`,
  * `body.configuration.secret_key`, ...). URLs (`req.url`, the `referer` header) and logged errors
- * (message, stack, any URL they carry) go through `redactUrl` (src/log-redaction.ts): signed part
+ * (message, stack, any URL they carry) go through `redactUrl` (./log-redaction.ts): signed part
  * URLs, presigned S3 URLs and keys in a query string never reach the log. Responses log only their
  * status.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { type DestinationStream, type LoggerOptions, stdSerializers } from "pino";
-import type { LogLevel } from "./config.js";
+import type { LogLevel } from "../config.js";
 import { REDACTED, redactStrings, redactUrl } from "./log-redaction.js";
-
-export { REDACTED };
 
 /** Configuration fields of sources that are secrets (masked in responses, redacted in logs). */
 export const SECRET_FIELDS = [
