@@ -8,7 +8,7 @@ import { HttpError } from "../src/errors/http-error.js";
 import { solid } from "../src/media/test-images.js";
 import { objectKey, type PutOptions, type StorageDriver } from "../src/storage/driver.js";
 import { FsStorageDriver } from "../src/storage/fs-driver.js";
-import { registerFile, uploadDepsOf } from "../src/uploads/register-file.js";
+import { registerFile, uploadDepsOf } from "../src/uploads/index.js";
 import { collisionName, storedFileName } from "../src/uploads/stored-name.js";
 import { uuidV7 } from "../src/uploads/uuid-v7.js";
 import { createTestApp, type TestApp } from "./support/index.js";

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { PrismaClient } from "../generated/prisma/client.js";
 import type { StorageDriver } from "../storage/driver.js";
 import { type MultipartStore, multipartStoreFor } from "../storage/multipart/index.js";
-import { type UploadDeps, uploadDepsOf } from "../uploads/register-file.js";
+import { type UploadDeps, uploadDepsOf } from "../uploads/upload-deps.js";
 import type { UploadPolicy } from "../uploads/upload-policy.js";
 import type { MultipartConfig } from "./multipart-config.js";
 import { PartUrlSigner } from "./part-url.js";

@@ -35,7 +35,8 @@ import { HttpError } from "../errors/http-error.js";
 import { mintUploadToken } from "../keys/upload-tokens.js";
 import { fetchRemoteUpload, fileNameFromUrl } from "../uploads/fetch-remote-upload.js";
 import { HOLD_FOR_TRANSFORM_BYTES, receiveDirectUpload } from "../uploads/receive-direct-upload.js";
-import { registerFile, uploadDepsOf } from "../uploads/register-file.js";
+import { registerFile } from "../uploads/register-file.js";
+import { uploadDepsOf } from "../uploads/upload-deps.js";
 import { toUploadError } from "../uploads/upload-errors.js";
 import {
   checkEarlyDirectFields,

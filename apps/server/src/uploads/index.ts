@@ -112,16 +112,12 @@ export {
   type ReceivedFile,
   receiveDirectUpload,
 } from "./receive-direct-upload.js";
-export {
-  type RegisteredFile,
-  type RegisterFileInput,
-  registerFile,
-  type UploadDeps,
-  type UploadMethod,
-  uploadDepsOf,
-} from "./register-file.js";
+export { registerFile } from "./register-file.js";
+export type { RegisteredFile, RegisterFileInput } from "./register-file-input.js";
 export { collisionName, MAX_STORED_NAME_LENGTH, storedFileName } from "./stored-name.js";
+export { type UploadDeps, uploadDepsOf } from "./upload-deps.js";
 export { fileTooLarge, invalidFields, toUploadError } from "./upload-errors.js";
 export { checkEarlyDirectFields, checkRemoteBody, checkWebhook, parseDirectFields } from "./upload-fields.js";
+export type { UploadMethod } from "./upload-method.js";
 export { toUploadResponse } from "./upload-response.js";
 export { uuidV7 } from "./uuid-v7.js";

@@ -1,0 +1,56 @@
+/**
+ * What registering an upload needs from the app, as one bag (`uploadDepsOf(app)`), so the same
+ * registration runs from a route, a multipart complete, the CLI and a test.
+ */
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import type { RawQuery } from "../db/direct-sql.js";
+import type { RenderGate } from "../delivery/render-gate.js";
+import type { UrlBuilder } from "../files/file-urls.js";
+import type { PrismaClient } from "../generated/prisma/client.js";
+import type { MediaLimits } from "../media/media-limits.js";
+import type { TroveMetrics } from "../metrics/trove-metrics.js";
+import type { TrustedRangesInput } from "../network/trusted-ranges.js";
+import type { StorageDriver } from "../storage/driver.js";
+
+export interface UploadDeps {
+  db: PrismaClient;
+  /** Single statements outside transactions (`app.database.sql`, no Prisma); unset: `db`. */
+  sql?: RawQuery;
+  storage: StorageDriver;
+  deliveryUrl: FastifyInstance["deliveryUrl"];
+  /** Signing of private files' URLs. */
+  config: UrlBuilder["config"];
+  mediaLimits?: Partial<MediaLimits>;
+  /**
+   * Largest direct or remote upload (TROVE_MAX_UPLOAD_BYTES): a store-time transform's output is
+   * held to it (and to the policy's `max_file_size`) like the bytes that arrived. Unset: no cap.
+   */
+  maxUploadBytes?: number;
+  /** Admits transform uploads with delivery renders (unset: no bound, for embedders and tests). */
+  renderGate?: Pick<RenderGate, "run">;
+  /** For webhook URLs that are IP literals in a trusted range. */
+  trustedRanges?: TrustedRangesInput;
+  /** Attempts of a webhook delivery before it is marked failed (queue default 10). */
+  webhookMaxAttempts?: number;
+  log?: Pick<FastifyBaseLogger, "warn">;
+  /** Counts each registered file (src/metrics/); null or absent when metrics are off. */
+  metrics?: Pick<TroveMetrics, "upload"> | null;
+}
+
+/** The dependencies from a built app (`app.db`, `app.storage`, `app.config`). */
+export function uploadDepsOf(app: FastifyInstance): UploadDeps {
+  return {
+    db: app.db,
+    sql: app.database.sql,
+    storage: app.storage,
+    deliveryUrl: app.deliveryUrl,
+    config: app.config,
+    mediaLimits: app.config.mediaLimits,
+    maxUploadBytes: app.config.maxUploadBytes,
+    renderGate: app.renderGate,
+    trustedRanges: app.config.trustedRanges,
+    webhookMaxAttempts: app.config.webhooks.maxAttempts,
+    log: app.log,
+    metrics: app.metrics,
+  };
+}
