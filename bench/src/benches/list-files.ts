@@ -35,7 +35,7 @@ function listSql(offset: number, direction: "ASC" | "DESC"): string[] {
            ORDER BY f.created_at ${direction}, f.file_no ${direction} LIMIT ${LIMIT} OFFSET ${offset}) k
      JOIN files r ON r.file_no = k.file_no
      ORDER BY r.created_at ${direction}, r.file_no ${direction}`,
-    // meta.total: the kept counts (src/files/file-counts.ts); page 1 reads them as a subquery of its rows.
+    // meta.total: the kept counts (apps/server/src/files/file-counts.ts); page 1 reads them as a subquery of its rows.
     "SELECT coalesce(sum(files), 0) AS total FROM workspace_file_counts WHERE workspace_id = $1::uuid",
   ];
 }
