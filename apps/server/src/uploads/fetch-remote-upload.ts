@@ -83,15 +83,11 @@ export async function fetchRemoteUpload(
   // Errors of the body stream (deadline, byte cap, connection lost) are RemoteFetchErrors.
   const body = pipeline(response.body, ingest, () => {});
   await options.storage.put(key, body, { maxBytes: options.maxBytes });
-  const result = ingest.result();
   const contentType = response.headers["content-type"];
   return {
+    ...ingest.result(),
     fileId,
     key,
-    size: result.size,
-    hash: result.hash,
-    head: result.head,
-    bytes: result.bytes,
     stored: true,
     clientFileName: fileName,
     clientMimeType: typeof contentType === "string" ? contentType : undefined,

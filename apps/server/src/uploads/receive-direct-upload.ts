@@ -9,20 +9,18 @@ import type { Multipart, MultipartFile } from "@fastify/multipart";
 import type { FastifyRequest } from "fastify";
 import { HttpError } from "../errors/http-error.js";
 import { objectKey, type StorageDriver } from "../storage/driver.js";
-import { IngestStream } from "./ingest-stream.js";
+import { type IngestResult, IngestStream } from "./ingest-stream.js";
 import { readUpTo } from "./read-up-to.js";
 import { fileTooLarge, toUploadError } from "./upload-errors.js";
 import { uuidV7 } from "./uuid-v7.js";
 
-export interface ReceivedFile {
+/**
+ * An upload's bytes as the ingest saw them (size, hash, head; `bytes`: the whole content for a body
+ * of at most KEEP_IN_MEMORY_BYTES, and always when not `stored`), and where they are.
+ */
+export interface ReceivedFile extends IngestResult {
   fileId: string;
   key: string;
-  size: number;
-  /** The content hash; computed when first called if the ingest deferred it. */
-  hash: () => string;
-  head: Buffer;
-  /** The whole content, for a body of at most KEEP_IN_MEMORY_BYTES, and always when not `stored`. */
-  bytes: (() => Buffer) | undefined;
   /**
    * False when the bytes were kept in memory only (`bytes`) and nothing is at `key` yet: a small
    * body is written in one call when it is registered, and an upload with a store-time
@@ -212,14 +210,10 @@ async function storeFilePart(
     if (!held) await options.storage.delete(key).catch(() => {});
     throw fileTooLarge(options.maxBytes);
   }
-  const result = ingest.result();
   return {
+    ...ingest.result(),
     fileId,
     key,
-    size: result.size,
-    hash: result.hash,
-    head: result.head,
-    bytes: result.bytes,
     stored: !held,
     clientFileName: part.filename || undefined,
     clientMimeType: part.mimetype || undefined,
