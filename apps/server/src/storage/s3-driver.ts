@@ -31,21 +31,17 @@ import {
   type StorageDriver,
 } from "./driver.js";
 import { choosePartSize, MAX_OBJECT_SIZE, MAX_PARTS, MIB } from "./multipart/part-plan.js";
-import { isNotFound, S3Access, type S3Endpoint, s3ErrorCode } from "./multipart/s3-client.js";
+import {
+  isNotFound,
+  S3Access,
+  type S3AccessOptions,
+  type S3Endpoint,
+  s3ErrorCode,
+} from "./multipart/s3-client.js";
 import { S3MultipartStore } from "./multipart/s3-multipart.js";
 
-export interface S3StorageConfig {
-  /** Host name or IP of the store, without scheme or port. */
-  endPoint: string;
-  port?: number;
-  useSSL: boolean;
-  region: string;
-  bucket: string;
-  accessKey: string;
-  secretKey: string;
-  sessionToken?: string;
-  /** Default true. */
-  pathStyle?: boolean;
+/** The store's address and credentials as S3Access takes them, and how this driver uses it. */
+export interface S3StorageConfig extends Omit<S3AccessOptions, "publicEndpoint"> {
   /** URL (or host) clients use to reach the store, for presigned URLs. */
   publicEndpoint?: string;
   /** Part size for `put` bodies longer than one part. Default 8 MiB; a whole number of MiB, >= 5 MiB. */
