@@ -89,8 +89,9 @@
  * - Files are public unless the upload asks `is_private` (or the credential's policy has
  *   `private: true`); a private file's `url` and `thumbnail` are signed URLs
  *   (src/files/file-urls.ts), its plain URL a 404.
- * - Orphans from a crash between storing and committing are not swept yet (no sweeper for
- *   unreferenced keys under `<workspaceId>/`); a failed request cleans up after itself.
+ * - A failed request cleans up after itself; an object left by a crash between storing and
+ *   committing is removed by the orphan sweep (src/storage/sweep-orphan-objects.ts) once no row
+ *   or unfinished multipart session names it.
  *
  * ## Deleting a file's objects
  *
