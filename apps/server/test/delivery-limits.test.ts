@@ -6,11 +6,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { solid } from "../src/media/test-images.js";
 import { variantCachePrefix } from "../src/media/variant-cache-key.js";
 import type { PutOptions, PutResult } from "../src/storage/driver.js";
 import { FsStorageDriver } from "../src/storage/fs-driver.js";
 import { createTestApp, type TestApp } from "./support/index.js";
+import { solid } from "./support/test-images.js";
 import { directUpload, listObjects, uploaded } from "./uploads-helpers.js";
 
 /** An fs driver whose writes of variants wait until `release()`: a render that holds its slot. */

@@ -4,13 +4,13 @@
 import type { Readable } from "node:stream";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { solid } from "../src/media/test-images.js";
 import { variantCachePrefix } from "../src/media/variant-cache-key.js";
 import type { ByteRange, PutOptions, StorageDriver } from "../src/storage/driver.js";
 import { FsStorageDriver } from "../src/storage/fs-driver.js";
-import { deleteFileObjects } from "../src/uploads/delete-file-objects.js";
 import { thumbnailKeyOf } from "../src/storage/object-keys.js";
+import { deleteFileObjects } from "../src/uploads/delete-file-objects.js";
 import { createTestApp, type TestApp } from "./support/index.js";
+import { solid } from "./support/test-images.js";
 import { directUpload, listObjects, PDF, uploaded } from "./uploads-helpers.js";
 
 /** An fs driver that counts puts under variants/ (each is one render) and reads of them. */

@@ -4,11 +4,11 @@
 import { ENDPOINTS, uploadResponseSchema, wrappedUploadResponseSchema } from "@trove/schema";
 import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { solid } from "../src/media/test-images.js";
 import { errorsPlugin } from "../src/plugins/errors.js";
 import { registerEndpoint } from "../src/routes/endpoint-route.js";
 import { createTestApp, type TestApp } from "./support/index.js";
 import { forbidSystemDns, startTestServer, type TestServer } from "./support/network-doubles.js";
+import { solid } from "./support/test-images.js";
 import { directUpload, remoteUpload } from "./uploads-helpers.js";
 
 /** A path with every `:param` filled by a value that cannot name anything. */

@@ -3,10 +3,10 @@
 // random-path scans; off serves nothing; a port of its own serves it there and not on the API.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { solid } from "../src/media/test-images.js";
 import { UNMATCHED_ROUTE } from "../src/metrics/request-labels.js";
 import { createTestApp, type TestApp } from "./support/index.js";
 import { parseScrape, type Scrape } from "./support/scrape-metrics.js";
+import { solid } from "./support/test-images.js";
 import { directUpload, pathOf, uploaded } from "./uploads-helpers.js";
 
 async function scrape(t: TestApp): Promise<Scrape> {

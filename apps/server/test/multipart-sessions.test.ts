@@ -9,7 +9,6 @@ import { join } from "node:path";
 import type { MultipartSession } from "@trove/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../src/keys/api-keys.js";
-import { pattern } from "../src/media/test-images.js";
 import { COMPLETING_STALE_MS } from "../src/multipart/complete-session.js";
 import { sweepExpiredSessions } from "../src/multipart/index.js";
 import { CREDENTIAL_GONE_MESSAGE } from "../src/multipart/receive-part.js";
@@ -25,6 +24,7 @@ import {
   uploadAll,
 } from "./multipart-helpers.js";
 import { createTestApp, type TestApp } from "./support/index.js";
+import { pattern } from "./support/test-images.js";
 import { mintUploadToken } from "./uploads-helpers.js";
 
 const NOT_FOUND = { success: false, error: "Session not found" };

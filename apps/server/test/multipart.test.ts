@@ -6,7 +6,6 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashStream } from "../src/content-hash/index.js";
-import { pattern, pngBomb } from "../src/media/test-images.js";
 import { COMPLETING_STALE_MS } from "../src/multipart/complete-session.js";
 import {
   completeSession,
@@ -30,6 +29,7 @@ import {
   uploadAll,
 } from "./multipart-helpers.js";
 import { createTestApp, type TestApp } from "./support/index.js";
+import { pattern, pngBomb } from "./support/test-images.js";
 import { directUpload, uploaded } from "./uploads-helpers.js";
 
 const UNAUTHORIZED = { success: false, error: "Unauthorized", message: "Invalid or missing API key" };

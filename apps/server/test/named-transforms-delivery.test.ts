@@ -3,10 +3,10 @@
 // definition or of the mode applies to the next request.
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { solid } from "../src/media/test-images.js";
 import { setNamedTransform, setStrictTransforms } from "../src/transforms/named-transforms.js";
 import { STRICT_TRANSFORMS_MESSAGE } from "../src/transforms/resolve-transform.js";
 import { createTestApp, type TestApp } from "./support/index.js";
+import { solid } from "./support/test-images.js";
 import { directUpload, uploaded } from "./uploads-helpers.js";
 
 let t: TestApp;

@@ -3,7 +3,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { THUMBNAIL_TRANSFORM } from "../src/files/file-urls.js";
 import type { PrismaClient } from "../src/generated/prisma/client.js";
-import { solid } from "../src/media/test-images.js";
 import {
   listNamedTransforms,
   NamedTransformError,
@@ -14,6 +13,7 @@ import {
   setStrictTransforms,
 } from "../src/transforms/index.js";
 import { createTestApp, type TestApp } from "./support/index.js";
+import { solid } from "./support/test-images.js";
 import { directUpload } from "./uploads-helpers.js";
 
 let t: TestApp;

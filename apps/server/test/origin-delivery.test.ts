@@ -7,7 +7,6 @@ import { Readable } from "node:stream";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deleteUnreferencedObjects } from "../src/files/delete-objects-job.js";
-import { solid } from "../src/media/test-images.js";
 import { variantCachePrefix } from "../src/media/variant-cache-key.js";
 import { S3StorageDriver } from "../src/storage/s3-driver.js";
 import { type AzuriteHandle, startAzurite } from "./support/azurite.js";
@@ -20,6 +19,7 @@ import {
   tableLookup,
 } from "./support/network-doubles.js";
 import { type S3rverHandle, startS3rver } from "./support/s3rver.js";
+import { solid } from "./support/test-images.js";
 
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>';
 

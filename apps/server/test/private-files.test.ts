@@ -5,12 +5,12 @@
 import { createHmac, randomBytes } from "node:crypto";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { solid } from "../src/media/test-images.js";
 import { signDelivery } from "../src/signing/delivery-signature.js";
 import { WEBHOOK_JOB_KIND } from "../src/webhooks/delivery.js";
 import { addEndpoint } from "../src/webhooks/endpoints.js";
 import { complete, putPart, start } from "./multipart-helpers.js";
 import { createTestApp, type TestApp } from "./support/index.js";
+import { solid } from "./support/test-images.js";
 import { directUpload, uploaded } from "./uploads-helpers.js";
 
 let t: TestApp;

@@ -8,7 +8,6 @@ import { uploadErrorSchema } from "@trove/schema";
 import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { hashStream } from "../src/content-hash/index.js";
-import { solid } from "../src/media/test-images.js";
 import { fileNameFromUrl } from "../src/uploads/fetch-remote-upload.js";
 import { createTestApp, type TestApp } from "./support/index.js";
 import {
@@ -19,6 +18,7 @@ import {
   type TestServer,
   tableLookup,
 } from "./support/network-doubles.js";
+import { solid } from "./support/test-images.js";
 import {
   directUpload,
   listObjects,

@@ -8,7 +8,6 @@ import { type Source, sourceResponseSchema } from "@trove/schema";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.js";
-import { solid } from "../src/media/test-images.js";
 import { DUPLICATE, NOT_FOUND, type SourcesApi, sourcesApi, uniqueName } from "./sources-fixtures.js";
 import { createTestApp, type TestApp } from "./support/index.js";
 import {
@@ -17,6 +16,7 @@ import {
   type TestServer,
   tableLookup,
 } from "./support/network-doubles.js";
+import { solid } from "./support/test-images.js";
 
 let t: TestApp;
 /** A second instance on the same database and storage, as behind a load balancer. */

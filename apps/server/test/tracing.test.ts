@@ -4,10 +4,10 @@
 // sent with a traceparent of the same trace, by a delivery span that is the request's child.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { solid } from "../src/media/test-images.js";
 import { startTracing, type Tracing } from "../src/tracing/start-tracing.js";
 import { createTestApp, type TestApp } from "./support/index.js";
 import { startTestServer, type TestServer } from "./support/network-doubles.js";
+import { solid } from "./support/test-images.js";
 import { directUpload, pathOf, uploaded, waitFor } from "./uploads-helpers.js";
 
 interface ReceivedSpan {

@@ -5,10 +5,10 @@ import { uploadErrorSchema, uploadTokenResponseSchema } from "@trove/schema";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../src/keys/api-keys.js";
-import { solid } from "../src/media/test-images.js";
 import { completeRaw, putPart, startRaw, testBytes } from "./multipart-helpers.js";
 import { createTestApp, type TestApp } from "./support/index.js";
 import { forbidSystemDns, startTestServer, type TestServer } from "./support/network-doubles.js";
+import { solid } from "./support/test-images.js";
 import {
   directUpload,
   listObjects,

@@ -5,13 +5,13 @@ import { uploadResponseSchema } from "@trove/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashStream } from "../src/content-hash/index.js";
 import { HttpError } from "../src/errors/http-error.js";
-import { solid } from "../src/media/test-images.js";
 import { objectKey, type PutOptions, type StorageDriver } from "../src/storage/driver.js";
 import { FsStorageDriver } from "../src/storage/fs-driver.js";
 import { registerFile, uploadDepsOf } from "../src/uploads/index.js";
 import { collisionName, storedFileName } from "../src/uploads/stored-name.js";
 import { uuidV7 } from "../src/uploads/uuid-v7.js";
 import { createTestApp, type TestApp } from "./support/index.js";
+import { solid } from "./support/test-images.js";
 import { directUpload, listObjects, uploaded } from "./uploads-helpers.js";
 
 describe("storedFileName", () => {

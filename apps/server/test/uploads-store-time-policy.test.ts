@@ -8,12 +8,12 @@ import type { LightMyRequestResponse } from "fastify";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../src/keys/api-keys.js";
-import { pattern } from "../src/media/test-images.js";
 import { setStrictTransforms } from "../src/transforms/named-transforms.js";
 import { resolvePublicKeyPolicy } from "../src/uploads/public-key-policy-config.js";
 import { STRICT_STORE_TIME_MESSAGE } from "../src/uploads/store-time-transform.js";
 import { createTestApp, type TestApp } from "./support/index.js";
 import { forbidSystemDns, startTestServer, type TestServer } from "./support/network-doubles.js";
+import { pattern } from "./support/test-images.js";
 import { directUpload, listObjects, remoteUpload, uploaded } from "./uploads-helpers.js";
 
 let t: TestApp;

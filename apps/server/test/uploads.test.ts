@@ -9,11 +9,11 @@ import { uploadErrorSchema } from "@trove/schema";
 import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { hashStream } from "../src/content-hash/index.js";
-import { pngBomb, solid } from "../src/media/test-images.js";
 import { FsStorageDriver } from "../src/storage/fs-driver.js";
 import { thumbnailKeyOf } from "../src/storage/object-keys.js";
 import { KEEP_IN_MEMORY_BYTES } from "../src/uploads/receive-direct-upload.js";
 import { createTestApp, type TestApp } from "./support/index.js";
+import { pngBomb, solid } from "./support/test-images.js";
 import {
   directUpload,
   listFilesBelow,

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSecret } from "../src/crypto/secret-box.js";
 import { createJobRunner } from "../src/jobs/start-workers.js";
 import { WEBHOOK_SECRET_PURPOSE } from "../src/keys/workspaces.js";
-import { solid } from "../src/media/test-images.js";
 import { oneOffWebhookSecret } from "../src/webhooks/signing.js";
 import { signingSecrets } from "../src/webhooks/workspace-secrets.js";
 import { createTestApp, type TestApp } from "./support/index.js";
@@ -19,6 +18,7 @@ import {
   type TestServer,
   tableLookup,
 } from "./support/network-doubles.js";
+import { solid } from "./support/test-images.js";
 import { directUpload, remoteUpload, uploaded, waitFor } from "./uploads-helpers.js";
 
 let restoreDns: () => void = () => {};

@@ -10,12 +10,12 @@ import type { JobStatus } from "../src/generated/prisma/client.js";
 import { enqueueJob } from "../src/jobs/job-queue.js";
 import { sweepFinishedJobs } from "../src/jobs/job-retention.js";
 import { createJobRunner } from "../src/jobs/start-workers.js";
-import { solid } from "../src/media/test-images.js";
 import { registerWebhookCommands } from "../src/webhooks/webhook-commands.js";
 import { emitWorkspaceEvent, WORKSPACE_EVENT_TYPES } from "../src/webhooks/workspace-events.js";
 import { complete, start, testBytes, uploadAll } from "./multipart-helpers.js";
 import { createTestApp, type TestApp } from "./support/index.js";
 import { forbidSystemDns, startTestServer, type TestServer } from "./support/network-doubles.js";
+import { solid } from "./support/test-images.js";
 import { directUpload, remoteUpload, uploaded, waitFor } from "./uploads-helpers.js";
 
 let restoreDns: () => void = () => {};

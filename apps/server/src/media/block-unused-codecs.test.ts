@@ -3,11 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pixelAt, solid } from "../../test/support/test-images.js";
 import { blockUnusedCodecs } from "./block-unused-codecs.js";
 import { processImage } from "./process-image.js";
 import { RASTER_FORMATS } from "./raster-format.js";
 import { renderVariant } from "./render-variant.js";
-import { pixelAt, solid } from "./test-images.js";
 
 const svg = Buffer.from(
   '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8" fill="red"/></svg>',

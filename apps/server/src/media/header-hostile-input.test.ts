@@ -1,12 +1,12 @@
 import { crc32 } from "node:zlib";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { orientedJpeg, pngBomb } from "../../test/support/test-images.js";
 import { resolveMediaLimits } from "./media-limits.js";
 import { openImage } from "./open-image.js";
 import { parseRasterHeader } from "./parse-raster-header.js";
 import type { RasterFormat } from "./raster-format.js";
 import { readHeaderWithLibvips, readImageHeader } from "./read-image-header.js";
-import { orientedJpeg, pngBomb } from "./test-images.js";
 
 const limits = resolveMediaLimits();
 const CORRUPT = {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { type CorpusImage, headerCorpus, LEFT_TO_LIBVIPS } from "./header-corpus.js";
+import { type CorpusImage, headerCorpus, LEFT_TO_LIBVIPS } from "../../test/support/header-corpus.js";
 import { type MediaLimits, resolveMediaLimits } from "./media-limits.js";
 import { openImage } from "./open-image.js";
 import { parseRasterHeader } from "./parse-raster-header.js";

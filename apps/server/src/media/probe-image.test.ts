@@ -2,9 +2,9 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { orientedJpeg, pngBomb, solid } from "../../test/support/test-images.js";
 import { MediaError } from "./media-error.js";
 import { probeImage } from "./probe-image.js";
-import { orientedJpeg, pngBomb, solid } from "./test-images.js";
 
 const grey = { r: 128, g: 128, b: 128 };
 let dir: string;

@@ -3,8 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MediaError } from "./media-error.js";
-import { type ProcessedImage, processImage } from "./process-image.js";
 import {
   colourStats,
   halves,
@@ -14,7 +12,9 @@ import {
   pixelAt,
   pngBomb,
   solid,
-} from "./test-images.js";
+} from "../../test/support/test-images.js";
+import { MediaError } from "./media-error.js";
+import { type ProcessedImage, processImage } from "./process-image.js";
 
 const red = { r: 255, g: 0, b: 0 };
 

@@ -1,9 +1,9 @@
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { metadataOf, pattern, solid } from "../../test/support/test-images.js";
 import { MediaError } from "./media-error.js";
 import { negotiateAutoFormat } from "./negotiate-format.js";
 import { renderVariant } from "./render-variant.js";
-import { metadataOf, pattern, solid } from "./test-images.js";
 
 const CHROME = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8";
 const OLD_SAFARI = "image/webp,image/png,image/svg+xml,image/*;q=0.8,*/*;q=0.5";

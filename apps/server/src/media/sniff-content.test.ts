@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { solid } from "../../test/support/test-images.js";
 import { fileNameExtension } from "./file-name-extension.js";
 import { SNIFF_HEAD_BYTES, sniffContent } from "./sniff-content.js";
-import { solid } from "./test-images.js";
 
 const red = { r: 255, g: 0, b: 0 };
 const text = (value: string) => new TextEncoder().encode(value);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { solid } from "../../test/support/test-images.js";
 import type { AutoFormatChoice } from "./negotiate-format.js";
 import { renderVariant } from "./render-variant.js";
-import { solid } from "./test-images.js";
 import { variantOutputFormat } from "./variant-output-format.js";
 
 const ACCEPT: Record<AutoFormatChoice, string> = {

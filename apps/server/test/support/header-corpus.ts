@@ -3,7 +3,7 @@
  * GIF an upload commonly has, named for what each exercises.
  */
 import sharp, { type Sharp } from "sharp";
-import type { RasterFormat } from "./raster-format.js";
+import type { RasterFormat } from "../../src/media/raster-format.js";
 
 export interface CorpusImage {
   name: string;
