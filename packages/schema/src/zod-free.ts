@@ -5,4 +5,5 @@ export * from "./error-codes.js";
 export * from "./error-envelope.js";
 export * from "./error-groups.js";
 export * from "./key-kind.js";
+export * from "./route-table.js";
 export type * from "./upload-wire-types.js";
