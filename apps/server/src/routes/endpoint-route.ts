@@ -1,7 +1,8 @@
 /**
- * API routes registered from the endpoint registry of @trove/schema (`ENDPOINTS`): method, path,
- * key requirement, error group, success status and the zod schemas of params, query, JSON body
- * and response all come from the registry entry, so a route file holds only the handler.
+ * API routes registered from the endpoint registry of @trove/schema (`ENDPOINTS`, the route
+ * table's entries with their schemas): method, path, key requirement, error group, success status
+ * and the zod schemas of params, query, JSON body and response all come from the registry entry,
+ * so a route file holds only the handler.
  *
  *   registerEndpoint(app, "getFile", async (request) => {
  *     // request.params, request.query and request.body are the schemas' parsed output
@@ -59,7 +60,7 @@ export type EndpointHandler<Op extends EndpointOperationId> = (
 
 export interface EndpointOptions {
   /** Route config beyond what the registry says (error variant, body drain, ...). */
-  config?: Omit<FastifyContextConfig, "auth" | "operationId">;
+  config?: Omit<FastifyContextConfig, "auth" | "errorGroup" | "operationId">;
   /**
    * The error for a request that fails its schemas, where the spec fixes a body of its own.
    * `part` says which schema failed; `request.body` etc. are still as received.
@@ -159,6 +160,8 @@ export function registerEndpoint<Op extends EndpointOperationId>(
     config: {
       ...options.config,
       auth: endpoint.key,
+      // The error plugin reads the envelope group here (src/plugins/errors.ts), not from the URL.
+      errorGroup: endpoint.group,
       operationId,
       ...(options.invalidRequest ? { invalidRequest: options.invalidRequest } : {}),
     },

@@ -15,20 +15,15 @@
  * connection stays usable, for a part of up to DRAIN_LIMIT bytes; a longer body closes it.
  */
 import { Readable } from "node:stream";
-import { partUploadResponseSchema } from "@trove/schema";
+import { partUploadResponseSchema, type RawPathParams, routeOf } from "@trove/schema";
 import type { FastifyPluginAsync, FastifyReply } from "fastify";
 import { badRequest } from "../errors/index.js";
-import { multipartDepsOf, PART_GATEWAY_PATH, receivePart } from "../multipart/index.js";
+import { multipartDepsOf, receivePart } from "../multipart/index.js";
 import { sendError } from "../plugins/errors.js";
 
 /** Up to the largest part the SDK sends: a refused part should not cost the connection. */
 const DRAIN_LIMIT = 64 * 1024 * 1024;
 const CONTENT_TYPE_MESSAGE = "Content-Type must be application/octet-stream";
-
-interface PartParams {
-  sessionId: string;
-  partNumber: string;
-}
 
 interface PartQuery {
   expires?: unknown;
@@ -50,7 +45,8 @@ function abortOnDisconnect(reply: FastifyReply): AbortSignal {
 
 export const partGatewayRoutes: FastifyPluginAsync = async (app) => {
   const deps = multipartDepsOf(app);
-  const path = `${PART_GATEWAY_PATH}/:sessionId/:partNumber`;
+  // The route table's entry: method, path, key requirement (none), group and operation id.
+  const route = routeOf("uploadPart");
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", (_request, payload, done) => done(null, payload));
@@ -63,10 +59,18 @@ export const partGatewayRoutes: FastifyPluginAsync = async (app) => {
     );
   });
 
-  app.put<{ Params: PartParams; Querystring: PartQuery }>(
-    path,
-    { config: { auth: "none", drainUnreadBodyUpTo: DRAIN_LIMIT } },
-    async (request, reply) => {
+  // Registered by hand, not with registerEndpoint: the body is a stream and receivePart checks
+  // the parameters itself (a bad one is the spec's 400, where registerEndpoint's would be a 404).
+  app.route<{ Params: RawPathParams<"uploadPart">; Querystring: PartQuery }>({
+    method: route.method,
+    url: route.path,
+    config: {
+      auth: route.key,
+      errorGroup: route.group,
+      operationId: route.operationId,
+      drainUnreadBodyUpTo: DRAIN_LIMIT,
+    },
+    handler: async (request, reply) => {
       if (!isOctetStream(request.headers["content-type"])) throw badRequest(CONTENT_TYPE_MESSAGE);
       const body = request.body instanceof Readable ? request.body : Readable.from([]);
       const result = await receivePart(deps, {
@@ -81,5 +85,5 @@ export const partGatewayRoutes: FastifyPluginAsync = async (app) => {
       reply.header("etag", `"${result.etag}"`);
       return partUploadResponseSchema.parse(result);
     },
-  );
+  });
 };
