@@ -5,15 +5,21 @@
  *   const app = await buildApp({ config: loadConfig() });        // opens the DB, migrates, seeds
  *   const app = await buildApp({ config, database, storage });   // tests inject their own
  *
- * Order: request spans (only while tracing is on, src/tracing/) -> request ids -> errors -> metrics (src/metrics/metrics-plugin.ts) -> unread body -> cors -> db -> storage -> rate limit (its per-key
- * layer runs after auth, src/plugins/rate-limit.ts) -> auth -> NUL rejection -> routes (the API
- * routes from the endpoint registry, src/routes/endpoint-route.ts; the admin API, src/routes/admin.ts,
- * only with an admin token). Route plugins
- * register with `app.register(plugin)`; they get `app.db`, `app.storage`, `app.config`,
- * `app.deliveryUrl()`, `request.auth` and the error envelopes for free (see src/fastify-types.ts,
+ * Composition root: right after creating the Fastify instance, `createServices` (src/services.ts)
+ * builds every service once (db, storage, render gate, delivery URLs, key cache, metrics, upload
+ * and multipart deps, delivery, job runner) and buildApp decorates the app with each; plugins read
+ * those decorators and hand services the narrow deps they take (see docs/ARCHITECTURE.md).
+ *
+ * Order: request spans (only while tracing is on, src/tracing/) -> request ids -> errors -> metrics
+ * (src/metrics/metrics-plugin.ts) -> unread body -> cors -> db (closes the database) -> rate limit
+ * (its per-key layer runs after auth, src/plugins/rate-limit.ts) -> auth -> NUL rejection -> routes
+ * (the API routes from the endpoint registry, src/routes/endpoint-route.ts; the admin API,
+ * src/routes/admin.ts, only with an admin token). Route plugins register with
+ * `app.register(plugin)`; they get the services (`app.db`, `app.storage`, `app.config`,
+ * `app.uploadDeps`, ...), `request.auth` and the error envelopes for free (see src/fastify-types.ts,
  * src/plugins/auth.ts, src/errors/). Pass extra route plugins through `options.routes` or register
- * them on the returned app before `ready()`. After the routes, `setupWorkers` decorates
- * `app.jobRunner` and, when `config.workers` is on, starts it on ready and stops it on close
+ * them on the returned app before `ready()`. After the routes, `workersPlugin` starts
+ * `app.jobRunner` (non-null when `config.workers` is on) on ready and stops it on close
  * (src/jobs/start-workers.ts).
  */
 import { buildErrorBody, errorGroupOf } from "@trove/schema";
@@ -22,12 +28,9 @@ import type { DestinationStream } from "pino";
 import type { ServerConfig } from "./config.js";
 import { type Database, openDatabase } from "./db/database.js";
 import "./fastify-types.js";
-import { createDelivery } from "./delivery/create-delivery.js";
-import { deliveryUrlFor } from "./delivery/delivery-url.js";
-import { RenderGate } from "./delivery/render-gate.js";
 import { isDeliveryUrl, setDeliverySecurityHeaders } from "./delivery/security-headers.js";
 import { clientErrorHandler } from "./errors/client-error.js";
-import { setupWorkers } from "./jobs/start-workers.js";
+import { workersPlugin } from "./jobs/start-workers.js";
 import { seedDevelopment } from "./keys/seed.js";
 import { lazyRequestLogger, loggerOptions } from "./logging/index.js";
 import { metricsPlugin } from "./metrics/metrics-plugin.js";
@@ -50,12 +53,10 @@ import { openApiRoutes } from "./routes/openapi.js";
 import { partGatewayRoutes } from "./routes/part-gateway.js";
 import { sourceRoutes } from "./routes/sources.js";
 import { uploadRoutes } from "./routes/uploads.js";
+import { type BuiltServices, createServices } from "./services.js";
 import type { StorageDriver } from "./storage/driver.js";
-import { FsStorageDriver } from "./storage/fs-driver.js";
-import { S3StorageDriver } from "./storage/s3-driver.js";
 import { requestSpansPlugin } from "./tracing/request-spans.js";
 import { tracingActive } from "./tracing/start-tracing.js";
-import { withStorageSpans } from "./tracing/storage-spans.js";
 
 export interface BuildAppOptions {
   config: ServerConfig;
@@ -87,6 +88,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const ownsDatabase = options.database ? (options.closeDatabase ?? true) : true;
 
   let app: FastifyInstance;
+  let services: BuiltServices;
   try {
     if (options.migrate ?? true) {
       const result = await database.migrate();
@@ -121,17 +123,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         (reply as FastifyReply).status(400).send(body);
       },
     });
-    app.decorate("config", config);
-    app.decorate(
-      "renderGate",
-      new RenderGate({
-        concurrency: config.delivery.renderConcurrency,
-        queue: config.delivery.renderQueue,
-        waitMs: config.delivery.renderWaitMs,
-      }),
-    );
+    // The composition root (src/services.ts): every service built once, each a decorator.
+    services = createServices({ config, database, storage: options.storage, log: app.log });
+    for (const [name, value] of Object.entries(services.decorators)) app.decorate(name, value);
     app.decorate("seedResult", seedResult);
-    app.decorate("deliveryUrl", deliveryUrlFor(config.assetsUrl));
   } catch (error) {
     if (ownsDatabase) await database.close().catch(() => {});
     throw error;
@@ -145,10 +140,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(metricsPlugin);
     await app.register(unreadBodyPlugin);
     // Before rate limit and auth: preflights carry no key (TROVE_CORS_ORIGINS, src/plugins/cors.ts).
-    await app.register(corsPlugin);
+    await app.register(corsPlugin, { origins: config.corsOrigins });
     await app.register(dbPlugin, { database, closeOnShutdown: ownsDatabase });
-    const storage = options.storage ?? storageFromConfig(app, config);
-    app.decorate("storage", tracingActive() ? withStorageSpans(storage) : storage);
+    app.addHook("onClose", async () => services.close());
     await app.register(rateLimitPlugin, {
       limits: config.rateLimit,
       assetsPrefix: config.assetsPrefix,
@@ -160,9 +154,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
     await app.register(healthRoutes);
     await app.register(openApiRoutes);
-    const delivery = createDelivery(app);
-    app.addHook("onClose", async () => delivery.close());
-    await app.register(deliveryRoutes, { assetsPrefix: config.assetsPrefix, delivery });
+    await app.register(deliveryRoutes);
     await app.register(fileRoutes);
     await app.register(folderRoutes);
     await app.register(sourceRoutes);
@@ -172,7 +164,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Off without a token: /admin/ paths are then unknown routes (404), not refusals.
     if (config.adminToken) await app.register(adminRoutes);
     for (const routes of options.routes ?? []) await app.register(routes);
-    setupWorkers(app);
+    await app.register(workersPlugin);
   } catch (error) {
     // A plugin or route failed to register: release the database before reporting it.
     await app.close().catch(() => {});
@@ -181,13 +173,4 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }
 
   return app;
-}
-
-/** The storage driver the config names; an s3 driver's connections are closed with the app. */
-function storageFromConfig(app: FastifyInstance, config: ServerConfig): StorageDriver {
-  if (config.storageKind !== "s3") return new FsStorageDriver(config.storageDir);
-  if (!config.s3) throw new Error("storageKind is s3 but config.s3 is missing");
-  const driver = new S3StorageDriver(config.s3);
-  app.addHook("onClose", async () => driver.close());
-  return driver;
 }

@@ -1,17 +1,23 @@
 /**
- * Fastify type augmentation: what plugins decorate and what route `config` understands. Every
+ * Fastify type augmentation: what `app` carries and what route `config` understands. Every
  * `declare module "fastify"` of the server is here, so one file lists what `app` carries.
  *
- *   app.db        PrismaClient (src/plugins/db.ts)        app.dbKind   "pglite" | "postgres"
- *   app.database  Database (ping, migrate, close)          app.config   ServerConfig
+ * The services: built once by the composition root (src/services.ts, `Services`), decorated by
+ * buildApp, read by route plugins. Nothing else decorates a service.
+ *   app.db        PrismaClient (with query spans while tracing is on)   app.dbKind "pglite" | "postgres"
+ *   app.database  Database (ping, migrate, close; closed by src/plugins/db.ts)   app.config ServerConfig
  *   app.storage   StorageDriver (src/storage/driver.ts)
  *   app.renderGate RenderGate (src/delivery/render-gate.ts): admits delivery renders and transform uploads
  *   app.deliveryUrl(workspaceNo, path)  a file's public URL (src/delivery/delivery-url.ts)
- *   app.seedResult what development seeding did at start (src/keys/seed.ts)
- *   app.jobRunner  JobRunner or null (src/jobs/start-workers.ts)
- *   app.metrics    TroveMetrics or null when TROVE_METRICS is off; app.metricsServer its own
- *                  listener or null (src/metrics/metrics-plugin.ts)
+ *   app.uploadDeps    what registering an upload needs (src/uploads/upload-deps.ts)
+ *   app.multipartDeps what the multipart service needs (src/multipart/multipart-deps.ts)
+ *   app.delivery  the delivery host's services (src/delivery/create-delivery.ts)
+ *   app.jobRunner  JobRunner or null when workers are off (src/jobs/start-workers.ts)
+ *   app.metrics    TroveMetrics or null when TROVE_METRICS is off
  *   app.activeKeys the API-key cache (src/keys/active-key-cache.ts); the admin API drops what it revokes
+ * Set by buildApp and plugins (not services):
+ *   app.seedResult what development seeding did at start (src/keys/seed.ts)
+ *   app.metricsServer the listener of `TROVE_METRICS=<port>` or null (src/metrics/metrics-plugin.ts)
  *   request.auth  AuthContext, set by the auth hook on every route whose `config.auth` is "any" or
  *                 "private" (default "private" for /api/* routes, "none" elsewhere).
  *
@@ -28,36 +34,16 @@
  */
 import type { Server } from "node:http";
 import type { EndpointOperationId, ErrorVariant, ResponseGroup } from "@trove/schema";
-import type { ServerConfig } from "./config.js";
-import type { Database, DbKind } from "./db/database.js";
-import type { RenderGate } from "./delivery/render-gate.js";
-import type { PrismaClient } from "./generated/prisma/client.js";
-import type { JobRunner } from "./jobs/job-runner.js";
-import type { ActiveKeyCache } from "./keys/active-key-cache.js";
 import type { SeedResult } from "./keys/seed.js";
-import type { TroveMetrics } from "./metrics/trove-metrics.js";
 import type { AuthContext, AuthMode } from "./plugins/auth.js";
 import type { InvalidRequestMapper } from "./routes/endpoint-route.js";
-import type { StorageDriver } from "./storage/driver.js";
+import type { Services } from "./services.js";
 
 declare module "fastify" {
-  interface FastifyInstance {
-    db: PrismaClient;
-    dbKind: DbKind;
-    database: Database;
-    config: ServerConfig;
-    storage: StorageDriver;
-    renderGate: RenderGate;
-    /** `${assetsUrl}/${workspace_no}/${path}` with each segment percent-encoded (src/delivery/delivery-url.ts). */
-    deliveryUrl(workspaceNo: string, path: string): string;
+  /** Each member of `Services` (src/services.ts) is a decorator of the app. */
+  interface FastifyInstance extends Services {
     /** What development seeding did at start (keys created now are shown once by the CLI). */
     seedResult: SeedResult | undefined;
-    /** The API-key cache of this instance (src/keys/active-key-cache.ts). */
-    activeKeys: ActiveKeyCache;
-    /** The background job runner of this instance, or null when `config.workers` is off. */
-    jobRunner: JobRunner | null;
-    /** This instance's metrics, or null when they are off (src/metrics/metrics-plugin.ts). */
-    metrics: TroveMetrics | null;
     /** The listener of `TROVE_METRICS=<port>`, else null. */
     metricsServer: Server | null;
   }

@@ -4,7 +4,7 @@
 // pages ListParts by 2 here, so complete has to follow the pages.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashStream } from "../src/content-hash/index.js";
-import { multipartDepsOf, sweepExpiredSessions } from "../src/multipart/index.js";
+import { sweepExpiredSessions } from "../src/multipart/index.js";
 import { UploadNotFoundError } from "../src/storage/multipart/index.js";
 import { S3StorageDriver } from "../src/storage/s3-driver.js";
 import {
@@ -88,10 +88,10 @@ describe("gateway mode on s3", () => {
     await uploadAll(t, session, data, [0]);
     const row = await t.app.db.multipartSession.findUniqueOrThrow({ where: { id: session.session_id } });
     const ref = { key: row.storageKey as string, uploadId: row.storageUploadId as string };
-    const { store } = multipartDepsOf(t.app);
+    const { store } = t.app.multipartDeps;
     expect(await store.listParts?.(ref)).toHaveLength(1);
 
-    const result = await sweepExpiredSessions(t.app, new Date(Date.now() + 60_000));
+    const result = await sweepExpiredSessions(t.app.multipartDeps, new Date(Date.now() + 60_000));
     expect(result.expired).toBeGreaterThanOrEqual(1);
     expect(result.failed).toBe(0);
     await expect(store.listParts?.(ref)).rejects.toBeInstanceOf(UploadNotFoundError);
@@ -106,7 +106,7 @@ describe("gateway mode on s3", () => {
     const session = await start(t, { file_name: "s3-abandoned.bin", size: data.length });
     await uploadAll(t, session, data, [0]);
     const ref = await uploadRefOf(t, session.session_id);
-    const { store } = multipartDepsOf(t.app);
+    const { store } = t.app.multipartDeps;
     expect(await store.listParts?.(ref)).toHaveLength(1);
     expect((await abandonRaw(t, session.session_id)).json()).toEqual({ success: true });
     await expect(store.listParts?.(ref)).rejects.toBeInstanceOf(UploadNotFoundError);
@@ -185,7 +185,7 @@ describe("direct mode on s3 (presigned UploadPart URLs)", () => {
     const session = await start(t, { file_name: "direct-abandoned.bin", size: data.length });
     await putAll(session.parts, data, session.part_size, [0, 1]);
     const ref = await uploadRefOf(t, session.session_id);
-    const { store } = multipartDepsOf(t.app);
+    const { store } = t.app.multipartDeps;
     expect(await store.listParts?.(ref)).toHaveLength(2);
     expect((await abandonRaw(t, session.session_id)).statusCode).toBe(200);
     await expect(store.listParts?.(ref)).rejects.toBeInstanceOf(UploadNotFoundError);
@@ -197,7 +197,7 @@ describe("direct mode on s3 (presigned UploadPart URLs)", () => {
 
   it("the part gateway refuses direct-mode sessions", async () => {
     const session = await start(t, { file_name: "direct-gateway.bin", size: 10 });
-    const url = multipartDepsOf(t.app).signer.url(session.session_id, 1, session.expires_at);
+    const url = t.app.multipartDeps.signer.url(session.session_id, 1, session.expires_at);
     const res = await putPart(t, url, testBytes(10));
     expect(res.json()).toEqual({
       success: false,

@@ -237,7 +237,7 @@ describe("a token's sessions", () => {
 
     const swept = await start(t, { file_name: "s.bin", size: 10, ttl_seconds: 5 }, token);
     expect(await usedFiles(token)).toBe(1);
-    await sweepExpiredSessions(t.app, new Date(Date.now() + 60_000));
+    await sweepExpiredSessions(t.app.multipartDeps, new Date(Date.now() + 60_000));
     expect((await sessionRow(swept.session_id)).status).toBe("expired");
     expect(await usedFiles(token)).toBe(0);
 

@@ -7,12 +7,7 @@ import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashStream } from "../src/content-hash/index.js";
 import { COMPLETING_STALE_MS } from "../src/multipart/complete-session.js";
-import {
-  completeSession,
-  multipartDepsOf,
-  receivePart,
-  sweepExpiredSessions,
-} from "../src/multipart/index.js";
+import { completeSession, receivePart, sweepExpiredSessions } from "../src/multipart/index.js";
 import { FS_MULTIPART_DIR, MAX_PARTS } from "../src/storage/multipart/index.js";
 import {
   complete,
@@ -243,7 +238,7 @@ describe("PUT part URLs (gateway)", () => {
     expect((await putPart(t, again.parts[1] as string, data.subarray(5 * MiB))).statusCode).toBe(200);
     const url = new URL(again.parts[1] as string);
     await expect(
-      receivePart(multipartDepsOf(t.app), {
+      receivePart(t.app.multipartDeps, {
         sessionId: again.session_id,
         partNumber: "2",
         expires: url.searchParams.get("expires"),
@@ -331,7 +326,7 @@ describe("PUT part URLs (gateway)", () => {
   it("400 Part URL expired once `expires` has passed (correctly signed)", async () => {
     const session = await start(t, { file_name: "late.bin", size: 10 });
     const past = Math.floor(Date.now() / 1000) - 1;
-    const url = multipartDepsOf(t.app).signer.url(session.session_id, 1, past);
+    const url = t.app.multipartDeps.signer.url(session.session_id, 1, past);
     const res = await putPart(t, url, testBytes(10));
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ success: false, error: "Part URL expired" });
@@ -339,7 +334,7 @@ describe("PUT part URLs (gateway)", () => {
 
   it("400 Session not found for a correctly signed URL of a session that does not exist", async () => {
     const expires = Math.floor(Date.now() / 1000) + 60;
-    const url = multipartDepsOf(t.app).signer.url("01a20166-be89-7502-952f-aeec61debab3", 1, expires);
+    const url = t.app.multipartDeps.signer.url("01a20166-be89-7502-952f-aeec61debab3", 1, expires);
     expect((await putPart(t, url, testBytes(10))).json()).toEqual({
       success: false,
       error: "Session not found",
@@ -348,7 +343,7 @@ describe("PUT part URLs (gateway)", () => {
 
   it("400 for a part number outside the session", async () => {
     const session = await start(t, { file_name: "range.bin", size: 10 });
-    const url = multipartDepsOf(t.app).signer.url(session.session_id, 2, session.expires_at);
+    const url = t.app.multipartDeps.signer.url(session.session_id, 2, session.expires_at);
     const res = await putPart(t, url, testBytes(10));
     expect(res.json()).toEqual({ success: false, error: "Part number must be from 1 to 1" });
   });
@@ -526,7 +521,7 @@ describe("POST /api/v1/multipart/complete", () => {
     // The dead instance claimed the session and assembled the object, then stopped.
     const row = await t.app.db.multipartSession.findUniqueOrThrow({ where: { id: session.session_id } });
     const parts = await t.app.db.multipartPart.findMany({ where: { sessionId: session.session_id } });
-    await multipartDepsOf(t.app).store.complete({
+    await t.app.multipartDeps.store.complete({
       key: row.storageKey as string,
       uploadId: row.storageUploadId as string,
       parts: parts.map((p) => ({ number: p.number, etag: p.etag as string, size: Number(p.size) })),
@@ -538,7 +533,7 @@ describe("POST /api/v1/multipart/complete", () => {
     });
     // Still fresh: another complete waits for it, then gives up with 409.
     await expect(
-      completeSession(multipartDepsOf(t.app), await ownerOf(t, session.session_id), session.session_id, {
+      completeSession(t.app.multipartDeps, await ownerOf(t, session.session_id), session.session_id, {
         waitMs: 300,
       }),
     ).rejects.toMatchObject({ status: 409 });
@@ -556,7 +551,7 @@ describe("POST /api/v1/multipart/complete", () => {
     const data = testBytes(5 * MiB + 70, 17);
     const session = await start(t, { file_name: "heartbeat.bin", size: data.length });
     await uploadAll(t, session, data);
-    const deps = multipartDepsOf(t.app);
+    const deps = t.app.multipartDeps;
     const touches: number[] = [];
     let releaseAssembly: () => void = () => {};
     const assembling = new Promise<void>((resolve) => {
@@ -637,8 +632,8 @@ describe("sweeper", () => {
     // Two sweeps at once (two instances): each session is handled once.
     const later = new Date(Date.now() + 120_000);
     const [first, second] = await Promise.all([
-      sweepExpiredSessions(t.app, later),
-      sweepExpiredSessions(t.app, later),
+      sweepExpiredSessions(t.app.multipartDeps, later),
+      sweepExpiredSessions(t.app.multipartDeps, later),
     ]);
     expect(first.expired + second.expired).toBeGreaterThanOrEqual(1);
     const swept = await t.app.db.multipartSession.findUniqueOrThrow({ where: { id: doomed.session_id } });
@@ -655,7 +650,7 @@ describe("sweeper", () => {
   });
 
   it("removes fs uploads that have no session (a crash between begin and the insert)", async () => {
-    const { store } = multipartDepsOf(t.app);
+    const { store } = t.app.multipartDeps;
     const { uploadId } = await store.begin({
       key: `${t.workspace.id}/orphan/orphan.bin`,
       size: 10,
@@ -664,9 +659,9 @@ describe("sweeper", () => {
     });
     expect(await pendingUploads(t.storageDir)).toContain(uploadId);
     // Younger than the grace period: kept (its session may be being inserted right now).
-    await sweepExpiredSessions(t.app, new Date());
+    await sweepExpiredSessions(t.app.multipartDeps, new Date());
     expect(await pendingUploads(t.storageDir)).toContain(uploadId);
-    const result = await sweepExpiredSessions(t.app, new Date(Date.now() + 60 * 60_000));
+    const result = await sweepExpiredSessions(t.app.multipartDeps, new Date(Date.now() + 60 * 60_000));
     expect(result.orphans).toBeGreaterThanOrEqual(1);
     expect(await pendingUploads(t.storageDir)).not.toContain(uploadId);
   });

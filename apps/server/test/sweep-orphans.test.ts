@@ -27,10 +27,10 @@ describe("orphan objects", () => {
     for (const key of [orphanFile, notAnUploadKey]) await put(key);
 
     // Too recent: an upload may still be about to commit its row.
-    expect((await sweepExpiredSessions(t.app, new Date())).orphanObjects).toBe(0);
+    expect((await sweepExpiredSessions(t.app.multipartDeps, new Date())).orphanObjects).toBe(0);
     expect(await t.app.storage.exists(orphanFile)).toBe(true);
 
-    const result = await sweepExpiredSessions(t.app, minutesFromNow(30));
+    const result = await sweepExpiredSessions(t.app.multipartDeps, minutesFromNow(30));
     expect(result.orphanObjects).toBe(1);
     expect(await t.app.storage.exists(orphanFile)).toBe(false);
     expect(await t.app.storage.exists(live.storageKey)).toBe(true);

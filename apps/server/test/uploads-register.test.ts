@@ -7,7 +7,7 @@ import { hashStream } from "../src/content-hash/index.js";
 import { HttpError } from "../src/errors/http-error.js";
 import { objectKey, type PutOptions, type StorageDriver } from "../src/storage/driver.js";
 import { FsStorageDriver } from "../src/storage/fs-driver.js";
-import { registerFile, uploadDepsOf } from "../src/uploads/index.js";
+import { registerFile } from "../src/uploads/index.js";
 import { collisionName, storedFileName } from "../src/uploads/stored-name.js";
 import { uuidV7 } from "../src/uploads/uuid-v7.js";
 import { createTestApp, type TestApp } from "./support/index.js";
@@ -69,7 +69,7 @@ describe("registerFile", () => {
   it("registers bytes already in storage (no head given: it reads one)", async () => {
     const png = await solid(20, 10, { r: 1, g: 1, b: 1 }, "png");
     const stored = await store(png, "assembled.bin");
-    const result = await registerFile(uploadDepsOf(t.app), {
+    const result = await registerFile(t.app.uploadDeps, {
       workspaceId: t.workspace.id,
       workspaceNo: t.workspace.workspaceNo,
       storageKey: stored.key,
@@ -114,7 +114,7 @@ describe("registerFile", () => {
       createdBy: null,
     };
     await expect(
-      registerFile(uploadDepsOf(t.app), { ...input, deleteSourceOnError: false }),
+      registerFile(t.app.uploadDeps, { ...input, deleteSourceOnError: false }),
     ).rejects.toMatchObject({
       status: 400,
       errorCode: "INVALID_TRANSFORM",
@@ -122,7 +122,7 @@ describe("registerFile", () => {
     expect(await listObjects(t.storageDir)).toEqual([...before, kept.key].sort());
     // A failure after the image was described (folder path too deep) removes the source.
     await expect(
-      registerFile(uploadDepsOf(t.app), {
+      registerFile(t.app.uploadDeps, {
         ...input,
         transform: undefined,
         folder: Array(40).fill("d").join("/"),
@@ -142,7 +142,7 @@ describe("registerFile", () => {
       const png = await solid(20, 10, { r: 1, g: 1, b: 1 }, "png");
       const before = await listObjects(t.storageDir);
       const stored = await store(png, "lost-commit.png");
-      const deps = uploadDepsOf(t.app);
+      const deps = t.app.uploadDeps;
       // The commit's answer is lost, whether the row goes in with a statement of its own (the direct
       // path, or Prisma's raw path) or inside a transaction.
       const lost = async () => {

@@ -10,7 +10,8 @@
  *   the URL's remaining life (shared caches must not keep it).
  * - Otherwise the public Cache-Control the caller gives.
  */
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyRequest } from "fastify";
+import type { ServerConfig } from "../config.js";
 import { checkDeliverySignature, signedCacheControl } from "../signing/delivery-signature.js";
 
 export interface DeliveryAccess {
@@ -20,7 +21,7 @@ export interface DeliveryAccess {
 }
 
 export function deliveryAccess(
-  app: Pick<FastifyInstance, "config">,
+  app: { config: Pick<ServerConfig, "urlSigning"> },
   request: FastifyRequest,
   target: { workspaceNo: string; transform: string },
   file: { id: string; path: string; isActive: boolean; isDelete: boolean; isPrivate: boolean },

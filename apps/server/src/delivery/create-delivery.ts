@@ -3,7 +3,7 @@
  * as fallback, and sources' objects through the origin cache. The routes (src/routes/delivery.ts)
  * only parse the URL and hand the request to one of them.
  */
-import type { FastifyInstance } from "fastify";
+import type { DeliveryDeps } from "./delivery-deps.js";
 import { type FileDelivery, fileDelivery } from "./file-delivery.js";
 import { type OriginDelivery, originDelivery } from "./origin-delivery.js";
 import { variantDelivery } from "./variant-delivery.js";
@@ -15,10 +15,8 @@ export interface Delivery {
   close(): void;
 }
 
-export function createDelivery(
-  app: Pick<FastifyInstance, "db" | "storage" | "config" | "renderGate" | "log" | "metrics">,
-): Delivery {
-  const variants = variantDelivery(app);
-  const origins = originDelivery(app, variants);
-  return { files: fileDelivery(app, variants.fallback), origins, close: () => origins.close() };
+export function createDelivery(deps: DeliveryDeps): Delivery {
+  const variants = variantDelivery(deps);
+  const origins = originDelivery(deps, variants);
+  return { files: fileDelivery(deps, variants.fallback), origins, close: () => origins.close() };
 }

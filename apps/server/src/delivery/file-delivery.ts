@@ -10,9 +10,10 @@
  *   (`basePaths`) are looked up in the same query as the path itself, so a variant costs one file
  *   lookup, like a stored file.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { notFound } from "../errors/index.js";
 import { deliveryAccess } from "./access-check.js";
+import type { DeliveryDeps } from "./delivery-deps.js";
 import { DELIVERY_FILE_SELECT, type DeliveryFile, PUBLIC_CACHE_CONTROL } from "./delivery-file.js";
 import { sendStoredObject } from "./stored-object-sender.js";
 
@@ -46,7 +47,7 @@ export interface FileDelivery {
 }
 
 export function fileDelivery(
-  app: Pick<FastifyInstance, "db" | "storage" | "config">,
+  app: Pick<DeliveryDeps, "db" | "storage" | "config">,
   fallback?: DeliveryFallback,
 ): FileDelivery {
   return {

@@ -23,7 +23,7 @@
  * - Origin failures answer with the origin error's status (404, 413, 502, 504) and a message that
  *   names the source and the cause.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServerConfig } from "../config.js";
 import { HttpError } from "../errors/http-error.js";
 import { notFound } from "../errors/index.js";
@@ -31,6 +31,7 @@ import { findDeliverySource } from "../sources/find-delivery-source.js";
 import { OriginReaders } from "../sources/origins/create-origin-reader.js";
 import { OriginCache, type OriginObjectRow } from "../sources/origins/origin-cache.js";
 import { OriginError } from "../sources/origins/origin-error.js";
+import type { DeliveryDeps } from "./delivery-deps.js";
 import type { DeliveryFile } from "./delivery-file.js";
 import { sendStoredObject } from "./stored-object-sender.js";
 import { splitTransform } from "./transform-path.js";
@@ -83,7 +84,7 @@ function renamedLocation(
 }
 
 export function originDelivery(
-  app: Pick<FastifyInstance, "db" | "storage" | "config" | "log">,
+  app: Pick<DeliveryDeps, "db" | "storage" | "config" | "log">,
   variants: VariantDelivery,
 ): OriginDelivery {
   const settings = app.config.origins;

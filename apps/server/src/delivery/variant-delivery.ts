@@ -34,7 +34,7 @@
  */
 import { createHash } from "node:crypto";
 import { canonicalizeTransform, TransformParseError } from "@trove/schema";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { HttpError } from "../errors/http-error.js";
 import { notFound } from "../errors/index.js";
 import { isMediaError } from "../media/media-error.js";
@@ -48,6 +48,7 @@ import { ObjectNotFoundError } from "../storage/driver.js";
 import { readObjectHead } from "../storage/object-keys.js";
 import { resolveTransform } from "../transforms/resolve-transform.js";
 import { deliveryAccess } from "./access-check.js";
+import type { DeliveryDeps } from "./delivery-deps.js";
 import { type DeliveryFile, PUBLIC_CACHE_CONTROL } from "./delivery-file.js";
 import { etagMatches } from "./etag-match.js";
 import type { DeliveryFallback } from "./file-delivery.js";
@@ -98,9 +99,7 @@ export interface VariantDelivery {
 }
 
 /** Transformed variants: the delivery fallback for stored files, and `serve` for origin objects. */
-export function variantDelivery(
-  app: Pick<FastifyInstance, "db" | "storage" | "config" | "renderGate" | "log" | "metrics">,
-): VariantDelivery {
+export function variantDelivery(app: DeliveryDeps): VariantDelivery {
   const variants = new VariantStore(app.db, app.storage, app.config.delivery.maxVariantsPerFile, app.log);
   const renderer = new VariantRenderer({
     storage: app.storage,

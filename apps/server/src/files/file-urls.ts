@@ -16,7 +16,6 @@
  * served the same way. The URL follows the file through renames (it is built from the current
  * path, like `url`).
  */
-import type { FastifyInstance } from "fastify";
 import type { ServerConfig } from "../config.js";
 import { signDelivery } from "../signing/delivery-signature.js";
 
@@ -26,9 +25,12 @@ export const THUMBNAIL_MAX_SIZE = 256;
 /** Canonical transform string of the thumbnail (canonicalizeTransform leaves it as is). */
 export const THUMBNAIL_TRANSFORM = `w_${THUMBNAIL_MAX_SIZE},h_${THUMBNAIL_MAX_SIZE},c_limit,f_webp`;
 
-export type UrlBuilder = Pick<FastifyInstance, "deliveryUrl"> & {
+/** What a file's URLs are built from: the delivery URL of a path, and the signing settings. */
+export interface UrlBuilder {
+  /** `${assetsUrl}/${workspace_no}/${path}`, each segment percent-encoded (src/delivery/delivery-url.ts). */
+  deliveryUrl(workspaceNo: string, path: string): string;
   config: Pick<ServerConfig, "urlSigning" | "signedUrlTtlSeconds">;
-};
+}
 
 /** What the URLs of a file depend on. */
 export interface UrlFile {

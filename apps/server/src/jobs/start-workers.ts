@@ -2,12 +2,14 @@
  * Background workers of one server instance: a `JobRunner` over the durable `jobs` table, started
  * when the app is ready and stopped (waiting for jobs in progress) when it closes.
  *
- *   setupWorkers(app);          // in buildApp, after the routes; before ready()
+ *   createJobRunner({ db, storage, config, log });   // src/services.ts: `app.jobRunner`
+ *   await app.register(workersPlugin);               // in buildApp, after the routes
  *   app.jobRunner?.register("multipart.expire", handler);   // other kinds share the runner
  *
  * Runs only when `config.workers` is true: `loadConfig` turns it on (TROVE_WORKERS, default true),
- * tests leave it off (`resolveConfig` default false) and drive the runner themselves, or turn it
- * on. `app.jobRunner` exists either way (null when off) so other plugins can register handlers.
+ * tests leave it off (`resolveConfig` default false) and drive a runner of their own
+ * (`createJobRunner(t.app)`: the app carries every field of JobRunnerDeps), or turn it on.
+ * `app.jobRunner` exists either way (null when off) so other plugins can register handlers.
  *
  * Handlers registered here:
  * - `webhook`: signed deliveries (src/webhooks). Signed with the workspace's webhook secret
@@ -22,27 +24,38 @@
  * and so, on a timer of its own with the same interval, does the deletion of jobs finished more
  * than `config.jobRetentionMs` ago (./job-retention.ts).
  */
-import type { FastifyInstance } from "fastify";
+import type { FastifyBaseLogger } from "fastify";
+import fp from "fastify-plugin";
 import { createDeleteWorkspaceHandler, DELETE_WORKSPACE_JOB_KIND } from "../admin/delete-workspace.js";
+import type { ServerConfig } from "../config.js";
 import { createDeleteObjectsHandler, DELETE_OBJECTS_JOB_KIND } from "../files/delete-objects-job.js";
+import type { PrismaClient } from "../generated/prisma/client.js";
 import { sweepExpiredSessions } from "../multipart/sweep-sessions.js";
 import { type SweepTimer, startSweepTimer } from "../multipart/sweep-timer.js";
+import type { StorageDriver } from "../storage/driver.js";
 import { createWebhookHandler, WEBHOOK_JOB_KIND } from "../webhooks/delivery.js";
 import { signingSecrets } from "../webhooks/workspace-secrets.js";
 import { sweepFinishedJobs } from "./job-retention.js";
 import { JobRunner } from "./job-runner.js";
 
+/** What the runner and its built-in handlers read. */
+export interface JobRunnerDeps {
+  db: PrismaClient;
+  storage: StorageDriver;
+  config: Pick<ServerConfig, "jobPollIntervalMs" | "secretKey" | "trustedRanges" | "webhooks" | "outbound">;
+  log: FastifyBaseLogger;
+}
+
 /** A runner with every built-in handler registered (not started). */
-export function createJobRunner(app: FastifyInstance): JobRunner {
-  const { config } = app;
-  const runner = new JobRunner(app.db, {
+export function createJobRunner({ db, storage, config, log }: JobRunnerDeps): JobRunner {
+  const runner = new JobRunner(db, {
     pollIntervalMs: config.jobPollIntervalMs,
-    logger: app.log,
+    logger: log,
   });
   runner.register(
     WEBHOOK_JOB_KIND,
     createWebhookHandler({
-      resolveSecrets: (workspaceId) => signingSecrets(app.db, config.secretKey, workspaceId),
+      resolveSecrets: (workspaceId) => signingSecrets(db, config.secretKey, workspaceId),
       trustedRanges: config.trustedRanges,
       timeoutMs: config.webhooks.timeoutMs,
       maxAttempts: config.webhooks.maxAttempts,
@@ -50,34 +63,40 @@ export function createJobRunner(app: FastifyInstance): JobRunner {
       ...(config.outbound?.connect ? { connect: config.outbound.connect } : {}),
     }),
   );
-  runner.register(DELETE_OBJECTS_JOB_KIND, createDeleteObjectsHandler({ db: app.db, storage: app.storage }));
-  runner.register(DELETE_WORKSPACE_JOB_KIND, createDeleteWorkspaceHandler(app.db));
+  runner.register(DELETE_OBJECTS_JOB_KIND, createDeleteObjectsHandler({ db, storage }));
+  runner.register(DELETE_WORKSPACE_JOB_KIND, createDeleteWorkspaceHandler(db));
   return runner;
 }
 
-/** Decorates `app.jobRunner` and, when workers are on, starts it on ready and stops it on close. */
-export function setupWorkers(app: FastifyInstance): void {
-  const runner = app.config.workers ? createJobRunner(app) : null;
-  app.decorate("jobRunner", runner);
-  if (!runner) return;
-  let sweeper: SweepTimer | undefined;
-  let retention: SweepTimer | undefined;
-  app.addHook("onReady", async () => {
-    runner.start();
-    retention = startSweepTimer({
-      intervalMs: app.config.multipart.sweepIntervalMs,
-      run: () => sweepFinishedJobs(app.db, app.config.jobRetentionMs),
-      onError: (error) =>
-        app.log.warn({ err: error }, "job retention sweep failed; it runs again next interval"),
+/**
+ * When `app.jobRunner` is set (workers on): starts it and the sweep timers on ready, and stops
+ * them on close.
+ */
+export const workersPlugin = fp(
+  async (app) => {
+    const runner = app.jobRunner;
+    if (!runner) return;
+    const { config, log, db } = app;
+    let sweeper: SweepTimer | undefined;
+    let retention: SweepTimer | undefined;
+    app.addHook("onReady", async () => {
+      runner.start();
+      retention = startSweepTimer({
+        intervalMs: config.multipart.sweepIntervalMs,
+        run: () => sweepFinishedJobs(db, config.jobRetentionMs),
+        onError: (error) =>
+          log.warn({ err: error }, "job retention sweep failed; it runs again next interval"),
+      });
+      sweeper = startSweepTimer({
+        intervalMs: config.multipart.sweepIntervalMs,
+        run: () => sweepExpiredSessions(app.multipartDeps),
+        onError: (error) => log.warn({ err: error }, "multipart sweep failed; it runs again next interval"),
+      });
     });
-    sweeper = startSweepTimer({
-      intervalMs: app.config.multipart.sweepIntervalMs,
-      run: () => sweepExpiredSessions(app),
-      onError: (error) => app.log.warn({ err: error }, "multipart sweep failed; it runs again next interval"),
+    // preClose: before the database plugin's onClose closes the client under the runner.
+    app.addHook("preClose", async () => {
+      await Promise.all([runner.stop(), sweeper?.stop(), retention?.stop()]);
     });
-  });
-  // preClose: before the database plugin's onClose closes the client under the runner.
-  app.addHook("preClose", async () => {
-    await Promise.all([runner.stop(), sweeper?.stop(), retention?.stop()]);
-  });
-}
+  },
+  { name: "trove-workers", fastify: "5.x" },
+);

@@ -1,6 +1,8 @@
 /**
- * `metrics` plugin: decorates `app.metrics` (a TroveMetrics, or null when TROVE_METRICS is off, so
- * code that counts writes `app.metrics?.…` and costs nothing when off) and serves the scrape.
+ * `metrics` plugin: counts requests into `app.metrics` and serves the scrape. `app.metrics` (a
+ * TroveMetrics, or null when TROVE_METRICS is off, so code that counts writes `app.metrics?.…` and
+ * costs nothing when off) is built with the other services (src/services.ts; its gauges' sources
+ * in ./metrics-sources.ts).
  *
  * Counted here, in one `onResponse` hook, from what the response already says: every request
  * (method, route pattern, status, duration), the body bytes of successful delivery GETs (their
@@ -13,39 +15,12 @@
  * `app.metricsServer` is that listener (tests read its port).
  */
 import type { Server } from "node:http";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { isDeliveryUrl } from "../delivery/security-headers.js";
 import { createMetricsServer, listen, registerMetricsRoute } from "./metrics-endpoint.js";
 import { routeLabel, uploadPathOf } from "./request-labels.js";
-import { sharedReading } from "./shared-reading.js";
-import { type MetricsSources, TroveMetrics } from "./trove-metrics.js";
-
-/** Job states worth a gauge: succeeded ones only pile up until retention removes them. */
-const JOB_STATES_SHOWN = ["pending", "running", "failed"] as const;
-
-/** How long scrapes share one reading of the database gauges (./shared-reading.ts). */
-export const DATABASE_GAUGES_TTL_MS = 5_000;
-
-function sourcesOf(app: FastifyInstance): MetricsSources {
-  return {
-    renderLoad: () => app.renderGate.load,
-    dbPool: () => app.database.poolStats?.(),
-    openMultipartSessions: sharedReading(
-      () => app.db.multipartSession.count({ where: { status: { in: ["pending", "completing"] } } }),
-      DATABASE_GAUGES_TTL_MS,
-    ),
-    jobCounts: sharedReading(async () => {
-      const groups = await app.db.job.groupBy({
-        by: ["kind", "status"],
-        where: { status: { in: [...JOB_STATES_SHOWN] } },
-        _count: { _all: true },
-      });
-      return groups.map((group) => ({ kind: group.kind, status: group.status, count: group._count._all }));
-    }, DATABASE_GAUGES_TTL_MS),
-    onSourceError: (error) => app.log.warn({ err: error }, "metrics: a gauge could not be read"),
-  };
-}
+import type { TroveMetrics } from "./trove-metrics.js";
 
 function countResponse(
   metrics: TroveMetrics,
@@ -74,12 +49,9 @@ export const metricsPlugin = fp(
   async (app) => {
     const { metrics: setting, assetsPrefix } = app.config;
     app.decorate("metricsServer", null as Server | null);
-    if (setting.expose === "off") {
-      app.decorate("metrics", null);
-      return;
-    }
-    const metrics = new TroveMetrics(sourcesOf(app));
-    app.decorate("metrics", metrics);
+    // `app.metrics` is built with the other services (src/services.ts): null when off.
+    const { metrics } = app;
+    if (setting.expose === "off" || !metrics) return;
 
     app.addHook("onResponse", async (request, reply) => countResponse(metrics, assetsPrefix, request, reply));
 

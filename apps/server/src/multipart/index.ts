@@ -75,7 +75,7 @@ export {
   type MultipartMode,
   resolveMultipartConfig,
 } from "./multipart-config.js";
-export { type MultipartDeps, multipartDepsOf } from "./multipart-deps.js";
+export { createMultipartDeps, type MultipartDeps, type MultipartDepsInput } from "./multipart-deps.js";
 export { PART_GATEWAY_PATH, PartUrlSigner } from "./part-url.js";
 export { type ReceivePartInput, receivePart } from "./receive-part.js";
 export { startSession } from "./start-session.js";

@@ -1,9 +1,13 @@
-/** What the multipart service needs from the app, built once per app (`multipartDepsOf(app)`). */
-import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+/**
+ * What the multipart service needs, built once per app by the composition root (src/services.ts)
+ * with `createMultipartDeps(...)`, and read by the routes as `app.multipartDeps`.
+ */
+import type { FastifyBaseLogger } from "fastify";
+import type { ServerConfig } from "../config.js";
 import type { PrismaClient } from "../generated/prisma/client.js";
 import type { StorageDriver } from "../storage/driver.js";
 import { type MultipartStore, multipartStoreFor } from "../storage/multipart/index.js";
-import { type UploadDeps, uploadDepsOf } from "../uploads/upload-deps.js";
+import type { UploadDeps } from "../uploads/upload-deps.js";
 import type { UploadPolicy } from "../uploads/upload-policy.js";
 import type { MultipartConfig } from "./multipart-config.js";
 import { PartUrlSigner } from "./part-url.js";
@@ -21,30 +25,32 @@ export interface MultipartDeps {
   publicKeyPolicy?: UploadPolicy | undefined;
 }
 
-const cache = new WeakMap<FastifyInstance, MultipartDeps>();
+/** What the multipart dependencies are built from. */
+export interface MultipartDepsInput {
+  db: PrismaClient;
+  storage: StorageDriver;
+  config: Pick<ServerConfig, "multipart" | "secretKey" | "publicUrl" | "publicKeyPolicy">;
+  upload: UploadDeps;
+  log: Pick<FastifyBaseLogger, "warn" | "info">;
+}
 
 /**
- * The multipart dependencies of an app. Throws when direct mode is configured on a driver
- * without presigned part uploads (only s3 has them).
+ * The multipart dependencies. Throws when direct mode is configured on a driver without presigned
+ * part uploads (only s3 has them), so a misconfigured server fails at start.
  */
-export function multipartDepsOf(app: FastifyInstance): MultipartDeps {
-  const cached = cache.get(app);
-  if (cached) return cached;
-  const { config } = app;
-  const store = multipartStoreFor(app.storage);
+export function createMultipartDeps({ db, storage, config, upload, log }: MultipartDepsInput): MultipartDeps {
+  const store = multipartStoreFor(storage);
   if (config.multipart.mode === "direct" && !store.supportsDirect) {
-    throw new Error(`Multipart mode "direct" needs the s3 storage driver, not "${app.storage.kind}"`);
+    throw new Error(`Multipart mode "direct" needs the s3 storage driver, not "${storage.kind}"`);
   }
-  const deps: MultipartDeps = {
-    db: app.db,
-    storage: app.storage,
+  return {
+    db,
+    storage,
     store,
     signer: new PartUrlSigner(config.secretKey, config.multipart.gatewayUrl ?? config.publicUrl),
     config: config.multipart,
-    upload: uploadDepsOf(app),
-    log: app.log,
+    upload,
+    log,
     publicKeyPolicy: config.publicKeyPolicy,
   };
-  cache.set(app, deps);
-  return deps;
 }

@@ -75,7 +75,7 @@ export async function startSession(
   // The session id is also the id of the file it becomes, so the object sits under it.
   const id = uuidV7(now);
   const key = objectKey(auth.workspaceId, id, body.file_name);
-  // Direct mode needs a store that presigns (multipartDepsOf checks this at start-up).
+  // Direct mode needs a store that presigns (createMultipartDeps checks this at start-up).
   const presign = config.mode === "direct" ? store.presignPart?.bind(store) : undefined;
   const mode = presign ? "direct" : "gateway";
 

@@ -1,7 +1,7 @@
 /**
  * Expiry of multipart sessions and their stored parts.
  *
- * `sweepExpiredSessions(app | deps, now?)` finds sessions past `expires_at` that were never
+ * `sweepExpiredSessions(deps, now?)` (deps: `app.multipartDeps`) finds sessions past `expires_at` that were never
  * completed (`pending`, or `completing` untouched for COMPLETING_STALE_MS: its instance died),
  * claims each with a conditional update to `expired` (so with several instances sweeping, each
  * session is handled once, and a complete racing the sweep either wins the claim or sees
@@ -19,12 +19,11 @@
  * Every instance with workers runs it every `config.multipart.sweepIntervalMs`
  * (src/multipart/sweep-timer.ts, started in src/jobs/start-workers.ts).
  */
-import type { FastifyInstance } from "fastify";
 import { releaseUploadToken } from "../keys/upload-tokens.js";
 import { sweepOrphanObjects } from "../storage/sweep-orphan-objects.js";
 import { COMPLETING_STALE_MS } from "./complete-session.js";
 import { releaseStaged } from "./end-session.js";
-import { type MultipartDeps, multipartDepsOf } from "./multipart-deps.js";
+import type { MultipartDeps } from "./multipart-deps.js";
 
 const DEFAULT_BATCH_SIZE = 100;
 const ORPHAN_LOOKUP_CHUNK = 500;
@@ -48,11 +47,10 @@ export interface SweepResult {
 }
 
 export async function sweepExpiredSessions(
-  target: FastifyInstance | MultipartDeps,
+  deps: MultipartDeps,
   now: Date = new Date(),
   options: SweepOptions = {},
 ): Promise<SweepResult> {
-  const deps = "signer" in target ? target : multipartDepsOf(target);
   const { db, storage, log } = deps;
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   const staleBefore = new Date(now.getTime() - COMPLETING_STALE_MS);

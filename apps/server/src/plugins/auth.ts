@@ -27,16 +27,15 @@
  * never outlives the key); a key of a disabled workspace is not found (401), nor are its upload
  * tokens. `config.auth: "admin"` (the admin API, src/routes/admin-*.ts) takes only the server's
  * admin token as a bearer credential (src/admin/admin-token.ts), never a workspace key; such a
- * request has no `request.auth`. `app.activeKeys` is the key cache, for the admin API to drop
- * what it revokes or disables at once on this instance.
+ * request has no `request.auth`. `app.activeKeys` is the key cache (built in src/services.ts), for the
+ * admin API to drop what it revokes or disables at once on this instance.
  */
-import { ERROR_MESSAGES } from "@trove/schema";
+import { ERROR_CATALOGUE, ERROR_MESSAGES } from "@trove/schema";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { bearerTokenOf, isAdminToken } from "../admin/admin-token.js";
 import { HttpError } from "../errors/http-error.js";
-import { createActiveKeyCache } from "../keys/active-key-cache.js";
-import { findActiveApiKey, hashApiKey, isApiKeyExpired, isPlausibleApiKey } from "../keys/api-keys.js";
+import { hashApiKey, isApiKeyExpired, isPlausibleApiKey } from "../keys/api-keys.js";
 import {
   findUploadToken,
   isUploadTokenShaped,
@@ -51,7 +50,7 @@ export type AuthMode = "any" | "private" | "none" | "admin";
 /** The 401 of a request to the admin API without the admin token. */
 export const ADMIN_UNAUTHORIZED_MESSAGE = "Invalid or missing admin token";
 /** The 401 of a key past its expiry. */
-export const KEY_EXPIRED_MESSAGE = "API key expired";
+export const KEY_EXPIRED_MESSAGE = ERROR_CATALOGUE.KEY_EXPIRED.message;
 
 export interface AuthContext {
   workspaceId: string;
@@ -93,10 +92,7 @@ export const authPlugin = fp(
     app.decorateRequest("auth", null as unknown as AuthContext);
     const lastUsedWrites = new Map<string, number>();
     const pending = new Set<Promise<unknown>>();
-    const activeKeys = createActiveKeyCache((keyHash) => findActiveApiKey(app.db, keyHash), {
-      ttlMs: app.config.keyCacheMs,
-    });
-    app.decorate("activeKeys", activeKeys);
+    const { activeKeys } = app;
 
     const touch = (keyId: string) => {
       const now = Date.now();

@@ -1,13 +1,11 @@
 /**
- * `db` plugin: decorates `app.db` (PrismaClient; with a span per query while tracing is on,
- * src/tracing/query-spans.ts), `app.dbKind` and `app.database`, and closes the
- * database when the app closes (Prisma disconnect, then PGlite/pool close) unless the caller keeps
- * ownership (`closeOnShutdown: false`, used by tests that share one database).
+ * `db` plugin: closes the database when the app closes (Prisma disconnect, then PGlite/pool close)
+ * unless the caller keeps ownership (`closeOnShutdown: false`, used by tests that share one
+ * database). `app.db`, `app.dbKind` and `app.database` are decorated with the other services
+ * (src/services.ts); this plugin keeps the name "trove-db" the auth plugin depends on.
  */
 import fp from "fastify-plugin";
 import type { Database } from "../db/database.js";
-import { withQuerySpans } from "../tracing/query-spans.js";
-import { tracingActive } from "../tracing/start-tracing.js";
 
 export interface DbPluginOptions {
   database: Database;
@@ -16,9 +14,6 @@ export interface DbPluginOptions {
 
 export const dbPlugin = fp<DbPluginOptions>(
   async (app, { database, closeOnShutdown = true }) => {
-    app.decorate("database", database);
-    app.decorate("db", tracingActive() ? withQuerySpans(database.prisma) : database.prisma);
-    app.decorate("dbKind", database.kind);
     if (closeOnShutdown) {
       app.addHook("onClose", async () => {
         await database.close();

@@ -8,16 +8,13 @@
  * CSP: src/delivery/security-headers.ts), set here in `onSend`.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
-import type { Delivery } from "../delivery/create-delivery.js";
 import { parseDeliveryPath } from "../delivery/delivery-path.js";
 import { setDeliverySecurityHeaders } from "../delivery/security-headers.js";
 import { notFound } from "../errors/index.js";
 
-export const deliveryRoutes: FastifyPluginAsync<{ assetsPrefix: string; delivery: Delivery }> = async (
-  app,
-  { assetsPrefix, delivery },
-) => {
-  const prefix = assetsPrefix.replace(/(?<!\/)\/+$/, "");
+export const deliveryRoutes: FastifyPluginAsync = async (app) => {
+  const { delivery } = app;
+  const prefix = app.config.assetsPrefix.replace(/(?<!\/)\/+$/, "");
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const rawPath = (request.url.split("?", 1)[0] ?? "").slice(prefix.length);

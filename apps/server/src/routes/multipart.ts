@@ -14,17 +14,11 @@
  * Behaviour and decisions: src/multipart/index.ts.
  */
 import type { FastifyPluginAsync } from "fastify";
-import {
-  abandonSession,
-  completeSession,
-  multipartDepsOf,
-  startSession,
-  toCompleteResult,
-} from "../multipart/index.js";
+import { abandonSession, completeSession, startSession, toCompleteResult } from "../multipart/index.js";
 import { registerEndpoint } from "./endpoint-route.js";
 
 export const multipartRoutes: FastifyPluginAsync = async (app) => {
-  const deps = multipartDepsOf(app);
+  const deps = app.multipartDeps;
 
   registerEndpoint(app, "startMultipartUpload", async (request) =>
     startSession(deps, request.auth, request.body),

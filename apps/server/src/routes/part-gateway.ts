@@ -18,7 +18,7 @@ import { Readable } from "node:stream";
 import { partUploadResponseSchema, type RawPathParams, routeOf } from "@trove/schema";
 import type { FastifyPluginAsync, FastifyReply } from "fastify";
 import { badRequest } from "../errors/index.js";
-import { multipartDepsOf, receivePart } from "../multipart/index.js";
+import { receivePart } from "../multipart/index.js";
 import { sendError } from "../plugins/errors.js";
 
 /** Up to the largest part the SDK sends: a refused part should not cost the connection. */
@@ -44,7 +44,7 @@ function abortOnDisconnect(reply: FastifyReply): AbortSignal {
 }
 
 export const partGatewayRoutes: FastifyPluginAsync = async (app) => {
-  const deps = multipartDepsOf(app);
+  const deps = app.multipartDeps;
   // The route table's entry: method, path, key requirement (none), group and operation id.
   const route = routeOf("uploadPart");
 

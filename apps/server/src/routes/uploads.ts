@@ -36,7 +36,6 @@ import { mintUploadToken } from "../keys/upload-tokens.js";
 import { fetchRemoteUpload, fileNameFromUrl } from "../uploads/fetch-remote-upload.js";
 import { HOLD_FOR_TRANSFORM_BYTES, receiveDirectUpload } from "../uploads/receive-direct-upload.js";
 import { registerFile } from "../uploads/register-file.js";
-import { uploadDepsOf } from "../uploads/upload-deps.js";
 import { toUploadError } from "../uploads/upload-errors.js";
 import {
   checkEarlyDirectFields,
@@ -78,7 +77,7 @@ export const uploadRoutes: FastifyPluginAsync = async (app) => {
     limits: { fileSize: config.maxUploadBytes },
     throwFileSizeLimit: true,
   });
-  const deps = uploadDepsOf(app);
+  const deps = app.uploadDeps;
 
   registerEndpoint(app, "uploadFile", async (request) => {
     if (!request.isMultipart()) throw unsupportedContentType("multipart/form-data");

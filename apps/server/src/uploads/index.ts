@@ -8,7 +8,7 @@
  * ## Registration service (for the multipart routes too)
  *
  * ```ts
- * import { registerFile, uploadDepsOf } from "../uploads/index.js";
+ * import { registerFile } from "../uploads/index.js";
  *
  * // Store first, outside any transaction, hashing as the bytes pass (multipart: combine the parts'
  * // block digests with combinePartBlockDigests, src/content-hash/block-hash.ts).
@@ -16,7 +16,7 @@
  * const key = objectKey(workspaceId, fileId, fileName);      // src/storage/driver.ts
  * ...assemble / stream the bytes to `key`...
  *
- * const { file, folder, response, isDuplicate, webhook } = await registerFile(uploadDepsOf(app), {
+ * const { file, folder, response, isDuplicate, webhook } = await registerFile(app.uploadDeps, {
  *   workspaceId, workspaceNo,            // request.auth.workspaceId / .workspaceNo
  *   storageKey: key, size, hash,         // hash: the b1 block-tree content hash (NOT plain sha256)
  *   fileId,                              // the id the key was built with (default: a new UUIDv7)
@@ -116,7 +116,7 @@ export {
 export { registerFile } from "./register-file.js";
 export type { RegisteredFile, RegisterFileInput } from "./register-file-input.js";
 export { collisionName, MAX_STORED_NAME_LENGTH, storedFileName } from "./stored-name.js";
-export { type UploadDeps, uploadDepsOf } from "./upload-deps.js";
+export type { UploadDeps } from "./upload-deps.js";
 export { fileTooLarge, invalidFields, toUploadError } from "./upload-errors.js";
 export { checkEarlyDirectFields, checkRemoteBody, checkWebhook, parseDirectFields } from "./upload-fields.js";
 export type { UploadMethod } from "./upload-method.js";

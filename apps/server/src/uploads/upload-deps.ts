@@ -1,8 +1,9 @@
 /**
- * What registering an upload needs from the app, as one bag (`uploadDepsOf(app)`), so the same
- * registration runs from a route, a multipart complete, the CLI and a test.
+ * What registering an upload needs, as one bag, so the same registration runs from a route, a
+ * multipart complete, the CLI and a test. The composition root (src/services.ts) builds the
+ * server's once; routes read it as `app.uploadDeps`.
  */
-import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import type { FastifyBaseLogger } from "fastify";
 import type { RawQuery } from "../db/direct-sql.js";
 import type { RenderGate } from "../delivery/render-gate.js";
 import type { UrlBuilder } from "../files/file-urls.js";
@@ -17,7 +18,7 @@ export interface UploadDeps {
   /** Single statements outside transactions (`app.database.sql`, no Prisma); unset: `db`. */
   sql?: RawQuery;
   storage: StorageDriver;
-  deliveryUrl: FastifyInstance["deliveryUrl"];
+  deliveryUrl: UrlBuilder["deliveryUrl"];
   /** Signing of private files' URLs. */
   config: UrlBuilder["config"];
   mediaLimits?: Partial<MediaLimits>;
@@ -35,22 +36,4 @@ export interface UploadDeps {
   log?: Pick<FastifyBaseLogger, "warn">;
   /** Counts each registered file (src/metrics/); null or absent when metrics are off. */
   metrics?: Pick<TroveMetrics, "upload"> | null;
-}
-
-/** The dependencies from a built app (`app.db`, `app.storage`, `app.config`). */
-export function uploadDepsOf(app: FastifyInstance): UploadDeps {
-  return {
-    db: app.db,
-    sql: app.database.sql,
-    storage: app.storage,
-    deliveryUrl: app.deliveryUrl,
-    config: app.config,
-    mediaLimits: app.config.mediaLimits,
-    maxUploadBytes: app.config.maxUploadBytes,
-    renderGate: app.renderGate,
-    trustedRanges: app.config.trustedRanges,
-    webhookMaxAttempts: app.config.webhooks.maxAttempts,
-    log: app.log,
-    metrics: app.metrics,
-  };
 }

@@ -1,0 +1,20 @@
+/**
+ * What the delivery host's services need, handed to them by the composition root
+ * (src/services.ts); each service takes the narrow `Pick` it reads.
+ */
+import type { FastifyBaseLogger } from "fastify";
+import type { ServerConfig } from "../config.js";
+import type { PrismaClient } from "../generated/prisma/client.js";
+import type { TroveMetrics } from "../metrics/trove-metrics.js";
+import type { StorageDriver } from "../storage/driver.js";
+import type { RenderGate } from "./render-gate.js";
+
+export interface DeliveryDeps {
+  db: PrismaClient;
+  storage: StorageDriver;
+  config: ServerConfig;
+  renderGate: RenderGate;
+  log: FastifyBaseLogger;
+  /** Null when metrics are off. */
+  metrics: TroveMetrics | null;
+}
