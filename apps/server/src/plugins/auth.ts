@@ -30,7 +30,7 @@
  * request has no `request.auth`. `app.activeKeys` is the key cache (built in src/services.ts), for the
  * admin API to drop what it revokes or disables at once on this instance.
  */
-import { ERROR_CATALOGUE, ERROR_MESSAGES } from "@trove/schema";
+import { ERROR_MESSAGES } from "@trove/schema";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { bearerTokenOf, isAdminToken } from "../admin/admin-token.js";
@@ -50,7 +50,7 @@ export type AuthMode = "any" | "private" | "none" | "admin";
 /** The 401 of a request to the admin API without the admin token. */
 export const ADMIN_UNAUTHORIZED_MESSAGE = "Invalid or missing admin token";
 /** The 401 of a key past its expiry. */
-export const KEY_EXPIRED_MESSAGE = ERROR_CATALOGUE.KEY_EXPIRED.message;
+export const KEY_EXPIRED_MESSAGE = "API key expired";
 
 export interface AuthContext {
   workspaceId: string;
