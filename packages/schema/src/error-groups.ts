@@ -12,26 +12,32 @@ export { ERROR_GROUPS, type ErrorGroup };
 export type ResponseGroup = ErrorGroup | "other";
 
 /** Static path prefix → its group, or null where the table's paths under it differ in group. */
-const PREFIX_GROUPS = new Map<string, ErrorGroup | null>();
-let longestPrefix = 0;
-for (const route of ROUTE_TABLE) {
-  const segments = route.path.split("/").slice(1);
-  const staticCount = segments.findIndex((segment) => segment.startsWith(":"));
-  const end = staticCount === -1 ? segments.length : staticCount;
-  for (let length = 2; length <= end; length++) {
-    const prefix = segments.slice(0, length).join("/");
-    const known = PREFIX_GROUPS.get(prefix);
-    PREFIX_GROUPS.set(prefix, known === undefined || known === route.group ? route.group : null);
-    longestPrefix = Math.max(longestPrefix, length);
+type PrefixGroups = Map<string, ErrorGroup | null>;
+// Built on first use, not on load: a bundle that never calls errorGroupOf leaves the table out.
+let prefixGroups: PrefixGroups | undefined;
+
+function buildPrefixGroups(): PrefixGroups {
+  const groups: PrefixGroups = new Map();
+  for (const route of ROUTE_TABLE) {
+    const segments = route.path.split("/").slice(1);
+    const firstParam = segments.findIndex((segment) => segment.startsWith(":"));
+    const staticCount = firstParam === -1 ? segments.length : firstParam;
+    for (let length = 2; length <= staticCount; length++) {
+      const prefix = segments.slice(0, length).join("/");
+      const known = groups.get(prefix);
+      groups.set(prefix, known === undefined || known === route.group ? route.group : null);
+    }
   }
+  return groups;
 }
 
 /** The group of a request URL (path, optionally with its query) that no route matched. */
 export function errorGroupOf(url: string): ResponseGroup {
+  prefixGroups ??= buildPrefixGroups();
   const queryAt = url.indexOf("?");
   const segments = (queryAt === -1 ? url : url.slice(0, queryAt)).split("/").slice(1);
-  for (let length = Math.min(segments.length, longestPrefix); length >= 2; length--) {
-    const group = PREFIX_GROUPS.get(segments.slice(0, length).join("/"));
+  for (let length = segments.length; length >= 2; length--) {
+    const group = prefixGroups.get(segments.slice(0, length).join("/"));
     if (group) return group;
   }
   return "other";

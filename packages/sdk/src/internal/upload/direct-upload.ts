@@ -1,7 +1,7 @@
+import { UPLOAD_PATHS } from "@trove/schema/zod-free";
 import type { ClientContext } from "../client/client-context.js";
 import { callApi, parseResponse } from "../request/index.js";
 import type { ProgressTracker } from "./progress-tracker.js";
-import { UPLOAD_PATHS } from "./upload-paths.js";
 import { type UploadResult, uploadResultFrom } from "./upload-result.js";
 import type { UploadControl } from "./upload-task.js";
 

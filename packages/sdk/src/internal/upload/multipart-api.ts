@@ -3,9 +3,9 @@ import type {
   MultipartSession,
   MultipartStartBodyInput,
 } from "@trove/schema/zod-free";
+import { UPLOAD_PATHS } from "@trove/schema/zod-free";
 import type { ClientContext } from "../client/client-context.js";
 import { callApi, parseResponse } from "../request/index.js";
-import { UPLOAD_PATHS } from "./upload-paths.js";
 
 /** POST /api/v1/multipart/start. Not idempotent: retried only when it cannot have run. */
 export async function startMultipart(
@@ -26,7 +26,7 @@ export async function startMultipart(
 export async function abandonMultipart(ctx: ClientContext, sessionId: string): Promise<void> {
   try {
     const response = await ctx.fetch(
-      `${ctx.baseUrl}${UPLOAD_PATHS.session}/${encodeURIComponent(sessionId)}`,
+      `${ctx.baseUrl}${UPLOAD_PATHS.session.replace(":sessionId", encodeURIComponent(sessionId))}`,
       {
         method: "DELETE",
         headers: { ...ctx.headers, "x-api-key": await ctx.key() },

@@ -1,8 +1,8 @@
+import { UPLOAD_PATHS } from "@trove/schema/zod-free";
 import type { ClientContext } from "../client/client-context.js";
 import { callApi, parseResponse } from "../request/index.js";
 import { storeFields } from "./store-fields.js";
 import type { RemoteUploadOptions } from "./upload-options.js";
-import { UPLOAD_PATHS } from "./upload-paths.js";
 import { type UploadResult, uploadResultFrom } from "./upload-result.js";
 
 /** POST /api/v1/uploads/remote: the service fetches `url` itself. */
