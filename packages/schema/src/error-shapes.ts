@@ -1,5 +1,7 @@
 import type * as z from "zod";
-import type { ErrorGroup } from "./error-groups.js";
+import type { ErrorCode } from "./error-catalogue.js";
+import { type ErrorEnvelopeKind, type ErrorVariant, errorEnvelopeOf } from "./error-envelopes.js";
+import type { ResponseGroup } from "./error-groups.js";
 import {
   adminErrorSchema,
   errorMessageSchema,
@@ -11,44 +13,33 @@ import {
   uploadErrorSchema,
 } from "./errors.js";
 
+/** The schema of each envelope of ./error-envelopes.ts. */
+const SHAPES: Readonly<Record<ErrorEnvelopeKind, z.ZodType>> = {
+  rateLimit: rateLimitErrorSchema,
+  admin: adminErrorSchema,
+  upload: uploadErrorSchema,
+  uploadUnauthorized: uploadErrorSchema,
+  unauthorized: failureWithMessageSchema,
+  sourcesUnauthorized: errorMessageSchema,
+  otherUnauthorized: errorMessageSchema,
+  forbidden: errorMessageSchema,
+  titled: errorMessageSchema,
+  failure: failureSchema,
+  policyRefusal: failureSchema,
+  errorOnly: errorOnlySchema,
+  fileNotFoundCode: fileNotFoundCodeSchema,
+};
+
 /**
- * The envelope a group answers with for a status, following the spec's Errors table; where the
- * spec leaves a shape open, Trove's choice is noted inline. The bodies themselves are built by
- * `buildErrorBody` (./error-envelope.ts); a test checks that every body matches its shape here.
- * `variant` picks between two shapes a group uses for one status.
+ * The schema of the envelope a group answers with for a status: the OpenAPI document's error
+ * responses. The envelope comes from the table `buildErrorBody` reads (./error-envelopes.ts);
+ * `variant` picks between two shapes a group uses for one status, `errorCode` a policy refusal's.
  */
 export function errorShapeFor(
-  group: ErrorGroup,
+  group: ResponseGroup,
   status: number,
-  variant?: "folder-create" | "rename",
+  variant?: ErrorVariant,
+  errorCode?: ErrorCode,
 ): z.ZodType {
-  if (status === 429) return rateLimitErrorSchema;
-  switch (group) {
-    case "upload":
-      // Every upload error carries the full `{ error, success, errorCode, message }`.
-      return uploadErrorSchema;
-    case "multipart":
-      if (status === 401) return failureWithMessageSchema;
-      // The spec's `{ error, message }` for 403; a body over the limit is refused before routing.
-      if (status === 403 || status === 413) return errorMessageSchema;
-      return failureSchema;
-    case "files":
-      if (status === 401) return failureWithMessageSchema;
-      if (status === 404) return variant === "rename" ? fileNotFoundCodeSchema : errorOnlySchema;
-      return errorMessageSchema;
-    case "folders":
-      if (status === 401) return failureWithMessageSchema;
-      if (status === 404) return errorOnlySchema;
-      // Non-empty folder delete (409) is not shown in the spec; Trove answers `{ success: false, error }`.
-      if (status === 409) return failureSchema;
-      // The create route answers every malformed request (400, 413, 415) in its `{ success: false, error }`.
-      if (variant === "folder-create" && (status === 400 || status === 413 || status === 415))
-        return failureSchema;
-      return errorMessageSchema;
-    case "sources":
-      if (status === 404 || status === 409) return errorOnlySchema;
-      return errorMessageSchema;
-    case "admin":
-      return adminErrorSchema;
-  }
+  return SHAPES[errorEnvelopeOf(group, status, variant, errorCode)];
 }

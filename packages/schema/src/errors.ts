@@ -1,12 +1,10 @@
 import * as z from "zod";
-import { ERROR_CODES } from "./error-codes.js";
+import { ERROR_CODES } from "./error-catalogue.js";
 
 /**
  * Error envelopes, exactly as the spec's Errors section lists them. Which shape an endpoint
- * answers with depends on its group and the status; see `ERROR_SHAPES` in ./error-shapes.ts.
+ * answers with depends on its group and the status; see `errorShapeFor` in ./error-shapes.ts.
  */
-
-export { ERROR_CODES, type ErrorCode, UPLOAD_POLICY_ERROR_CODES } from "./error-codes.js";
 
 export const errorCodeSchema = z.enum(ERROR_CODES);
 

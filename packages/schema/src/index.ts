@@ -4,6 +4,7 @@ export * from "./common.js";
 export * from "./endpoints.js";
 export * from "./error-catalogue.js";
 export * from "./error-envelope.js";
+export * from "./error-envelopes.js";
 export * from "./error-groups.js";
 export * from "./error-shapes.js";
 export * from "./errors.js";

@@ -19,15 +19,19 @@
  * only `error` (404, 409, multipart 4xx, folder create 400) `message` becomes `error`; for
  * `{ error, message }` envelopes `title` (default by status, e.g. "Validation failed") becomes
  * `error`. 5xx bodies never carry the message; the error is logged with the request id instead.
+ *
+ * `errorCode` and `code` are `ErrorCode`s: every code the server sends is declared once in
+ * @trove/schema's error catalogue (its status, the groups that carry it, its fixed message).
  */
+import type { ErrorCode } from "@trove/schema";
 
 export interface HttpErrorOptions {
   /** `error` of `{ error, message }` envelopes; defaults by status (`errorTitleForStatus` in @trove/schema). */
   title?: string;
   /** Adds `code` to `{ error }` envelopes (rename of a missing file: `FILE_NOT_FOUND`). */
-  code?: string;
+  code?: ErrorCode;
   /** `errorCode` of upload-group envelopes; defaults by status (`errorCodeForStatus` in @trove/schema). */
-  errorCode?: string;
+  errorCode?: ErrorCode;
   /** Extra data for logs; never sent to the client. */
   details?: unknown;
   /** For 429: seconds until the client may retry (also sets `Retry-After`). */
@@ -48,8 +52,8 @@ export class HttpError extends Error {
   /** Same as `status`; Fastify reads `statusCode`. */
   readonly statusCode: number;
   readonly title: string | undefined;
-  readonly code: string | undefined;
-  readonly errorCode: string | undefined;
+  readonly code: ErrorCode | undefined;
+  readonly errorCode: ErrorCode | undefined;
   readonly details: unknown;
   readonly retryAfterSeconds: number | undefined;
   readonly headers: Record<string, string> | undefined;

@@ -14,6 +14,7 @@ import { createHash } from "node:crypto";
 import {
   type CreateUploadTokenBody,
   DEFAULT_UPLOAD_TOKEN_TTL_SECONDS,
+  ERROR_CATALOGUE,
   type UploadPolicy,
   type UploadTokenResponse,
   uploadPolicySchema,
@@ -125,15 +126,11 @@ export function storedPolicy(value: unknown): UploadPolicy {
 }
 
 export function tokenExpired(): HttpError {
-  return new HttpError(401, "This upload token has expired; request a new one", {
-    errorCode: "TOKEN_EXPIRED",
-  });
+  return new HttpError(401, ERROR_CATALOGUE.TOKEN_EXPIRED.message, { errorCode: "TOKEN_EXPIRED" });
 }
 
 export function tokenExhausted(): HttpError {
-  return new HttpError(403, "This upload token has created all the files it may create", {
-    errorCode: "TOKEN_EXHAUSTED",
-  });
+  return new HttpError(403, ERROR_CATALOGUE.TOKEN_EXHAUSTED.message, { errorCode: "TOKEN_EXHAUSTED" });
 }
 
 /**

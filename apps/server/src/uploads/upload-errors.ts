@@ -8,6 +8,7 @@
  *   0 bytes (every upload path)           -> 400 EMPTY_FILE
  *   zod issues of the upload fields -> 400 INVALID_METADATA / INVALID_TRANSFORM / VALIDATION_FAILED
  */
+import { ERROR_CATALOGUE, type ErrorCode } from "@trove/schema";
 import { HttpError } from "../errors/http-error.js";
 import { isMediaError } from "../media/media-error.js";
 import { isRemoteFetchError } from "../network/remote-fetch-error.js";
@@ -25,7 +26,7 @@ export function fileTooLarge(maxBytes: number, cause?: unknown): HttpError {
  * content to sniff, show or deliver, and is nearly always a client bug (a stream already read).
  */
 export function emptyFile(): HttpError {
-  return new HttpError(400, "File is empty", { errorCode: "EMPTY_FILE" });
+  return new HttpError(400, ERROR_CATALOGUE.EMPTY_FILE.message, { errorCode: "EMPTY_FILE" });
 }
 
 /** Maps known pipeline errors onto HttpError; anything else is returned unchanged (a 500). */
@@ -50,7 +51,7 @@ export interface FieldIssue {
   message: string;
 }
 
-const FIELD_ERROR_CODES: Record<string, string> = {
+const FIELD_ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
   metadata: "INVALID_METADATA",
   transform: "INVALID_TRANSFORM",
 };

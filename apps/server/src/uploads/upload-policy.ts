@@ -15,13 +15,13 @@
  * forbid only when false: tokens are minted with `allow_remote: false` written out, public keys
  * keep today's behaviour.
  */
-import type { UploadPolicy } from "@trove/schema";
+import type { UploadPolicy, UploadPolicyErrorCode } from "@trove/schema";
 import { HttpError } from "../errors/http-error.js";
 import { splitFolderPath } from "../folders/folder-path.js";
 
 export type { UploadPolicy };
 
-function refusal(status: number, errorCode: string, message: string): HttpError {
+function refusal(status: number, errorCode: UploadPolicyErrorCode, message: string): HttpError {
   return new HttpError(status, message, { errorCode });
 }
 
