@@ -140,7 +140,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(metricsPlugin);
     await app.register(unreadBodyPlugin);
     // Before rate limit and auth: preflights carry no key (TROVE_CORS_ORIGINS, src/plugins/cors.ts).
-    await app.register(corsPlugin);
+    await app.register(corsPlugin, { origins: config.corsOrigins });
     await app.register(dbPlugin, { database, closeOnShutdown: ownsDatabase });
     app.addHook("onClose", async () => services.close());
     await app.register(rateLimitPlugin, {

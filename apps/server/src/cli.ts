@@ -16,7 +16,8 @@
  *   trove-server transforms set|rm|list|strict --workspace <no> ...   (src/transforms/transforms-command.ts)
  *   trove-server webhooks secret|rotate|add|list|remove|deliveries ...   (src/webhooks/webhook-commands.ts)
  *
- * Configuration comes from the environment (see src/config.ts). In a checkout of the repository,
+ * Configuration comes from the environment (every setting: src/config/settings.ts; the one read:
+ * `loadConfig(io.env)`, src/config.ts). In a checkout of the repository,
  * TROVE_DATA_DIR defaults to the repository's `.trove` wherever the command runs (the folder
  * `npm start` uses; src/trove-checkout.ts), and from its root `npm run trove-server -- <args>`
  * runs this program.

@@ -1,106 +1,39 @@
 /**
  * Server configuration.
  *
- * - `loadConfig(env)` reads and validates the environment (zod) and resolves derived defaults;
- *   it is what the `trove-server` CLI (src/cli.ts) uses. It may create the data directory and,
- *   in development, the persisted secret key file (`<data dir>/secret.key`).
+ * - Every setting (environment variable, kind, default, description) is declared once, in
+ *   src/config/settings.ts; apps/server/README.md's table is generated from it.
+ * - `loadConfig(env)` parses the environment through that declaration (src/config/read-settings.ts)
+ *   and resolves derived values; it is what the `trove-server` CLI (src/cli.ts) uses, and the only
+ *   code that reads the environment. It may create the data directory and, in development, the
+ *   persisted secret key file (`<data dir>/secret.key`).
  * - `buildApp()` takes an already-resolved `ServerConfig`, so tests never touch process.env
  *   (see `test/support/create-test-app.ts`, which builds one with `resolveConfig`).
- *
- * Environment variables:
- *   PORT (3000), HOST (127.0.0.1), DATABASE_URL (unset: embedded PGlite in TROVE_DATA_DIR/pgdata),
- *   TROVE_DATABASE_PREPARED_STATEMENTS (PostgreSQL: prepare the hot list and upload statements once
- *   per connection; default true; false behind PgBouncer older than 1.21 in transaction mode),
- *   TROVE_DATA_DIR (./.trove), TROVE_STORAGE_DIR (<data dir>/storage),
- *   TROVE_PUBLIC_URL (http://HOST:PORT), TROVE_ASSETS_URL (<public url>/assets),
- *   TROVE_ASSETS_PREFIX (/assets: path on this server that serves stored files),
- *   TROVE_SECRET_KEY (32 bytes as 64 hex chars or base64; unset: generated once into the data dir),
- *   TROVE_URL_SIGNING_KEY, TROVE_URL_SIGNING_KEY_PREVIOUS (keys of private files' signed URLs, same
- *   format; unset: derived from the secret key; src/signing/url-signing-keys.ts), TROVE_SIGNED_URL_TTL_SECONDS
- *   (lifetime of the signed url in a private file's upload response, 3600),
- *   TROVE_UPLOAD_RESPONSE (wrapped: direct and remote upload answer `{ success: true, data }`;
- *   flat: the bare record, for clients written against it),
- *   REDIS_URL (unset: in-memory rate limits), TROVE_BODY_LIMIT (JSON body limit in bytes, 1 MiB),
- *   TROVE_KEY_CACHE_MS (longest an API-key lookup is reused, so the longest a key revoked elsewhere
- *   still works here; 0 to 1000, 1000; src/keys/active-key-cache.ts),
- *   TROVE_DEV_PUBLIC_KEY (trove_pk_…), TROVE_DEV_PRIVATE_KEY, TROVE_DEV_PRIVATE_KEY_2 (trove_sk_…), TROVE_SEED_DEV (seed a dev workspace when none exists; default on for the
- *   embedded database, off with DATABASE_URL unless dev keys are given), LOG_LEVEL (info).
- * Uploads and background work:
- *   TROVE_MAX_UPLOAD_BYTES (largest direct or remote upload, 100 MiB), TROVE_TRUSTED_RANGES (private
- *   CIDR ranges remote-URL fetches and webhooks may reach anyway, e.g. "127.0.0.0/8,::1/128"; unset:
- *   none), TROVE_REMOTE_FETCH_TIMEOUT_MS (60000), TROVE_MAX_INPUT_PIXELS (100000000),
- *   TROVE_MAX_OUTPUT_PIXELS (40000000), TROVE_MEDIA_TIMEOUT_SECONDS (30), TROVE_WEBHOOK_MAX_ATTEMPTS (10),
- *   TROVE_WEBHOOK_TIMEOUT_MS (10000), TROVE_WORKERS (run the job runner in this process; default true),
- *   TROVE_JOB_POLL_INTERVAL_MS (1000), TROVE_JOB_RETENTION_HOURS (finished jobs of every kind are
- *   deleted this long after they finished, 168).
- *   TROVE_MAX_UPSCALE_PIXELS (largest image the media pipeline makes that has more pixels than its
- *   source: upscales, pads, rotated canvases; 16777216 = 4096²).
- * Delivery host (src/delivery/delivery-limits.ts):
- *   TROVE_RENDER_CONCURRENCY (renders at once; one per CPU core), TROVE_RENDER_QUEUE (renders waiting
- *   for a slot, 8 per core; beyond: 503), TROVE_RENDER_WAIT_MS (longest wait for a slot, 5000; then
- *   503 with Retry-After), TROVE_MAX_VARIANTS_PER_FILE (stored variants per file, least recently used
- *   evicted first, 100).
- * Sources' origins (src/sources/origins/origin-settings.ts):
- *   TROVE_ORIGIN_CACHE_TTL_SECONDS (how long an original read from an origin is served before it is
- *   revalidated, 3600), TROVE_ORIGIN_MAX_BYTES (largest object read from an origin, 100MiB),
- *   TROVE_ORIGIN_TIMEOUT_MS (deadline of one origin read, body included, 15000),
- *   TROVE_ORIGIN_CACHE_MAX_HOSTS (hosts besides the base URL's one source keeps copies for, least
- *   recently read dropped first, 32), TROVE_GCS_API_ENDPOINT (Google Cloud Storage JSON API base
- *   URL; unset: Google's).
- * Rate limits (src/rate-limit/rate-limit-config.ts says why these defaults), each per window:
- *   TROVE_RATE_LIMIT_MAX (600 per private key), TROVE_RATE_LIMIT_WINDOW_MS (60000, every limit's window),
- *   TROVE_RATE_LIMIT_ADDRESS_MAX (1200 /api/ requests per client address, before authentication),
- *   TROVE_RATE_LIMIT_PUBLIC_KEY_MAX (60000 per public key), TROVE_RATE_LIMIT_PUBLIC_KEY_ADDRESS_MAX (120 per
- *   public key and address), TROVE_RATE_LIMIT_PART_ADDRESS_MAX (24000 part PUTs per address),
- *   TROVE_ASSETS_RATE_LIMIT_MAX (1200 delivery requests per address), TROVE_TRUST_PROXY (unset: the
- *   socket peer is the client; a hop count or comma-separated proxy CIDRs, see src/network/trust-proxy.ts).
- * Storage and multipart uploads:
- *   TROVE_STORAGE (fs | s3; fs), for s3: TROVE_S3_ENDPOINT, TROVE_S3_BUCKET, TROVE_S3_ACCESS_KEY,
- *   TROVE_S3_SECRET_KEY (required), TROVE_S3_REGION (us-east-1), TROVE_S3_PUBLIC_ENDPOINT (URL clients
- *   use for presigned part URLs), TROVE_S3_PATH_STYLE (true); see src/storage/s3-driver.ts.
- *   TROVE_MULTIPART_MODE (gateway | direct; gateway. direct needs TROVE_STORAGE=s3),
- *   TROVE_GATEWAY_URL (base URL of the part gateway in part URLs; unset: TROVE_PUBLIC_URL),
- *   TROVE_MULTIPART_TTL_SECONDS (session and part-URL lifetime when the client sends no ttl_seconds,
- *   3600), TROVE_MAX_MULTIPART_BYTES (largest multipart upload, 10 GiB),
- *   TROVE_MULTIPART_SWEEP_INTERVAL_MS (how often expired sessions are swept, 300000),
- *   TROVE_ORPHAN_GRACE_MS (age at which the sweeper removes stored objects and store uploads no row
- *   points at, 900000).
- * Administration (src/admin/): TROVE_ADMIN_TOKEN (at least 32 characters; unset: the admin API under
- *   /admin/v1 is off and answers 404; sent as `Authorization: Bearer <token>`).
- * Upload policy of public keys without one of their own (src/uploads/public-key-policy-config.ts;
- * all unset: no restriction): TROVE_PUBLIC_KEY_MAX_FILE_SIZE (20MB, 1GiB, bytes),
- *   TROVE_PUBLIC_KEY_ALLOWED_TYPES (image/*,video/mp4), TROVE_PUBLIC_KEY_FOLDER,
- *   TROVE_PUBLIC_KEY_FOLDER_MATCH (exact | prefix), TROVE_PUBLIC_KEY_ALLOW_REMOTE,
- *   TROVE_PUBLIC_KEY_ALLOW_MULTIPART, TROVE_PUBLIC_KEY_ALLOW_TRANSFORMS (true | false).
- * Observability (src/metrics/metrics-config.ts, src/tracing/start-tracing.ts):
- *   TROVE_METRICS (off | on: GET /metrics on the API port | a port number: a listener of its own),
- *   TROVE_METRICS_HOST (that listener's address, 127.0.0.1). Traces: OTEL_EXPORTER_OTLP_ENDPOINT and
- *   the other standard OTEL_* variables, read by the OpenTelemetry SDK (unset: no tracing).
  */
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { UploadPolicy } from "@trove/schema";
 import { z } from "zod";
-import { parseByteSize } from "./byte-size.js";
+import { ConfigError } from "./config/config-error.js";
+import { type Environment, formatIssues, readSettings } from "./config/read-settings.js";
+import { type LOG_LEVELS, SETTINGS, type SettingValues, UPLOAD_RESPONSE_FORMS } from "./config/settings.js";
 import { type DeliveryLimits, resolveDeliveryLimits } from "./delivery/delivery-limits.js";
-import { devKeyEnv } from "./keys/dev-key-env.js";
-import { DEFAULT_MEDIA_LIMITS, type MediaLimits, resolveMediaLimits } from "./media/media-limits.js";
-import { type MetricsConfig, metricsEnvSchema, resolveMetricsConfig } from "./metrics/metrics-config.js";
+import { type MediaLimits, resolveMediaLimits } from "./media/media-limits.js";
+import { type MetricsConfig, resolveMetricsConfig } from "./metrics/metrics-config.js";
 import { type MultipartConfig, resolveMultipartConfig } from "./multipart/multipart-config.js";
 import type { Connector, LookupAll } from "./network/guarded-connector.js";
-import { parseTrustProxy, type TrustProxy } from "./network/trust-proxy.js";
+import type { TrustProxy } from "./network/trust-proxy.js";
 import { parseTrustedRanges, type TrustedRanges } from "./network/trusted-ranges.js";
-import {
-  DEFAULT_RATE_LIMITS,
-  type RateLimitConfig,
-  resolveRateLimitConfig,
-} from "./rate-limit/rate-limit-config.js";
-import { MAX_SIGNED_URL_TTL_SECONDS } from "./signing/delivery-signature.js";
+import type { CorsOrigins } from "./plugins/cors-origins.js";
+import { type RateLimitConfig, resolveRateLimitConfig } from "./rate-limit/rate-limit-config.js";
 import { type UrlSigningKeys, urlSigningKeys } from "./signing/url-signing-keys.js";
 import { type OriginSettings, resolveOriginSettings } from "./sources/origins/origin-settings.js";
 import { parseS3Endpoint, type S3StorageConfig } from "./storage/s3-driver.js";
-import { publicKeyPolicyEnvSchema, resolvePublicKeyPolicy } from "./uploads/public-key-policy-config.js";
+import { type TracingConfig, tracingConfigOf } from "./tracing/tracing-config.js";
+import { resolvePublicKeyPolicy } from "./uploads/public-key-policy-config.js";
+
+export { ConfigError, UPLOAD_RESPONSE_FORMS };
 
 export type DatabaseConfig =
   /**
@@ -116,10 +49,8 @@ export type DatabaseConfig =
       preparedStatements?: boolean;
     };
 
-export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
-/** TROVE_UPLOAD_RESPONSE: the success body of direct and remote upload. */
-export const UPLOAD_RESPONSE_FORMS = ["wrapped", "flat"] as const;
 export type UploadResponseForm = (typeof UPLOAD_RESPONSE_FORMS)[number];
 
 export interface ServerConfig {
@@ -188,133 +119,17 @@ export interface ServerConfig {
   publicKeyPolicy?: UploadPolicy | undefined;
   /** Where `/metrics` is served (TROVE_METRICS); off by default. */
   metrics: MetricsConfig;
+  /** Origins whose pages may call the server (TROVE_CORS_ORIGINS, src/plugins/cors.ts). */
+  corsOrigins: CorsOrigins;
+  /** Whether spans are exported and where (OTEL_*, src/tracing/tracing-config.ts). */
+  tracing: TracingConfig;
 }
 
 const trimSlash = (value: string) => value.replace(/(?<!\/)\/+$/, "");
-const optionalString = z
-  .string()
-  .optional()
-  .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim()));
-const url = z.url({ protocol: /^https?$/ });
-const limit = z.coerce.number().int().min(1);
 
-const envSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default("127.0.0.1"),
-  DATABASE_URL: optionalString.pipe(
-    z
-      .string()
-      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
-      .optional(),
-  ),
-  TROVE_DATA_DIR: z.string().min(1).default("./.trove"),
-  TROVE_STORAGE_DIR: optionalString,
-  TROVE_PUBLIC_URL: optionalString.pipe(url.optional()),
-  TROVE_ASSETS_URL: optionalString.pipe(url.optional()),
-  TROVE_ASSETS_PREFIX: z
-    .string()
-    .regex(/^\/[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/, "must look like /assets")
-    .default("/assets"),
-  TROVE_SECRET_KEY: optionalString,
-  TROVE_URL_SIGNING_KEY: optionalString,
-  TROVE_URL_SIGNING_KEY_PREVIOUS: optionalString,
-  TROVE_SIGNED_URL_TTL_SECONDS: z.coerce.number().int().min(1).max(MAX_SIGNED_URL_TTL_SECONDS).optional(),
-  TROVE_UPLOAD_RESPONSE: z.enum(UPLOAD_RESPONSE_FORMS).optional(),
-  REDIS_URL: optionalString.pipe(
-    z
-      .string()
-      .regex(/^rediss?:\/\//, "must be a redis:// URL")
-      .optional(),
-  ),
-  TROVE_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(600),
-  TROVE_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1).default(60_000),
-  TROVE_RATE_LIMIT_ADDRESS_MAX: limit.default(DEFAULT_RATE_LIMITS.addressMax),
-  TROVE_RATE_LIMIT_PUBLIC_KEY_MAX: limit.default(DEFAULT_RATE_LIMITS.publicKeyMax),
-  TROVE_RATE_LIMIT_PUBLIC_KEY_ADDRESS_MAX: limit.default(DEFAULT_RATE_LIMITS.publicKeyAddressMax),
-  TROVE_RATE_LIMIT_PART_ADDRESS_MAX: limit.default(DEFAULT_RATE_LIMITS.partAddressMax),
-  TROVE_ASSETS_RATE_LIMIT_MAX: limit.default(DEFAULT_RATE_LIMITS.assetsMax),
-  TROVE_TRUST_PROXY: optionalString,
-  TROVE_BODY_LIMIT: z.coerce
-    .number()
-    .int()
-    .min(1024)
-    .default(1024 * 1024),
-  TROVE_KEY_CACHE_MS: z.coerce.number().int().min(0).max(1000).default(1000),
-  TROVE_ADMIN_TOKEN: optionalString.pipe(
-    z.string().min(32, "must be at least 32 characters (e.g. openssl rand -hex 32)").max(512).optional(),
-  ),
-  ...publicKeyPolicyEnvSchema,
-  ...metricsEnvSchema,
-  TROVE_DEV_PUBLIC_KEY: devKeyEnv("public"),
-  TROVE_DEV_PRIVATE_KEY: devKeyEnv("private"),
-  TROVE_DEV_PRIVATE_KEY_2: devKeyEnv("private"),
-  TROVE_SEED_DEV: optionalString.pipe(z.enum(["true", "false", "1", "0"]).optional()),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  TROVE_MAX_UPLOAD_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(100 * 1024 * 1024),
-  TROVE_TRUSTED_RANGES: optionalString,
-  TROVE_REMOTE_FETCH_TIMEOUT_MS: z.coerce.number().int().min(1).default(60_000),
-  TROVE_MAX_INPUT_PIXELS: z.coerce.number().int().min(1).default(DEFAULT_MEDIA_LIMITS.maxInputPixels),
-  TROVE_MAX_OUTPUT_PIXELS: z.coerce.number().int().min(1).default(DEFAULT_MEDIA_LIMITS.maxOutputPixels),
-  TROVE_MAX_UPSCALE_PIXELS: z.coerce.number().int().min(1).default(DEFAULT_MEDIA_LIMITS.maxUpscalePixels),
-  TROVE_MEDIA_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(DEFAULT_MEDIA_LIMITS.timeoutSeconds),
-  TROVE_WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(10),
-  TROVE_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
-  TROVE_WORKERS: optionalString.pipe(z.enum(["true", "false", "1", "0"]).optional()),
-  TROVE_DATABASE_PREPARED_STATEMENTS: optionalString.pipe(z.enum(["true", "false", "1", "0"]).optional()),
-  TROVE_JOB_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(1000),
-  TROVE_JOB_RETENTION_HOURS: z.coerce.number().int().min(1).max(87_600).default(168),
-  TROVE_RENDER_CONCURRENCY: z.coerce.number().int().min(1).optional(),
-  TROVE_RENDER_QUEUE: z.coerce.number().int().min(0).optional(),
-  TROVE_RENDER_WAIT_MS: z.coerce.number().int().min(1).optional(),
-  TROVE_MAX_VARIANTS_PER_FILE: z.coerce.number().int().min(1).optional(),
-  TROVE_ORIGIN_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).optional(),
-  TROVE_ORIGIN_MAX_BYTES: optionalString.transform((value, ctx) => {
-    if (value === undefined) return undefined;
-    try {
-      return parseByteSize(value);
-    } catch (error) {
-      ctx.addIssue({ code: "custom", message: (error as Error).message });
-      return z.NEVER;
-    }
-  }),
-  TROVE_ORIGIN_TIMEOUT_MS: z.coerce.number().int().min(1).optional(),
-  TROVE_ORIGIN_CACHE_MAX_HOSTS: z.coerce.number().int().min(1).optional(),
-  TROVE_GCS_API_ENDPOINT: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
-  TROVE_STORAGE: z.enum(["fs", "s3"]).default("fs"),
-  TROVE_S3_ENDPOINT: optionalString,
-  TROVE_S3_REGION: z.string().min(1).default("us-east-1"),
-  TROVE_S3_BUCKET: optionalString,
-  TROVE_S3_ACCESS_KEY: optionalString,
-  TROVE_S3_SECRET_KEY: optionalString,
-  TROVE_S3_PUBLIC_ENDPOINT: optionalString,
-  TROVE_S3_PATH_STYLE: optionalString.pipe(z.enum(["true", "false", "1", "0"]).optional()),
-  TROVE_MULTIPART_MODE: z.enum(["gateway", "direct"]).default("gateway"),
-  TROVE_GATEWAY_URL: optionalString.pipe(url.optional()),
-  TROVE_MULTIPART_TTL_SECONDS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(7 * 24 * 3600)
-    .default(3600),
-  TROVE_MAX_MULTIPART_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(10 * 1024 ** 3),
-  TROVE_MULTIPART_SWEEP_INTERVAL_MS: z.coerce.number().int().min(1000).default(300_000),
-  TROVE_ORPHAN_GRACE_MS: z.coerce
-    .number()
-    .int()
-    .min(1000)
-    .default(15 * 60_000),
-});
-
-export class ConfigError extends Error {
-  override name = "ConfigError";
+/** Reads TROVE_TRUSTED_RANGES from an environment (unset or empty: nothing trusted). */
+export function trustedRangesFromEnv(env: Environment): TrustedRanges {
+  return readSettings(env, ["TROVE_TRUSTED_RANGES"]).TROVE_TRUSTED_RANGES;
 }
 
 /** Parses a 32-byte key given as 64 hex characters or base64/base64url. */
@@ -337,12 +152,8 @@ export function loadOrCreateSecretKey(dataDir: string): Buffer {
   return key;
 }
 
-function formatIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => `${issue.path.join(".") || "env"}: ${issue.message}`).join("; ");
-}
-
 /** The S3 driver settings from TROVE_S3_*; throws ConfigError naming what is missing. */
-function s3ConfigFrom(e: z.infer<typeof envSchema>): S3StorageConfig {
+function s3ConfigFrom(e: SettingValues): S3StorageConfig {
   const missing = (
     ["TROVE_S3_ENDPOINT", "TROVE_S3_BUCKET", "TROVE_S3_ACCESS_KEY", "TROVE_S3_SECRET_KEY"] as const
   ).filter((name) => !e[name]);
@@ -362,26 +173,20 @@ function s3ConfigFrom(e: z.infer<typeof envSchema>): S3StorageConfig {
     bucket: e.TROVE_S3_BUCKET as string,
     accessKey: e.TROVE_S3_ACCESS_KEY as string,
     secretKey: e.TROVE_S3_SECRET_KEY as string,
-    pathStyle:
-      e.TROVE_S3_PATH_STYLE === undefined ||
-      e.TROVE_S3_PATH_STYLE === "true" ||
-      e.TROVE_S3_PATH_STYLE === "1",
+    pathStyle: e.TROVE_S3_PATH_STYLE,
     ...(e.TROVE_S3_PUBLIC_ENDPOINT ? { publicEndpoint: e.TROVE_S3_PUBLIC_ENDPOINT } : {}),
   };
 }
 
-/** Reads the environment into a `ServerConfig`. Throws `ConfigError` naming every invalid variable. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
-  const parsed = envSchema.safeParse(env);
-  if (!parsed.success) throw new ConfigError(`Invalid environment: ${formatIssues(parsed.error)}`);
-  const e = parsed.data;
+/**
+ * Reads the environment into a `ServerConfig`. Throws `ConfigError` naming every invalid variable.
+ * `process.env` is read here only when no environment is given.
+ */
+export function loadConfig(env: Environment = process.env): ServerConfig {
+  const e = readSettings(env);
   const dataDir = resolve(e.TROVE_DATA_DIR);
   const database: DatabaseConfig = e.DATABASE_URL
-    ? {
-        kind: "postgres",
-        url: e.DATABASE_URL,
-        preparedStatements: !["false", "0"].includes(e.TROVE_DATABASE_PREPARED_STATEMENTS ?? "true"),
-      }
+    ? { kind: "postgres", url: e.DATABASE_URL, preparedStatements: e.TROVE_DATABASE_PREPARED_STATEMENTS }
     : { kind: "pglite", dataDir: join(dataDir, "pgdata") };
   const devKeys = {
     publicKey: e.TROVE_DEV_PUBLIC_KEY,
@@ -389,22 +194,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     privateKey2: e.TROVE_DEV_PRIVATE_KEY_2,
   };
   const anyDevKey = Boolean(devKeys.publicKey || devKeys.privateKey || devKeys.privateKey2);
-  const seedDev =
-    e.TROVE_SEED_DEV !== undefined
-      ? e.TROVE_SEED_DEV === "true" || e.TROVE_SEED_DEV === "1"
-      : database.kind === "pglite" || anyDevKey;
-  let trustedRanges: TrustedRanges;
-  try {
-    trustedRanges = parseTrustedRanges(e.TROVE_TRUSTED_RANGES);
-  } catch (error) {
-    throw new ConfigError(`Invalid environment: TROVE_TRUSTED_RANGES: ${(error as Error).message}`);
-  }
-  let trustProxy: TrustProxy;
-  try {
-    trustProxy = parseTrustProxy(e.TROVE_TRUST_PROXY);
-  } catch (error) {
-    throw new ConfigError(`Invalid environment: TROVE_TRUST_PROXY: ${(error as Error).message}`);
-  }
   const s3 = e.TROVE_STORAGE === "s3" ? s3ConfigFrom(e) : undefined;
   if (e.TROVE_MULTIPART_MODE === "direct" && !s3) {
     throw new ConfigError("Invalid environment: TROVE_MULTIPART_MODE=direct needs TROVE_STORAGE=s3");
@@ -447,26 +236,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       partAddressMax: e.TROVE_RATE_LIMIT_PART_ADDRESS_MAX,
       assetsMax: e.TROVE_ASSETS_RATE_LIMIT_MAX,
     },
-    trustProxy,
+    trustProxy: e.TROVE_TRUST_PROXY,
     bodyLimit: e.TROVE_BODY_LIMIT,
     keyCacheMs: e.TROVE_KEY_CACHE_MS,
     adminToken: e.TROVE_ADMIN_TOKEN,
     devKeys,
-    seedDev,
+    seedDev: e.TROVE_SEED_DEV ?? (database.kind === "pglite" || anyDevKey),
     logLevel: e.LOG_LEVEL,
     maxUploadBytes: e.TROVE_MAX_UPLOAD_BYTES,
-    trustedRanges,
+    trustedRanges: e.TROVE_TRUSTED_RANGES,
     remoteFetchTimeoutMs: e.TROVE_REMOTE_FETCH_TIMEOUT_MS,
-    mediaLimits: resolveMediaLimits({
+    mediaLimits: {
       maxInputPixels: e.TROVE_MAX_INPUT_PIXELS,
       maxOutputPixels: e.TROVE_MAX_OUTPUT_PIXELS,
       maxUpscalePixels: e.TROVE_MAX_UPSCALE_PIXELS,
       timeoutSeconds: e.TROVE_MEDIA_TIMEOUT_SECONDS,
-    }),
+    },
     webhooks: { maxAttempts: e.TROVE_WEBHOOK_MAX_ATTEMPTS, timeoutMs: e.TROVE_WEBHOOK_TIMEOUT_MS },
-    workers: e.TROVE_WORKERS === undefined ? true : e.TROVE_WORKERS === "true" || e.TROVE_WORKERS === "1",
+    workers: e.TROVE_WORKERS,
     jobPollIntervalMs: e.TROVE_JOB_POLL_INTERVAL_MS,
-    jobRetentionMs: e.TROVE_JOB_RETENTION_HOURS * 3_600_000,
+    jobRetentionMs: hoursToMs(e.TROVE_JOB_RETENTION_HOURS),
     delivery: {
       renderConcurrency: e.TROVE_RENDER_CONCURRENCY,
       renderQueue: e.TROVE_RENDER_QUEUE,
@@ -474,22 +263,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       maxVariantsPerFile: e.TROVE_MAX_VARIANTS_PER_FILE,
     },
     origins: {
-      ttlMs:
-        e.TROVE_ORIGIN_CACHE_TTL_SECONDS === undefined ? undefined : e.TROVE_ORIGIN_CACHE_TTL_SECONDS * 1000,
+      ttlMs: e.TROVE_ORIGIN_CACHE_TTL_SECONDS * 1000,
       maxBytes: e.TROVE_ORIGIN_MAX_BYTES,
       timeoutMs: e.TROVE_ORIGIN_TIMEOUT_MS,
       maxHostsPerSource: e.TROVE_ORIGIN_CACHE_MAX_HOSTS,
       gcsApiEndpoint: e.TROVE_GCS_API_ENDPOINT,
     },
-    publicKeyPolicy: publicKeyPolicyOf(e),
+    publicKeyPolicy: publicKeyPolicyOf(env),
     metrics: resolveMetricsConfig(e),
+    corsOrigins: e.TROVE_CORS_ORIGINS,
+    tracing: tracingConfigOf(e),
   });
 }
 
-function publicKeyPolicyOf(e: Parameters<typeof resolvePublicKeyPolicy>[0]): UploadPolicy | undefined {
+const hoursToMs = (hours: number) => hours * 3_600_000;
+
+/** What an empty environment reads as: every setting at its default. */
+const DEFAULTS_OF_SETTINGS = readSettings({});
+
+function publicKeyPolicyOf(env: Environment): UploadPolicy | undefined {
   try {
-    return resolvePublicKeyPolicy(e);
+    return resolvePublicKeyPolicy(env);
   } catch (error) {
+    // A variable that does not parse was already reported, by name, by readSettings.
+    if (error instanceof ConfigError) throw error;
     const detail = error instanceof z.ZodError ? formatIssues(error) : (error as Error).message;
     throw new ConfigError(`Invalid environment: TROVE_PUBLIC_KEY_*: ${detail}`);
   }
@@ -522,16 +319,20 @@ export type ConfigInput = Partial<
   mediaLimits?: Partial<MediaLimits>;
 };
 
-/** Fills the derived defaults of a partial config (used by `loadConfig` and by tests). */
+/**
+ * Fills the derived defaults of a partial config (used by `loadConfig` and by tests); every
+ * default is the declared one (src/config/settings.ts), except that tests and embedders get no
+ * workers and no seeding unless they ask.
+ */
 export function resolveConfig(input: ConfigInput): ServerConfig {
-  const port = input.port ?? 3000;
-  const host = input.host ?? "127.0.0.1";
-  const dataDir = resolve(input.dataDir ?? "./.trove");
+  const port = input.port ?? SETTINGS.PORT.default;
+  const host = input.host ?? SETTINGS.HOST.default;
+  const dataDir = resolve(input.dataDir ?? SETTINGS.TROVE_DATA_DIR.default);
   const urlHost = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
   const publicUrl = trimSlash(
     input.publicUrl ?? `http://${urlHost === "0.0.0.0" ? "127.0.0.1" : urlHost}:${port}`,
   );
-  const assetsPrefix = input.assetsPrefix ?? "/assets";
+  const assetsPrefix = input.assetsPrefix ?? SETTINGS.TROVE_ASSETS_PREFIX.default;
   const secretKey = input.secretKey ?? randomBytes(32);
   return {
     port,
@@ -551,30 +352,35 @@ export function resolveConfig(input: ConfigInput): ServerConfig {
       key: input.urlSigningKey,
       previous: input.urlSigningKeyPrevious,
     }),
-    signedUrlTtlSeconds: input.signedUrlTtlSeconds ?? 3600,
-    uploadResponse: input.uploadResponse ?? "wrapped",
+    signedUrlTtlSeconds: input.signedUrlTtlSeconds ?? SETTINGS.TROVE_SIGNED_URL_TTL_SECONDS.default,
+    uploadResponse: input.uploadResponse ?? SETTINGS.TROVE_UPLOAD_RESPONSE.default,
     redisUrl: input.redisUrl,
     rateLimit: resolveRateLimitConfig(input.rateLimit),
-    trustProxy: input.trustProxy ?? false,
-    bodyLimit: input.bodyLimit ?? 1024 * 1024,
-    keyCacheMs: input.keyCacheMs ?? 1000,
+    trustProxy: input.trustProxy ?? SETTINGS.TROVE_TRUST_PROXY.default,
+    bodyLimit: input.bodyLimit ?? SETTINGS.TROVE_BODY_LIMIT.default,
+    keyCacheMs: input.keyCacheMs ?? SETTINGS.TROVE_KEY_CACHE_MS.default,
     adminToken: input.adminToken,
     devKeys: input.devKeys ?? {},
     seedDev: input.seedDev ?? false,
-    logLevel: input.logLevel ?? "info",
-    maxUploadBytes: input.maxUploadBytes ?? 100 * 1024 * 1024,
+    logLevel: input.logLevel ?? SETTINGS.LOG_LEVEL.default,
+    maxUploadBytes: input.maxUploadBytes ?? SETTINGS.TROVE_MAX_UPLOAD_BYTES.default,
     trustedRanges: parseTrustedRanges(input.trustedRanges),
-    remoteFetchTimeoutMs: input.remoteFetchTimeoutMs ?? 60_000,
+    remoteFetchTimeoutMs: input.remoteFetchTimeoutMs ?? SETTINGS.TROVE_REMOTE_FETCH_TIMEOUT_MS.default,
     mediaLimits: resolveMediaLimits(input.mediaLimits),
-    webhooks: input.webhooks ?? { maxAttempts: 10, timeoutMs: 10_000 },
+    webhooks: input.webhooks ?? {
+      maxAttempts: SETTINGS.TROVE_WEBHOOK_MAX_ATTEMPTS.default,
+      timeoutMs: SETTINGS.TROVE_WEBHOOK_TIMEOUT_MS.default,
+    },
     // Off unless asked for: tests and embedders start workers explicitly; loadConfig turns them on.
     workers: input.workers ?? false,
-    jobPollIntervalMs: input.jobPollIntervalMs ?? 1000,
-    jobRetentionMs: input.jobRetentionMs ?? 168 * 3_600_000,
+    jobPollIntervalMs: input.jobPollIntervalMs ?? SETTINGS.TROVE_JOB_POLL_INTERVAL_MS.default,
+    jobRetentionMs: input.jobRetentionMs ?? hoursToMs(SETTINGS.TROVE_JOB_RETENTION_HOURS.default),
     delivery: resolveDeliveryLimits(input.delivery),
     origins: resolveOriginSettings(input.origins),
     ...(input.outbound ? { outbound: input.outbound } : {}),
     ...(input.publicKeyPolicy ? { publicKeyPolicy: input.publicKeyPolicy } : {}),
-    metrics: input.metrics ?? { expose: "off" },
+    metrics: input.metrics ?? resolveMetricsConfig(DEFAULTS_OF_SETTINGS),
+    corsOrigins: input.corsOrigins ?? SETTINGS.TROVE_CORS_ORIGINS.default,
+    tracing: input.tracing ?? tracingConfigOf(DEFAULTS_OF_SETTINGS),
   };
 }

@@ -5,8 +5,8 @@
  * ends up in a log store), and shut down cleanly on SIGTERM/SIGINT (stop accepting, finish
  * in-flight requests, then Prisma disconnect and PGlite close through the app's onClose hooks).
  * The banner's command hint runs as printed: from a checkout's root, through its root script.
- * Tracing (src/tracing/start-tracing.ts) starts before the app is built when OTEL_EXPORTER_OTLP_ENDPOINT
- * is set, and is flushed and stopped after the app has closed.
+ * Tracing (src/tracing/start-tracing.ts) starts before the app is built when `config.tracing` names
+ * a collector (OTEL_EXPORTER_OTLP_ENDPOINT), and is flushed and stopped after the app has closed.
  */
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "./app.js";
@@ -80,7 +80,7 @@ export async function startServer(
   // media pipeline applies it too (for embedders and tests); here it is in force from the start.
   blockUnusedCodecs();
   // Before the app is built: its plugins install their span wrappers only while tracing is on.
-  const tracing = startTracing(process.env);
+  const tracing = startTracing(config.tracing);
   let app: FastifyInstance;
   let address: string;
   try {

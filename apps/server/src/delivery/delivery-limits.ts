@@ -3,9 +3,11 @@
  * waiting, how long one waits (the app's RenderGate, which transform uploads pass too), and how
  * many rendered variants each file keeps in storage.
  * Settings: TROVE_RENDER_CONCURRENCY, TROVE_RENDER_QUEUE, TROVE_RENDER_WAIT_MS,
- * TROVE_MAX_VARIANTS_PER_FILE (src/config.ts).
+ * TROVE_MAX_VARIANTS_PER_FILE (declared in src/config/settings.ts; the two that scale with the
+ * machine are resolved here).
  */
 import { availableParallelism } from "node:os";
+import { SETTINGS } from "../config/settings.js";
 
 export interface DeliveryLimits {
   /** Renders running at once (default: one per CPU core). */
@@ -23,7 +25,12 @@ export interface DeliveryLimits {
 
 export function defaultDeliveryLimits(): DeliveryLimits {
   const cores = availableParallelism();
-  return { renderConcurrency: cores, renderQueue: 8 * cores, renderWaitMs: 5_000, maxVariantsPerFile: 100 };
+  return {
+    renderConcurrency: cores,
+    renderQueue: 8 * cores,
+    renderWaitMs: SETTINGS.TROVE_RENDER_WAIT_MS.default,
+    maxVariantsPerFile: SETTINGS.TROVE_MAX_VARIANTS_PER_FILE.default,
+  };
 }
 
 export function resolveDeliveryLimits(

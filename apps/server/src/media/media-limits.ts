@@ -2,6 +2,8 @@
  * Bounds on the work one image may cost. Decoded pixels, not file bytes, decide memory: a
  * 500 KB PNG can declare 100000×100000 pixels.
  */
+import { SETTINGS } from "../config/settings.js";
+
 export interface MediaLimits {
   /** Largest input image, width × height as declared in its header. Checked before decoding. */
   maxInputPixels: number;
@@ -23,13 +25,12 @@ export interface MediaLimits {
   maxInputBytes: number;
 }
 
+/** The first four are settings (src/config/settings.ts says why their defaults); the last is not. */
 export const DEFAULT_MEDIA_LIMITS: Readonly<MediaLimits> = Object.freeze({
-  maxInputPixels: 100_000_000,
-  maxOutputPixels: 40_000_000,
-  // 4096 × 4096: room for a retina rendition of anything a 5K screen shows (5120 × 2880 is
-  // 14.7 MP; a 1200×800 photo at w_2400 is 3.8 MP), while 6000 × 6000 (36 MP) is refused.
-  maxUpscalePixels: 16_777_216,
-  timeoutSeconds: 30,
+  maxInputPixels: SETTINGS.TROVE_MAX_INPUT_PIXELS.default,
+  maxOutputPixels: SETTINGS.TROVE_MAX_OUTPUT_PIXELS.default,
+  maxUpscalePixels: SETTINGS.TROVE_MAX_UPSCALE_PIXELS.default,
+  timeoutSeconds: SETTINGS.TROVE_MEDIA_TIMEOUT_SECONDS.default,
   maxInputBytes: 256 * 1024 * 1024,
 });
 

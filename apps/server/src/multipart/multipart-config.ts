@@ -1,4 +1,5 @@
-/** Multipart upload settings (`config.multipart`); the environment variables are listed in src/config.ts. */
+/** Multipart upload settings (`config.multipart`); the variables and defaults are in src/config/settings.ts. */
+import { SETTINGS } from "../config/settings.js";
 
 export type MultipartMode = "gateway" | "direct";
 
@@ -24,12 +25,12 @@ export interface MultipartConfig {
 }
 
 export const DEFAULT_MULTIPART_CONFIG: MultipartConfig = {
-  mode: "gateway",
+  mode: SETTINGS.TROVE_MULTIPART_MODE.default,
   gatewayUrl: undefined,
-  defaultTtlSeconds: 3600,
-  maxFileBytes: 10 * 1024 ** 3,
-  sweepIntervalMs: 300_000,
-  orphanGraceMs: 15 * 60_000,
+  defaultTtlSeconds: SETTINGS.TROVE_MULTIPART_TTL_SECONDS.default,
+  maxFileBytes: SETTINGS.TROVE_MAX_MULTIPART_BYTES.default,
+  sweepIntervalMs: SETTINGS.TROVE_MULTIPART_SWEEP_INTERVAL_MS.default,
+  orphanGraceMs: SETTINGS.TROVE_ORPHAN_GRACE_MS.default,
 };
 
 export function resolveMultipartConfig(input: Partial<MultipartConfig> = {}): MultipartConfig {

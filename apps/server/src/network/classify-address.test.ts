@@ -1,9 +1,10 @@
 // Decisions only: nothing in this file resolves a name or opens a socket.
 import { describe, expect, it } from "vitest";
+import { trustedRangesFromEnv } from "../config.js";
 import { checkRemoteUrl } from "./check-url.js";
 import { classifyAddress } from "./classify-address.js";
 import { RemoteFetchError } from "./remote-fetch-error.js";
-import { parseTrustedRanges, trustedRangesFromEnv } from "./trusted-ranges.js";
+import { parseTrustedRanges } from "./trusted-ranges.js";
 
 describe("classifyAddress refuses every special-purpose range", () => {
   const refused: Array<[string, string]> = [

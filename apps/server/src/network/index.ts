@@ -27,7 +27,7 @@
  * classifyAddress(ip, { trustedRanges? }): AddressDecision // { allowed, range, trusted, embeddedIPv4?, reason? }
  * isAddressAllowed(ip, { trustedRanges? }): boolean
  * parseTrustedRanges("127.0.0.0/8,::1/128" | string[]): TrustedRanges  // throws TypeError on a bad entry
- * trustedRangesFromEnv(env = process.env): TrustedRanges                // TROVE_TRUSTED_RANGES
+ *   (TROVE_TRUSTED_RANGES is read with the other settings: src/config/settings.ts, `config.trustedRanges`)
  *
  * resolveAndVet(hostname, { trustedRanges?, lookup?, label? }): Promise<ResolvedAddress[]>
  * createGuardedLookup(opts): net.LookupFunction
@@ -82,10 +82,4 @@ export { forbiddenAddressError, isRemoteFetchError, RemoteFetchError } from "./r
 export type { SafeFetchOptions, SafeFetchResponse } from "./safe-fetch.js";
 export { discardBody, SAFE_FETCH_DEFAULTS, safeFetch } from "./safe-fetch.js";
 export type { Cidr, TrustedRanges, TrustedRangesInput } from "./trusted-ranges.js";
-export {
-  isTrusted,
-  NO_TRUSTED_RANGES,
-  parseTrustedRanges,
-  TRUSTED_RANGES_ENV,
-  trustedRangesFromEnv,
-} from "./trusted-ranges.js";
+export { isTrusted, NO_TRUSTED_RANGES, parseTrustedRanges } from "./trusted-ranges.js";

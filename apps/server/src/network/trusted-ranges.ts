@@ -15,9 +15,6 @@ export type TrustedRangesInput = string | readonly string[] | TrustedRanges | nu
 
 export const NO_TRUSTED_RANGES: TrustedRanges = Object.freeze({ ranges: [], source: [] });
 
-/** Environment variable read by `trustedRangesFromEnv`. */
-export const TRUSTED_RANGES_ENV = "TROVE_TRUSTED_RANGES";
-
 /**
  * Parses a list of CIDR ranges (comma- or whitespace-separated string, or an array). A bare address
  * counts as a single host (/32 or /128). Throws a `TypeError` naming the first invalid entry, so a
@@ -38,11 +35,6 @@ export function parseTrustedRanges(input: TrustedRangesInput): TrustedRanges {
     source.push(`${range[0].toString()}/${range[1]}`);
   }
   return Object.freeze({ ranges: Object.freeze(ranges), source: Object.freeze(source) });
-}
-
-/** Reads `TROVE_TRUSTED_RANGES` (unset or empty: nothing trusted). */
-export function trustedRangesFromEnv(env: NodeJS.ProcessEnv = process.env): TrustedRanges {
-  return parseTrustedRanges(env[TRUSTED_RANGES_ENV]);
 }
 
 function parseRange(entry: string): Cidr {

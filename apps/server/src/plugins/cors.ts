@@ -3,9 +3,8 @@
  * from the delivery host, e.g. `@trove/sdk/upload` with a public key in a page on
  * https://app.example.com talking to https://api.example.com.
  *
- *   TROVE_CORS_ORIGINS   unset or "*": any origin (`Access-Control-Allow-Origin: *`, the default)
- *                        "https://app.example.com,http://localhost:5173": only these origins
- *                        "none": no CORS headers at all (same-origin pages and servers only)
+ * Which origins: `config.corsOrigins`, from TROVE_CORS_ORIGINS (./cors-origins.ts: unset or `*`
+ * any origin, the default; a comma-separated list; `none`: no CORS headers at all).
  *
  * `*` is a safe default here: keys travel in headers (`x-api-key`, `Authorization: Bearer`), never
  * in cookies, and credentials are never allowed, so a page on another origin can act only with a key
@@ -16,9 +15,10 @@
  */
 import fastifyCors from "@fastify/cors";
 import fp from "fastify-plugin";
-import { ConfigError } from "../config.js";
+import { readSettings } from "../config/read-settings.js";
+import type { CorsOrigins } from "./cors-origins.js";
 
-export type CorsOrigins = "*" | false | readonly string[];
+export type { CorsOrigins };
 
 /** Request headers a page may send: the key headers and the JSON/part body type. */
 export const CORS_ALLOWED_HEADERS = ["x-api-key", "authorization", "content-type"];
@@ -26,36 +26,19 @@ export const CORS_ALLOWED_HEADERS = ["x-api-key", "authorization", "content-type
 export const CORS_EXPOSED_HEADERS = ["x-request-id", "etag", "retry-after"];
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
 
-/** Parses TROVE_CORS_ORIGINS (see above). Throws ConfigError for a value that is not an origin. */
+/** Reads a TROVE_CORS_ORIGINS value as loadConfig does; throws ConfigError for one that is not an origin. */
 export function parseCorsOrigins(value: string | undefined): CorsOrigins {
-  const trimmed = value?.trim() ?? "";
-  if (trimmed === "" || trimmed === "*") return "*";
-  if (trimmed.toLowerCase() === "none") return false;
-  return trimmed.split(",").map((entry) => {
-    const origin = entry.trim();
-    let parsed: URL | undefined;
-    try {
-      parsed = new URL(origin);
-    } catch {
-      parsed = undefined;
-    }
-    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
-      throw new ConfigError(
-        `Invalid environment: TROVE_CORS_ORIGINS: "${origin}" is not an origin like https://app.example.com`,
-      );
-    }
-    return origin;
-  });
+  return readSettings({ TROVE_CORS_ORIGINS: value }, ["TROVE_CORS_ORIGINS"]).TROVE_CORS_ORIGINS;
 }
 
 export interface CorsPluginOptions {
-  /** Default: TROVE_CORS_ORIGINS from the environment. */
-  origins?: CorsOrigins;
+  /** `config.corsOrigins` (TROVE_CORS_ORIGINS). */
+  origins: CorsOrigins;
 }
 
 export const corsPlugin = fp<CorsPluginOptions>(
   async (app, options) => {
-    const origins = options.origins ?? parseCorsOrigins(process.env.TROVE_CORS_ORIGINS);
+    const { origins } = options;
     await app.register(fastifyCors, {
       origin: origins === "*" ? "*" : origins === false ? false : [...origins],
       methods: METHODS,

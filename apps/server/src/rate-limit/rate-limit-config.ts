@@ -1,6 +1,6 @@
 /**
- * Rate-limit settings (`config.rateLimit`); the environment variables are listed in src/config.ts,
- * the layers that use them in src/plugins/rate-limit.ts. Every limit counts requests in one window
+ * Rate-limit settings (`config.rateLimit`); the variables and their defaults are declared in
+ * src/config/settings.ts, the layers that use them are in src/plugins/rate-limit.ts. Every limit counts requests in one window
  * of `windowMs`.
  *
  * Why the defaults:
@@ -18,6 +18,7 @@
  * - `assetsMax` 1,200 delivery requests per address: a page with hundreds of images loads
  *   freely, while one address cannot keep the image pipeline busy with variant after variant.
  */
+import { SETTINGS } from "../config/settings.js";
 
 export interface RateLimitConfig {
   /** Requests per private key (TROVE_RATE_LIMIT_MAX). */
@@ -37,13 +38,13 @@ export interface RateLimitConfig {
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
-  max: 600,
-  windowMs: 60_000,
-  addressMax: 1_200,
-  publicKeyMax: 60_000,
-  publicKeyAddressMax: 120,
-  partAddressMax: 24_000,
-  assetsMax: 1_200,
+  max: SETTINGS.TROVE_RATE_LIMIT_MAX.default,
+  windowMs: SETTINGS.TROVE_RATE_LIMIT_WINDOW_MS.default,
+  addressMax: SETTINGS.TROVE_RATE_LIMIT_ADDRESS_MAX.default,
+  publicKeyMax: SETTINGS.TROVE_RATE_LIMIT_PUBLIC_KEY_MAX.default,
+  publicKeyAddressMax: SETTINGS.TROVE_RATE_LIMIT_PUBLIC_KEY_ADDRESS_MAX.default,
+  partAddressMax: SETTINGS.TROVE_RATE_LIMIT_PART_ADDRESS_MAX.default,
+  assetsMax: SETTINGS.TROVE_ASSETS_RATE_LIMIT_MAX.default,
 };
 
 export function resolveRateLimitConfig(input: Partial<RateLimitConfig> = {}): RateLimitConfig {

@@ -3,8 +3,8 @@
  * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) is set: then `startTracing` registers a tracer provider
  * that exports spans as OTLP/HTTP (JSON) to that collector, in batches, with W3C trace context
  * propagation and an AsyncLocalStorage context manager. `OTEL_SERVICE_NAME` names the service
- * (trove-server); `OTEL_SDK_DISABLED=true` keeps it off. The exporter reads the other standard
- * variables itself (`OTEL_EXPORTER_OTLP_HEADERS`, timeouts).
+ * (trove-server); `OTEL_SDK_DISABLED=true` keeps it off. These are settings like any other
+ * (src/config/settings.ts, read into `config.tracing` by ./tracing-config.ts).
  *
  * Spans are made by Trove's own code (./request-spans.ts, ./query-spans.ts, ./storage-spans.ts,
  * ./in-span.ts), not by auto-instrumentation loaders, which need `--import` hooks under ESM. Off,
@@ -14,6 +14,12 @@ import { context, propagation, trace } from "@opentelemetry/api";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BatchSpanProcessor, NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
+import { type Environment, readSettings } from "../config/read-settings.js";
+import { TRACING_SETTINGS, type TracingConfig, tracingConfigOf } from "./tracing-config.js";
+
+function isTracingConfig(from: TracingConfig | Environment): from is TracingConfig {
+  return typeof from.serviceName === "string" && "tracesUrl" in from;
+}
 
 export interface Tracing {
   /** Exports the spans ended so far (tests, and before exit). */
@@ -29,27 +35,22 @@ export function tracingActive(): boolean {
   return active;
 }
 
-/** `url` without its trailing slashes; a loop, since `/\/+$/` backtracks quadratically on a run of them. */
-function withoutTrailingSlashes(url: string): string {
-  let end = url.length;
-  while (end > 0 && url[end - 1] === "/") end -= 1;
-  return url.slice(0, end);
+/** The OTLP/HTTP traces URL an environment names, or undefined when tracing is off. */
+export function tracesUrlOf(env: Environment): string | undefined {
+  return tracingConfigOf(readSettings(env, TRACING_SETTINGS)).tracesUrl;
 }
 
-/** The OTLP/HTTP traces URL the environment names, or undefined when tracing is off. */
-export function tracesUrlOf(env: NodeJS.ProcessEnv): string | undefined {
-  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === "true") return undefined;
-  const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
-  if (traces) return traces;
-  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
-  return base ? `${withoutTrailingSlashes(base)}/v1/traces` : undefined;
-}
-
-export function startTracing(env: NodeJS.ProcessEnv = process.env): Tracing | undefined {
-  const url = tracesUrlOf(env);
+/**
+ * Starts tracing as `config.tracing` says (or as an environment's OTEL_* variables say, for
+ * tests); undefined when it is off or already on.
+ */
+export function startTracing(from: TracingConfig | Environment): Tracing | undefined {
+  const { tracesUrl: url, serviceName } = isTracingConfig(from)
+    ? from
+    : tracingConfigOf(readSettings(from, TRACING_SETTINGS));
   if (!url || active) return undefined;
   const provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({ "service.name": env.OTEL_SERVICE_NAME?.trim() || "trove-server" }),
+    resource: resourceFromAttributes({ "service.name": serviceName }),
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url }))],
   });
   provider.register();

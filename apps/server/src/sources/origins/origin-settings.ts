@@ -3,8 +3,11 @@
  * asking the origin, the largest object read, the deadline of one read, how many hosts of one
  * source keep copies, and where Google Cloud Storage is reached. Settings:
  * TROVE_ORIGIN_CACHE_TTL_SECONDS, TROVE_ORIGIN_MAX_BYTES, TROVE_ORIGIN_TIMEOUT_MS,
- * TROVE_ORIGIN_CACHE_MAX_HOSTS, TROVE_GCS_API_ENDPOINT (src/config.ts).
+ * TROVE_ORIGIN_CACHE_MAX_HOSTS, TROVE_GCS_API_ENDPOINT (declared with their defaults in
+ * src/config/settings.ts).
  */
+import { SETTINGS } from "../../config/settings.js";
+
 /** What the origin cache needs (src/sources/origins/origin-cache.ts). */
 export interface OriginCacheSettings {
   /** How long a copy is served without asking the origin, ms. */
@@ -26,12 +29,10 @@ export interface OriginSettings extends OriginCacheSettings {
 }
 
 export const DEFAULT_ORIGIN_SETTINGS: OriginSettings = {
-  ttlMs: 3_600_000,
-  maxBytes: 100 * 1024 * 1024,
-  timeoutMs: 15_000,
-  // A site under a handful of host names (www, eu, us, a few brands) fits many times over; a
-  // visitor inventing subdomains of a wildcard DNS name cannot go past it.
-  maxHostsPerSource: 32,
+  ttlMs: SETTINGS.TROVE_ORIGIN_CACHE_TTL_SECONDS.default * 1000,
+  maxBytes: SETTINGS.TROVE_ORIGIN_MAX_BYTES.default,
+  timeoutMs: SETTINGS.TROVE_ORIGIN_TIMEOUT_MS.default,
+  maxHostsPerSource: SETTINGS.TROVE_ORIGIN_CACHE_MAX_HOSTS.default,
 };
 
 export function resolveOriginSettings(input: Partial<OriginSettings> = {}): OriginSettings {
