@@ -1,6 +1,7 @@
 export * from "./admin.js";
 export * from "./admin-endpoints.js";
 export * from "./common.js";
+export * from "./delivery-url-format.js";
 export * from "./endpoints.js";
 export * from "./error-catalogue.js";
 export * from "./error-envelope.js";

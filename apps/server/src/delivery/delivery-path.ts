@@ -1,7 +1,9 @@
 /**
  * What a delivery URL names: `/{workspace_no}/{path...}` a stored file (or a variant of one), and
- * `/{workspace_no}-{source name}/{path...}` a source's object.
+ * `/{workspace_no}-{source name}/{path...}` a source's object. The format is @trove/schema's
+ * (delivery-url-format.ts), which the server and the SDK build URLs with.
  */
+import { parseWorkspaceSegment } from "@trove/schema/zod-free";
 
 export interface DeliveryTarget {
   workspaceNo: string;
@@ -28,11 +30,10 @@ export function parseDeliveryPath(rawPath: string): DeliveryTarget | null {
   if (decoded.some((s) => s === "" || s === "." || s === ".." || s.includes("/") || s.includes("\0")))
     return null;
   const [first = "", ...rest] = decoded;
-  const hyphen = first.indexOf("-");
-  const workspaceNo = hyphen === -1 ? first : first.slice(0, hyphen);
-  if (!/^[A-Za-z0-9]{1,32}$/.test(workspaceNo)) return null;
-  if (hyphen === -1) return { workspaceNo, path: rest.join("/") };
-  const origin = first.slice(hyphen + 1);
-  if (!/^[A-Za-z0-9_-]{1,255}$/.test(origin)) return null;
-  return { workspaceNo, origin, path: rest.join("/") };
+  const workspace = parseWorkspaceSegment(first);
+  if (!workspace) return null;
+  const path = rest.join("/");
+  return workspace.source === undefined
+    ? { workspaceNo: workspace.workspaceNo, path }
+    : { workspaceNo: workspace.workspaceNo, origin: workspace.source, path };
 }

@@ -1,4 +1,11 @@
 import { buildTransform, parseTransform, type TransformStep } from "@trove/schema";
+import {
+  deliveryBase,
+  encodeDeliveryPath,
+  joinDeliveryUrl,
+  SOURCE_NAME_PATTERN,
+  trimAssetsUrl,
+} from "@trove/schema/zod-free";
 import { TroveError } from "./errors.js";
 import { invalidArgument } from "./invalid-argument.js";
 
@@ -41,7 +48,8 @@ export type DeliveryTarget =
     };
 
 /**
- * `{assetsUrl}/{workspace_no}/{transform}/{path}`. Paths are raw (as the API returns them) and are
+ * `{assetsUrl}/{workspace_no}/{transform}/{path}` (the format is @trove/schema's
+ * delivery-url-format.ts, which the server builds a file's `url` with). Paths are raw (as the API returns them) and are
  * encoded here; URLs are used as they are. Typed steps are written with buildTransform
  * (canonical); a transform string is checked with parseTransform and then used as written, so a
  * string that works on the hosted service keeps its exact spelling.
@@ -56,12 +64,12 @@ export function deliveryUrl(
   workspaceNo?: string,
 ): string {
   const segment = transformSegment(transform);
-  const assets = assetsUrl?.replace(/(?<!\/)\/+$/, "");
+  const assets = assetsUrl === undefined ? undefined : trimAssetsUrl(assetsUrl);
   const { base, path } =
     typeof target === "object" && "origin" in target
       ? locateSourceObject(target, assets, workspaceNo)
       : locate(target, assets);
-  return segment ? `${base}/${segment}/${path}` : `${base}/${path}`;
+  return joinDeliveryUrl(base, path, segment);
 }
 
 function transformSegment(transform: DeliveryTransform | undefined): string {
@@ -78,8 +86,6 @@ function transformSegment(transform: DeliveryTransform | undefined): string {
   }
 }
 
-const SOURCE_NAME = /^[A-Za-z0-9_-]{1,255}$/;
-
 function locateSourceObject(
   target: SourceObjectTarget,
   assetsUrl: string | undefined,
@@ -90,11 +96,11 @@ function locateSourceObject(
     throw invalidArgument(
       "client.url() needs assetsUrl and workspaceNo (client options) for a source object",
     );
-  if (!SOURCE_NAME.test(target.origin))
+  if (!SOURCE_NAME_PATTERN.test(target.origin))
     throw invalidArgument(`${JSON.stringify(target.origin)} is not a source name (letters, digits, _ and -)`);
   const path = target.path.replace(/^\/+/, "");
   if (path === "") throw invalidArgument("client.url() needs the object's path inside the source");
-  return { base: `${assetsUrl}/${encodeURIComponent(workspaceNo)}-${target.origin}`, path: encodePath(path) };
+  return { base: deliveryBase(assetsUrl, workspaceNo, target.origin), path: encodeDeliveryPath(path) };
 }
 
 function locate(
@@ -114,7 +120,7 @@ function locate(
   const workspaceNo = target.workspace_no ?? target.workspace?.workspace_no ?? undefined;
   const path = target.path ?? target.name ?? undefined;
   if (workspaceNo && path && assetsUrl) {
-    return { base: `${assetsUrl}/${encodeURIComponent(workspaceNo)}`, path: encodePath(path) };
+    return { base: deliveryBase(assetsUrl, workspaceNo), path: encodeDeliveryPath(path) };
   }
   if (target.url) {
     return isAbsolute(target.url)
@@ -132,15 +138,13 @@ function splitUrl(url: string, knownPath: string | undefined, assetsUrl: string 
   const pathname = parsed.pathname;
   const origin = parsed.origin;
   if (knownPath) {
-    const tail = `/${encodePath(knownPath.replace(/^\/+/, ""))}`;
+    const tail = `/${encodeDeliveryPath(knownPath.replace(/^\/+/, ""))}`;
     if (pathname.endsWith(tail) && pathname.length > tail.length) {
       return { base: `${origin}${pathname.slice(0, -tail.length)}`, path: tail.slice(1) };
     }
   }
   const prefix =
-    assetsUrl && url.startsWith(`${assetsUrl}/`)
-      ? new URL(assetsUrl).pathname.replace(/(?<!\/)\/+$/, "")
-      : "";
+    assetsUrl && url.startsWith(`${assetsUrl}/`) ? trimAssetsUrl(new URL(assetsUrl).pathname) : "";
   const [workspaceNo, ...rest] = pathname.slice(prefix.length + 1).split("/");
   if (!workspaceNo || rest.length === 0)
     throw invalidArgument(`${url} is not a delivery URL ({assets}/{workspace}/{path})`);
@@ -154,14 +158,9 @@ function splitRelative(value: string, assetsUrl: string | undefined) {
   const [workspaceNo, ...rest] = value.replace(/^\/+/, "").split("/");
   if (!workspaceNo || rest.length === 0)
     throw invalidArgument(`${value} is not a {workspace_no}/{path} path`);
-  return { base: `${assetsUrl}/${encodeURIComponent(workspaceNo)}`, path: encodePath(rest.join("/")) };
+  return { base: deliveryBase(assetsUrl, workspaceNo), path: encodeDeliveryPath(rest.join("/")) };
 }
 
 function isAbsolute(value: string): boolean {
   return /^https?:\/\//i.test(value);
-}
-
-/** Each segment of a raw path encoded (spaces, #, ?), the slashes between them kept. */
-function encodePath(path: string): string {
-  return path.split("/").map(encodeURIComponent).join("/");
 }
