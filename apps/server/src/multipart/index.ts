@@ -76,7 +76,7 @@ export {
   resolveMultipartConfig,
 } from "./multipart-config.js";
 export { createMultipartDeps, type MultipartDeps, type MultipartDepsInput } from "./multipart-deps.js";
-export { PART_GATEWAY_PATH, PartUrlSigner } from "./part-url.js";
+export { PartUrlSigner } from "./part-url.js";
 export { type ReceivePartInput, receivePart } from "./receive-part.js";
 export { startSession } from "./start-session.js";
 export { type SweepOptions, type SweepResult, sweepExpiredSessions } from "./sweep-sessions.js";

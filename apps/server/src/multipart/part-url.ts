@@ -9,13 +9,15 @@
  * instance sharing TROVE_SECRET_KEY can verify any URL, so parts may land on any instance.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { routeOf } from "@trove/schema";
 import { deriveKey } from "../crypto/secret-box.js";
 
-export const PART_GATEWAY_PATH = "/api/v1/multipart/parts";
 const PURPOSE = "multipart-part-url";
 
 export class PartUrlSigner {
   private readonly key: Buffer;
+  /** The part gateway's path, `:sessionId` and `:partNumber` in it (the route table's). */
+  private readonly path = routeOf("uploadPart").path;
 
   constructor(
     secretKey: Buffer,
@@ -32,7 +34,8 @@ export class PartUrlSigner {
   /** The URL of part `partNumber` (1-based), valid until `expires` (Unix seconds). */
   url(sessionId: string, partNumber: number, expires: number): string {
     const signature = this.signature(sessionId, partNumber, expires);
-    return `${this.baseUrl}${PART_GATEWAY_PATH}/${sessionId}/${partNumber}?expires=${expires}&signature=${signature}`;
+    const path = this.path.replace(":sessionId", sessionId).replace(":partNumber", String(partNumber));
+    return `${this.baseUrl}${path}?expires=${expires}&signature=${signature}`;
   }
 
   /**

@@ -32,7 +32,6 @@ import fp from "fastify-plugin";
 import { Redis } from "ioredis";
 import { isDeliveryUrl } from "../delivery/security-headers.js";
 import { HttpError } from "../errors/http-error.js";
-import { PART_GATEWAY_PATH } from "../multipart/index.js";
 import type { RateLimitConfig } from "../rate-limit/rate-limit-config.js";
 
 export interface RateLimitPluginOptions {
@@ -46,8 +45,6 @@ export interface RateLimitPluginOptions {
 
 /** A session has at most 10,000 parts; allow each to be sent once in a window, with retries. */
 export const PART_REQUESTS_PER_WINDOW = 12_000;
-
-const PART_ROUTE = `${PART_GATEWAY_PATH}/:sessionId/:partNumber`;
 
 /** One counter per window for each key `keyOf` gives; the store is shared, keys are prefixed. */
 type Limiter = ((request: FastifyRequest) => Promise<LimiterResult>) & { layer: string };
@@ -162,7 +159,8 @@ export const rateLimitPlugin = fp<RateLimitPluginOptions>(
       // Part PUTs carry no key and come by the thousand for one upload: each session has a part
       // budget of its own, apart from its address's API budget; their address bound stops made-up
       // session ids from getting a fresh budget each.
-      if (request.routeOptions.url === PART_ROUTE) return enforce(request, reply, partLayers, onRefused);
+      if (request.routeOptions.config?.operationId === "uploadPart")
+        return enforce(request, reply, partLayers, onRefused);
       // The admin API shares the address budget: guessing its token costs the guesser.
       if (path.startsWith("/api/") || path.startsWith("/admin/"))
         return enforce(request, reply, addressLayers, onRefused);
