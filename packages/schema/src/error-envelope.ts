@@ -36,11 +36,11 @@
  */
 import {
   ERROR_MESSAGES,
-  type ErrorCode,
   errorCodeForStatus,
   errorTitleForStatus,
   rateLimitMessage,
 } from "./error-catalogue.js";
+import type { ErrorCode } from "./error-codes.js";
 import { type ErrorVariant, errorEnvelopeOf, isPolicyRefusal } from "./error-envelopes.js";
 import type { ResponseGroup } from "./error-groups.js";
 
@@ -57,7 +57,7 @@ export interface ErrorBodyInput {
   expose?: boolean | undefined;
 }
 
-/** The 401 of an API key past its expiry, in every group (./error-catalogue.ts). */
+/** The 401 of an API key past its expiry, in every group (./error-codes.ts). */
 const KEY_EXPIRED = "KEY_EXPIRED" satisfies ErrorCode;
 
 /** Whole seconds, at least 1, as both the body and `Retry-After` carry them. */

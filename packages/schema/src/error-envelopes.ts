@@ -9,7 +9,7 @@
  *   errorEnvelopeOf("files", 404, "rename")               -> "fileNotFoundCode" { error, code }
  *   errorEnvelopeOf("multipart", 403, undefined, "TYPE_NOT_ALLOWED") -> "policyRefusal"
  */
-import { type ErrorCode, UPLOAD_POLICY_ERROR_CODES } from "./error-catalogue.js";
+import { type ErrorCode, UPLOAD_POLICY_ERROR_CODES } from "./error-codes.js";
 import type { ResponseGroup } from "./error-groups.js";
 
 /**

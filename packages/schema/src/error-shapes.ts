@@ -1,5 +1,5 @@
 import type * as z from "zod";
-import type { ErrorCode } from "./error-catalogue.js";
+import type { ErrorCode } from "./error-codes.js";
 import { type ErrorEnvelopeKind, type ErrorVariant, errorEnvelopeOf } from "./error-envelopes.js";
 import type { ResponseGroup } from "./error-groups.js";
 import {

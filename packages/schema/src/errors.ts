@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { ERROR_CODES } from "./error-catalogue.js";
+import { ERROR_CODES } from "./error-codes.js";
 
 /**
  * Error envelopes, exactly as the spec's Errors section lists them. Which shape an endpoint

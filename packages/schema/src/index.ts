@@ -4,6 +4,7 @@ export * from "./common.js";
 export * from "./delivery-url-format.js";
 export * from "./endpoints.js";
 export * from "./error-catalogue.js";
+export * from "./error-codes.js";
 export * from "./error-envelope.js";
 export * from "./error-envelopes.js";
 export * from "./error-groups.js";

@@ -2,6 +2,7 @@
 // the SDK's upload entry (code and declarations) and other bundles that must stay small.
 export * from "./delivery-url-format.js";
 export * from "./error-catalogue.js";
+export * from "./error-codes.js";
 export * from "./error-envelope.js";
 export * from "./error-envelopes.js";
 export * from "./error-groups.js";
