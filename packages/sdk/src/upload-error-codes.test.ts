@@ -2,7 +2,8 @@
 // `case` is a type error. `tsc` (typecheck) checks the `@ts-expect-error` lines: if the code type
 // ever widened to `string`, they would no longer be errors and typecheck would fail.
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { ConnectionError, TroveError, type TroveErrorCode } from "./upload.js";
+import { ERROR_CODES } from "@trove/schema/zod-free";
+import { ConnectionError, SDK_ERROR_CODES, TroveError, type TroveErrorCode } from "./upload.js";
 
 describe("@trove/sdk/upload error codes", () => {
   it("are a union that refuses a misspelt code", () => {
@@ -31,5 +32,11 @@ describe("@trove/sdk/upload error codes", () => {
       }
     };
     expect(label("TYPE_NOT_ALLOWED")).toBe("type");
+  });
+
+  it("take the server's codes from the schema's catalogue and add only the SDK's own", () => {
+    const serverCodes = new Set<string>(ERROR_CODES);
+    expect(SDK_ERROR_CODES.filter((code) => serverCodes.has(code))).toEqual([]);
+    expectTypeOf<(typeof ERROR_CODES)[number]>().toExtend<TroveErrorCode>();
   });
 });

@@ -4,17 +4,12 @@ import type { ErrorCode } from "@trove/schema/zod-free";
  * Codes the SDK derives itself, for failures that never got an answer (connection, timeout,
  * abort), that it refuses before sending, or whose 2xx body is wrong. An HTTP failure whose body
  * carries no `errorCode`/`code` gets the server's default code for its status
- * (`errorCodeForStatus` of @trove/schema), so one `switch (error.code)` covers both.
- * BAD_REQUEST, REQUEST_TIMEOUT, SERVER_ERROR and HTTP_ERROR are no longer produced (a 408 is
- * VALIDATION_FAILED, a 502 INTERNAL_ERROR, as the server names them); they stay in the union so
- * that existing `case` labels still compile.
+ * (`errorCodeForStatus` of @trove/schema's error catalogue), so one `switch (error.code)` covers
+ * both; the server's codes themselves (NOT_FOUND, CONFLICT, ...) come from that catalogue and are
+ * not repeated here. HTTP_ERROR names a failure that is no TroveError (a custom `fetch` or session
+ * store threw): `@trove/react` wraps such errors with it.
  */
 export const SDK_ERROR_CODES = [
-  "BAD_REQUEST",
-  "NOT_FOUND",
-  "CONFLICT",
-  "REQUEST_TIMEOUT",
-  "SERVER_ERROR",
   "HTTP_ERROR",
   "INVALID_RESPONSE",
   "CONNECTION_ERROR",
@@ -29,7 +24,7 @@ export const SDK_ERROR_CODES = [
 export type SdkErrorCode = (typeof SDK_ERROR_CODES)[number];
 
 /**
- * A server code (`@trove/schema`'s `ERROR_CODES`) or one the SDK derives: a closed union, so a
+ * A server code (`@trove/schema`'s `ErrorCode`, from its error catalogue) or one the SDK derives: a closed union, so a
  * misspelt code in a `switch` or a comparison does not compile.
  */
 export type TroveErrorCode = ErrorCode | SdkErrorCode;

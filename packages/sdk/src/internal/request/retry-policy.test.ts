@@ -24,12 +24,12 @@ describe("retryDelay: what is retried", () => {
   const cases: [string, TroveError, boolean, boolean][] = [
     // error, retried when idempotent, retried for a POST
     ["429", new RateLimitError("x", { code: "RATE_LIMITED", status: 429 }), true, true],
-    ["408 from the server", new TimeoutError("x", { code: "REQUEST_TIMEOUT", status: 408 }), true, true],
+    ["408 from the server", new TimeoutError("x", { code: "VALIDATION_FAILED", status: 408 }), true, true],
     ["connection refused (not sent)", connection(true), true, true],
     ["connection reset (maybe processed)", connection(false), true, false],
     ["client timeout", new TimeoutError("x", { code: "TIMEOUT" }), true, false],
     ["500", new ServerError("x", { code: "INTERNAL_ERROR", status: 500 }), true, false],
-    ["503", new ServerError("x", { code: "SERVER_ERROR", status: 503 }), true, false],
+    ["503", new ServerError("x", { code: "SERVICE_UNAVAILABLE", status: 503 }), true, false],
     ["400", new ValidationError("x", { code: "VALIDATION_FAILED", status: 400 }), false, false],
     ["404", new NotFoundError("x", { code: "NOT_FOUND", status: 404 }), false, false],
     ["409", new ConflictError("x", { code: "CONFLICT", status: 409 }), false, false],
