@@ -10,28 +10,14 @@
  *     -> { error: "Validation failed", success: false, errorCode: "VALIDATION_FAILED", message: "name is required" }
  *
  * `title` (default by status) is the `error` of `{ error, message }` envelopes; envelopes that
- * carry only `error` (404, 409, multipart 4xx, folder create 400) carry the message there.
+ * carry only `error` (404, 409, multipart 4xx, folder create 400) carry the message there. Which
+ * envelope a group answers a status with is the table in ./error-envelopes.ts, not repeated here.
  *
- * | status  | upload                                   | multipart               | files / folders / sources / other |
- * | 400,415 | { error: title, success: false, errorCode, message } | { success: false, error: message } | { error: title, message }; folder create: { success: false, error: message } |
- * | 401     | { success: false, error: "Unauthorized", errorCode: "UNAUTHORIZED", message } | { success: false, error, message } | files/folders like multipart; sources { error: "Invalid API key.", message }; other { error, message } |
- * | 403     | upload shape                             | { error, message }      | { error: "Forbidden", message }  |
- * | 404     | upload shape                             | { success: false, error: message } | { error: message } (+ code when set); other { error: title, message } |
- * | 409     | upload shape                             | { success: false, error } | sources { error }; folders { success: false, error }; others { error, message } |
- * | 413     | { error, success: false, errorCode: "FILE_TOO_LARGE", message } | { error, message } | { error, message } |
- * | 429     | { error: "Too Many Requests", message: "Rate limit exceeded, retry in N seconds", retryAfterSeconds: N } everywhere |
- * | 5xx     | { error: "Internal Server Error", success: false, errorCode: "INTERNAL_ERROR", message } | { success: false, error } | { error, message } (message generic unless the error is `expose`d: a gateway error naming the upstream) |
- * | 503     | as 5xx, with the title "Service Unavailable", errorCode "SERVICE_UNAVAILABLE" and the server's message (retry advice); Retry-After is set |
- *
- * The admin group (`/admin/v1/...`, Trove's own) answers every status but 429 with `{ error: title,
- * errorCode, message }`, its 401 included (the message says what was wrong with the admin token).
- *
- * Upload-policy refusals (UPLOAD_POLICY_ERROR_CODES) carry their own
- * errorCode: in the upload group as above; in the multipart group as `{ success: false, error:
- * message, errorCode }` whatever the status (401: `{ success: false, error: "Unauthorized",
- * message, errorCode }`), so that a client learns which rule it broke. Other multipart errors keep
- * the spec's shapes. A 401 with an errorCode (an expired upload token) keeps its own message.
- * An expired API key (errorCode KEY_EXPIRED) gets its group's 401 above, word for word where the
+ * Upload-policy refusals (UPLOAD_POLICY_ERROR_CODES) carry their own errorCode, in the multipart
+ * group too (401: `{ success: false, error: "Unauthorized", message, errorCode }`), so that a
+ * client learns which rule it broke. A 401 with an errorCode (an expired upload token) keeps its
+ * own message.
+ * An expired API key (errorCode KEY_EXPIRED) gets its group's 401, word for word where the
  * spec fixes it (upload, multipart, files, folders, sources), with `errorCode: "KEY_EXPIRED"` added.
  */
 import {
