@@ -1,8 +1,9 @@
 // The upload entry's error codes are a union, not `string`: a misspelt code in a comparison or a
 // `case` is a type error. `tsc` (typecheck) checks the `@ts-expect-error` lines: if the code type
 // ever widened to `string`, they would no longer be errors and typecheck would fail.
-import { describe, expect, expectTypeOf, it } from "vitest";
+
 import { ERROR_CODES } from "@trove/schema/zod-free";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import { ConnectionError, SDK_ERROR_CODES, TroveError, type TroveErrorCode } from "./upload.js";
 
 describe("@trove/sdk/upload error codes", () => {
