@@ -6,7 +6,6 @@
  * SDK names a code-less failure with `errorCodeForStatus`, so a status never means two codes.
  * Zod-free and small: the SDK's upload entry imports this file, not ./error-codes.ts.
  */
-import type { ErrorCode } from "./error-codes.js";
 import type { ResponseGroup } from "./error-groups.js";
 
 /** The code of a failure whose body names none (upload `errorCode`, the SDK's `error.code`). */
@@ -21,12 +20,18 @@ export const ERROR_CODE_BY_STATUS = {
   429: "RATE_LIMITED",
   500: "INTERNAL_ERROR",
   503: "SERVICE_UNAVAILABLE",
-} as const satisfies Readonly<Record<number, ErrorCode>>;
+} as const;
+
+/**
+ * A status's default code. Each is declared in ./error-codes.ts, which checks that (this file
+ * does not import it, so the upload entry stays small and the two halves form no cycle).
+ */
+export type DefaultErrorCode = (typeof ERROR_CODE_BY_STATUS)[keyof typeof ERROR_CODE_BY_STATUS];
 
 /** The default code of a status: other 5xx are INTERNAL_ERROR, other 4xx VALIDATION_FAILED. */
-export function errorCodeForStatus(status: number): ErrorCode {
+export function errorCodeForStatus(status: number): DefaultErrorCode {
   return (
-    (ERROR_CODE_BY_STATUS as Readonly<Record<number, ErrorCode>>)[status] ??
+    (ERROR_CODE_BY_STATUS as Readonly<Record<number, DefaultErrorCode>>)[status] ??
     (status >= 500 ? "INTERNAL_ERROR" : "VALIDATION_FAILED")
   );
 }

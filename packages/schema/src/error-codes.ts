@@ -4,7 +4,7 @@
  * bodies carry it, and its message where that is fixed. The server types `HttpError`'s codes
  * with `ErrorCode`; the SDK's `TroveErrorCode` includes it. Zod-free.
  */
-import { ERROR_CODE_BY_STATUS } from "./error-catalogue.js";
+import { type DefaultErrorCode, ERROR_CODE_BY_STATUS } from "./error-catalogue.js";
 import type { ResponseGroup } from "./error-groups.js";
 
 /** One error code as the server sends it. */
@@ -107,3 +107,8 @@ export function statusesOfErrorCode(code: ErrorCode): readonly number[] {
     .map(([status]) => Number(status));
   return [...own, ...((ERROR_CATALOGUE[code] as ErrorDeclaration).statuses ?? [])];
 }
+
+/** Every status's default code (./error-catalogue.ts) is a declared code: a compile-time check. */
+export type DefaultCodesAreDeclared = DefaultErrorCode extends ErrorCode ? true : never;
+const defaultCodesAreDeclared: DefaultCodesAreDeclared = true;
+void defaultCodesAreDeclared;
