@@ -4,7 +4,7 @@
 // packet to any of these addresses.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
-  forbidSystemDns,
+  forbidSystemDnsInThisFile,
   loopbackOnlyConnector,
   refusingConnector,
   startTestServer,
@@ -16,11 +16,7 @@ import { RemoteFetchError } from "./remote-fetch-error.js";
 import { safeFetch } from "./safe-fetch.js";
 
 // No test here may use the system resolver: every name comes from tableLookup.
-let restoreDns: () => void = () => {};
-beforeAll(() => {
-  restoreDns = forbidSystemDns();
-});
-afterAll(() => restoreDns());
+forbidSystemDnsInThisFile();
 
 const NON_LOOPBACK_REFUSED = [
   "10.0.0.1",

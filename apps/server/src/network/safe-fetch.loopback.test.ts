@@ -4,7 +4,7 @@
 import type { Readable } from "node:stream";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
-  forbidSystemDns,
+  forbidSystemDnsInThisFile,
   ipv6LoopbackAvailable,
   loopbackOnlyConnector,
   type RecordingConnector,
@@ -16,11 +16,7 @@ import { RemoteFetchError } from "./remote-fetch-error.js";
 import { type SafeFetchOptions, safeFetch } from "./safe-fetch.js";
 
 // No test here may use the system resolver: every name comes from tableLookup.
-let restoreDns: () => void = () => {};
-beforeAll(() => {
-  restoreDns = forbidSystemDns();
-});
-afterAll(() => restoreDns());
+forbidSystemDnsInThisFile();
 
 const LOOPBACK_TRUST = ["127.0.0.0/8"];
 let server: TestServer;

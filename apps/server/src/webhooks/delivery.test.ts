@@ -6,7 +6,7 @@ import { createHmac } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
-  forbidSystemDns,
+  forbidSystemDnsInThisFile,
   loopbackOnlyConnector,
   refusingConnector,
   startTestServer,
@@ -28,11 +28,7 @@ import {
 import { generateWebhookSecret, oneOffWebhookSecret, signWebhook } from "./signing.js";
 
 // No test here may use the system resolver: every name comes from tableLookup.
-let restoreDns: () => void = () => {};
-beforeAll(() => {
-  restoreDns = forbidSystemDns();
-});
-afterAll(() => restoreDns());
+forbidSystemDnsInThisFile();
 
 const TRUST = ["127.0.0.0/8"];
 const uploadResponse = {

@@ -10,6 +10,7 @@ import dns from "node:dns";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { type AddressInfo, isIP, type Socket } from "node:net";
 import { buildConnector } from "undici";
+import { afterAll, beforeAll } from "vitest";
 import type {
   Connector,
   ConnectorOptions,
@@ -143,6 +144,18 @@ export async function ipv6LoopbackAvailable(): Promise<boolean> {
     server.once("error", () => resolve(false));
     server.listen(0, "::1", () => server.close(() => resolve(true)));
   });
+}
+
+/**
+ * `forbidSystemDns` for the whole of the calling test file: call it once at the top level, and no
+ * test in the file may use the system resolver (every name comes from tableLookup).
+ */
+export function forbidSystemDnsInThisFile(): void {
+  let restore: () => void = () => {};
+  beforeAll(() => {
+    restore = forbidSystemDns();
+  });
+  afterAll(() => restore());
 }
 
 /**
