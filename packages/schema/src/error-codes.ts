@@ -108,7 +108,9 @@ export function statusesOfErrorCode(code: ErrorCode): readonly number[] {
   return [...own, ...((ERROR_CATALOGUE[code] as ErrorDeclaration).statuses ?? [])];
 }
 
-/** Every status's default code (./error-catalogue.ts) is a declared code: a compile-time check. */
-export type DefaultCodesAreDeclared = DefaultErrorCode extends ErrorCode ? true : never;
-const defaultCodesAreDeclared: DefaultCodesAreDeclared = true;
-void defaultCodesAreDeclared;
+/**
+ * Every status's default code (./error-catalogue.ts) is a declared code: the constraint fails to
+ * compile otherwise. Types only, so nothing of it reaches a bundle.
+ */
+type DeclaredCode<Code extends ErrorCode> = Code;
+export type DeclaredDefaultErrorCode = DeclaredCode<DefaultErrorCode>;
