@@ -98,6 +98,8 @@ export const fileDetailsSchema = z.object({
    * `asset_url` are signed for a short time.
    */
   is_private: z.boolean().optional(),
+  /** Trove's addition (optional, as above): when a temporary file is deleted; null if it stays. */
+  expires_at: timestampSchema.nullable().optional(),
 });
 export type FileDetails = z.infer<typeof fileDetailsSchema>;
 

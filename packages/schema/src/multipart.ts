@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { fileNoSchema, metadataObjectSchema, tagSchema } from "./common.js";
-import { fileNameSchema, folderPathSchema } from "./uploads.js";
+import { fileExpiresInSchema, fileNameSchema, folderPathSchema } from "./uploads.js";
 
 /** Longest lifetime of presigned part URLs we accept: 7 days, S3's own limit for presigning. */
 export const MAX_TTL_SECONDS = 7 * 24 * 60 * 60;
@@ -19,6 +19,8 @@ export const multipartStartBodySchema = z.object({
   /** A private file is served only through signed URLs. */
   is_private: z.boolean().optional(),
   ttl_seconds: z.number().int().min(1).max(MAX_TTL_SECONDS).optional(),
+  /** Seconds the completed file lives, counted from complete (as for direct upload). */
+  expires_in: fileExpiresInSchema.optional(),
 });
 export type MultipartStartBody = z.infer<typeof multipartStartBodySchema>;
 

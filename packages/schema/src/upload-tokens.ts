@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { metadataObjectSchema, tagSchema, timestampSchema } from "./common.js";
-import { folderPathSchema } from "./uploads.js";
+import { fileExpiresInSchema, folderPathSchema } from "./uploads.js";
 
 /**
  * Upload policies: what an upload made with an upload token (or a public key that carries a
@@ -16,6 +16,7 @@ import { folderPathSchema } from "./uploads.js";
  * - `allow_remote` (default false for tokens), `allow_multipart` (default true).
  * - `allow_transforms` (default true): false refuses a store-time `transform` (403
  *   `TRANSFORM_NOT_ALLOWED`). When allowed, `max_file_size` holds for the stored output too.
+ * - `file_expires_in`: every file is temporary, deleted that many seconds after its upload.
  */
 export const FOLDER_MATCHES = ["exact", "prefix"] as const;
 
@@ -41,6 +42,11 @@ export const uploadPolicySchema = z.object({
   allow_transforms: z.boolean().optional(),
   /** true: every file uploaded under the policy is private, whatever the upload asks. */
   private: z.boolean().optional(),
+  /**
+   * Every file uploaded under the policy is deleted this many seconds after its upload; an
+   * upload's own `expires_in` may shorten that, never lengthen it (400).
+   */
+  file_expires_in: fileExpiresInSchema.optional(),
 });
 export type UploadPolicy = z.infer<typeof uploadPolicySchema>;
 

@@ -29,6 +29,8 @@ export interface UploadResponse {
   format: string;
   hash: string;
   is_private: boolean;
+  /** When a temporary file is deleted (Trove's addition); null for a file that stays. */
+  expires_at?: string | null | undefined;
 }
 
 /** Trove's default success body: the flat record wrapped, with `file_size` and `workspace_no`. */
@@ -74,6 +76,7 @@ export interface MultipartStartBodyInput {
   random_prefix?: boolean | undefined;
   is_private?: boolean | undefined;
   ttl_seconds?: number | undefined;
+  expires_in?: number | undefined;
 }
 
 /** The multipart session; `expires_at` is Unix seconds. */

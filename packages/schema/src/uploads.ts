@@ -48,6 +48,28 @@ export const metadataJsonSchema = z.union([metadataObjectSchema, z.string()]).tr
   return z.NEVER;
 });
 
+/**
+ * Temporary files: `expires_in` is how long, in whole seconds, a file lives after its upload
+ * (at least a minute, at most 365 days); the server deletes it then, and answers 404 for it from
+ * that moment on. Upload policies bind it as `file_expires_in` (./upload-tokens.ts).
+ */
+export const MIN_FILE_EXPIRES_IN_SECONDS = 60;
+export const MAX_FILE_EXPIRES_IN_SECONDS = 365 * 86_400;
+
+/** `expires_in` (and a policy's `file_expires_in`) as a JSON number. */
+export const fileExpiresInSchema = z
+  .number("expires_in must be a whole number of seconds")
+  .int("expires_in must be a whole number of seconds")
+  .min(MIN_FILE_EXPIRES_IN_SECONDS, `expires_in must be at least ${MIN_FILE_EXPIRES_IN_SECONDS} seconds`)
+  .max(MAX_FILE_EXPIRES_IN_SECONDS, `expires_in must be at most ${MAX_FILE_EXPIRES_IN_SECONDS} seconds (365 days)`);
+
+/** `expires_in` of direct and remote upload: a number, or its decimal digits as a form sends them. */
+export const expiresInFieldSchema = z
+  .union([z.number(), z.string().regex(/^-?\d{1,12}$/).transform(Number)], {
+    error: "expires_in must be a whole number of seconds",
+  })
+  .pipe(fileExpiresInSchema);
+
 const uploadOptionFields = {
   folder: folderPathSchema.optional(),
   transform: transformStringSchema.optional(),
@@ -57,6 +79,8 @@ const uploadOptionFields = {
   webhook_url: httpUrlSchema.optional(),
   /** A private file is served only through signed URLs; the upload response's `url` is one. */
   is_private: booleanStringSchema.optional(),
+  /** Seconds until the file is deleted (see MIN/MAX_FILE_EXPIRES_IN_SECONDS). */
+  expires_in: expiresInFieldSchema.optional(),
 };
 
 /**
@@ -108,6 +132,11 @@ export const uploadResponseSchema = z.object({
   format: z.string(),
   hash: z.string(),
   is_private: z.boolean(),
+  /**
+   * Trove's addition (optional: the hosted service does not send it): when a temporary file is
+   * deleted, ISO 8601; null for a file that stays.
+   */
+  expires_at: timestampSchema.nullable().optional(),
 });
 
 /**
