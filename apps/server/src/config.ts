@@ -109,6 +109,8 @@ export interface ServerConfig {
   jobPollIntervalMs: number;
   /** Age after which succeeded and failed jobs are deleted, ms (TROVE_JOB_RETENTION_HOURS). */
   jobRetentionMs: number;
+  /** How often temporary files past their deadline are deleted, ms (src/files/expire-files.ts). */
+  fileExpirySweepIntervalMs: number;
   /** Render admission and the per-file variant cap of the delivery host. */
   delivery: DeliveryLimits;
   /** Reading from sources' origins: cache TTL, size limit, deadline, GCS endpoint. */
@@ -256,6 +258,7 @@ export function loadConfig(env: Environment = process.env): ServerConfig {
     workers: e.TROVE_WORKERS,
     jobPollIntervalMs: e.TROVE_JOB_POLL_INTERVAL_MS,
     jobRetentionMs: hoursToMs(e.TROVE_JOB_RETENTION_HOURS),
+    fileExpirySweepIntervalMs: e.TROVE_FILE_EXPIRY_SWEEP_INTERVAL_MS,
     delivery: {
       renderConcurrency: e.TROVE_RENDER_CONCURRENCY,
       renderQueue: e.TROVE_RENDER_QUEUE,
@@ -375,6 +378,8 @@ export function resolveConfig(input: ConfigInput): ServerConfig {
     workers: input.workers ?? false,
     jobPollIntervalMs: input.jobPollIntervalMs ?? SETTINGS.TROVE_JOB_POLL_INTERVAL_MS.default,
     jobRetentionMs: input.jobRetentionMs ?? hoursToMs(SETTINGS.TROVE_JOB_RETENTION_HOURS.default),
+    fileExpirySweepIntervalMs:
+      input.fileExpirySweepIntervalMs ?? SETTINGS.TROVE_FILE_EXPIRY_SWEEP_INTERVAL_MS.default,
     delivery: resolveDeliveryLimits(input.delivery),
     origins: resolveOriginSettings(input.origins),
     ...(input.outbound ? { outbound: input.outbound } : {}),

@@ -61,13 +61,25 @@ export const fileExpiresInSchema = z
   .number("expires_in must be a whole number of seconds")
   .int("expires_in must be a whole number of seconds")
   .min(MIN_FILE_EXPIRES_IN_SECONDS, `expires_in must be at least ${MIN_FILE_EXPIRES_IN_SECONDS} seconds`)
-  .max(MAX_FILE_EXPIRES_IN_SECONDS, `expires_in must be at most ${MAX_FILE_EXPIRES_IN_SECONDS} seconds (365 days)`);
+  .max(
+    MAX_FILE_EXPIRES_IN_SECONDS,
+    `expires_in must be at most ${MAX_FILE_EXPIRES_IN_SECONDS} seconds (365 days)`,
+  );
 
 /** `expires_in` of direct and remote upload: a number, or its decimal digits as a form sends them. */
 export const expiresInFieldSchema = z
-  .union([z.number(), z.string().regex(/^-?\d{1,12}$/).transform(Number)], {
-    error: "expires_in must be a whole number of seconds",
-  })
+  .union(
+    [
+      z.number(),
+      z
+        .string()
+        .regex(/^-?\d{1,12}$/)
+        .transform(Number),
+    ],
+    {
+      error: "expires_in must be a whole number of seconds",
+    },
+  )
   .pipe(fileExpiresInSchema);
 
 const uploadOptionFields = {

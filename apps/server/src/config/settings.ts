@@ -439,6 +439,14 @@ export const SETTINGS = {
     description:
       "Finished jobs of every kind, webhook deliveries included, are deleted this long after they finish, hours.",
   }),
+  TROVE_FILE_EXPIRY_SWEEP_INTERVAL_MS: int({
+    group: "Background work",
+    min: 100,
+    max: 86_400_000,
+    default: 60_000,
+    description:
+      "How often temporary files past their `expires_at` are deleted, ms. They answer 404 from their deadline on, whatever this is.",
+  }),
 
   // Observability
   TROVE_METRICS: custom("enum", "off | on | a port number", metricsSetting, {

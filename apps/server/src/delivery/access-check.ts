@@ -1,7 +1,9 @@
 /**
  * Who may have a stored file (or a variant of it) from the delivery host, and how it may be cached.
  *
- * - A deleted or inactive file: nobody (404).
+ * - A deleted or inactive file, or a temporary one past its `expires_at`: nobody (404). The expiry
+ *   sweep deletes it later (src/files/expire-files.ts); its latency never serves an expired file.
+ *   Until then a temporary file is cached for its remaining life at most, never a year.
  * - A request carrying `exp`/`sig` must carry a valid signature for this file (its row's id, so
  *   not a former file at the same path) and this transform, whether the file is private or not; a wrong, expired or foreign signature is a 404 exactly
  *   like a missing file, so a signed URL never tells which part was wrong, nor that the file
@@ -24,17 +26,39 @@ export function deliveryAccess(
   app: { config: Pick<ServerConfig, "urlSigning"> },
   request: FastifyRequest,
   target: { workspaceNo: string; transform: string },
-  file: { id: string; path: string; isActive: boolean; isDelete: boolean; isPrivate: boolean },
+  file: {
+    id: string;
+    path: string;
+    isActive: boolean;
+    isDelete: boolean;
+    isPrivate: boolean;
+    expiresAt?: Date | null;
+  },
   publicCacheControl: string,
+  now: Date = new Date(),
 ): DeliveryAccess | null {
   if (!file.isActive || file.isDelete) return null;
+  const expiresAt = file.expiresAt ?? null;
+  if (expiresAt && expiresAt <= now) return null;
   const check = checkDeliverySignature(
     app.config.urlSigning,
     { workspaceNo: target.workspaceNo, fileId: file.id, path: file.path, transform: target.transform },
     request.query as { exp?: unknown; sig?: unknown },
   );
   if (check.kind === "invalid") return null;
-  if (check.kind === "valid") return { cacheControl: signedCacheControl(check.expiresAt), signed: true };
+  if (check.kind === "valid") {
+    const until = expiresAt && expiresAt < check.expiresAt ? expiresAt : check.expiresAt;
+    return { cacheControl: signedCacheControl(until, now), signed: true };
+  }
   if (file.isPrivate) return null;
-  return { cacheControl: publicCacheControl, signed: false };
+  return {
+    cacheControl: expiresAt ? temporaryCacheControl(expiresAt, now) : publicCacheControl,
+    signed: false,
+  };
+}
+
+/** A public temporary file: shared caches may keep it until it expires, not after. */
+function temporaryCacheControl(expiresAt: Date, now: Date): string {
+  const seconds = Math.max(0, Math.floor((expiresAt.getTime() - now.getTime()) / 1000));
+  return `public, max-age=${seconds}`;
 }

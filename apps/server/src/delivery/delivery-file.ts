@@ -19,6 +19,7 @@ export const DELIVERY_FILE_SELECT = {
   isDelete: true,
   isPrivate: true,
   updatedAt: true,
+  expiresAt: true,
 } as const;
 
 export interface DeliveryFile {
@@ -34,4 +35,6 @@ export interface DeliveryFile {
   isDelete: boolean;
   isPrivate: boolean;
   updatedAt: Date;
+  /** A temporary file's deadline (null or absent: it stays); ./access-check.ts reads it. */
+  expiresAt?: Date | null;
 }

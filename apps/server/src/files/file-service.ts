@@ -15,7 +15,7 @@
  * A `file.renamed` event is enqueued in the same transaction (src/webhooks/workspace-events.ts).
  *
  * Delete: the row goes first, together with a `storage.delete-objects` job and a `file.deleted`
- * event, in one transaction (no storage I/O inside it); then the objects (file and thumbnail) are deleted and the job
+ * event (its `data.reason`: `deleted`, or `expired` from the expiry sweep), in one transaction (no storage I/O inside it); then the objects (file and thumbnail) are deleted and the job
  * dropped. Failure after the commit leaves no row pointing at nothing, and the job makes sure the
  * orphaned objects are removed later (./delete-objects-job.ts). The opposite order (objects first)
  * could leave a row whose bytes are gone, served as 404 by delivery: worse for the caller.
@@ -36,6 +36,7 @@ import {
 } from "./delete-objects-job.js";
 import { renamedFileName } from "./file-name.js";
 import type { FileDetailsSource } from "./serialize-file.js";
+import { unexpired } from "./unexpired.js";
 
 /** When the job runs if the request's own attempt did not finish it. */
 const DELETE_JOB_DELAY_MS = 60_000;
@@ -76,7 +77,7 @@ export async function findFileDetails(
   fileNo: bigint,
 ): Promise<FileDetailsSource> {
   const file = await db.file.findFirst({
-    where: { workspaceId, fileNo },
+    where: { workspaceId, fileNo, ...unexpired() },
     include: {
       workspace: { select: { name: true, workspaceNo: true } },
       folder: { select: { id: true, folderNo: true, name: true, path: true } },
@@ -140,21 +141,40 @@ export interface DeleteFileDeps {
   log: Pick<FastifyBaseLogger, "warn">;
 }
 
-export async function deleteFile(deps: DeleteFileDeps, workspaceId: string, fileNo: bigint): Promise<void> {
+/**
+ * Why a file was deleted, as its `file.deleted` event's `data.reason` says: `deleted` through
+ * the API (DELETE /api/v1/files/:fileNo), `expired` by the expiry sweep (./expire-files.ts).
+ */
+export type FileDeleteReason = "deleted" | "expired";
+
+/**
+ * `deleted`: a file past its `expires_at` is already gone for the API (404), the sweep's to
+ * delete. `expired`: only a file past it, judged on the database's rows at the time of the call.
+ */
+export async function deleteFile(
+  deps: DeleteFileDeps,
+  workspaceId: string,
+  fileNo: bigint,
+  reason: FileDeleteReason = "deleted",
+): Promise<void> {
   const { db } = deps;
-  const file = await db.file.findFirst({ where: { workspaceId, fileNo } });
+  const now = new Date();
+  const file = await db.file.findFirst({
+    where: { workspaceId, fileNo, ...(reason === "expired" ? { expiresAt: { lte: now } } : unexpired(now)) },
+  });
   if (!file) throw notFound("files");
   const keys = [file.storageKey, ...(file.thumbnailKey ? [file.thumbnailKey] : [])];
   const payload: DeleteObjectsPayload = { keys };
 
   const jobId = await db.$transaction(async (tx) => {
     const deleted = await tx.file.deleteMany({ where: { id: file.id, workspaceId } });
-    // Deleted by a concurrent request meanwhile: that request owns the cleanup.
+    // Deleted by a concurrent request (or another instance's sweep) meanwhile: that one owns
+    // the cleanup and the event, so each deletion is announced once.
     if (deleted.count === 0) throw notFound("files");
     await emitWorkspaceEvent(tx, {
       workspaceId,
       type: "file.deleted",
-      data: fileEventData(file),
+      data: { ...fileEventData(file), reason },
       subject: file.id,
     });
     const job = await enqueueJob(tx, {

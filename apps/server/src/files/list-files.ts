@@ -189,6 +189,10 @@ export async function listFiles(
         ${pageBounds(limit, skip)}
       ) k
       JOIN files r ON r.file_no = k.file_no
+      -- A temporary file past its deadline is not listed, though the sweep has not deleted it
+      -- yet (src/files/expire-files.ts). Filtered here, after the page's keys, so the keys stay an
+      -- index-only scan: such a page may hold fewer rows than its limit until the sweep.
+      WHERE r.expires_at IS NULL OR r.expires_at > now()
       ORDER BY ${orderByClause(order, "r")}`;
   const count = async () => {
     if (!searches(query)) return fileCount(db, workspaceId, folderNoOf(query));

@@ -78,6 +78,7 @@ export function toFileDetails(app: UrlBuilder, row: FileDetailsSource): FileDeta
     asset_url: url,
     extension: row.extension,
     is_private: row.isPrivate,
+    expires_at: row.expiresAt?.toISOString() ?? null,
   };
 }
 

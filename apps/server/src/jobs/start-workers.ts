@@ -22,13 +22,16 @@
  * Beside the runner, the sweep of expired multipart sessions and orphaned objects runs on this
  * instance's own timer every `config.multipart.sweepIntervalMs` (src/multipart/sweep-timer.ts),
  * and so, on a timer of its own with the same interval, does the deletion of jobs finished more
- * than `config.jobRetentionMs` ago (./job-retention.ts).
+ * than `config.jobRetentionMs` ago (./job-retention.ts). The deletion of temporary files past
+ * their `expires_at` runs on a third timer, every `config.fileExpirySweepIntervalMs`
+ * (src/files/expire-files.ts).
  */
 import type { FastifyBaseLogger } from "fastify";
 import fp from "fastify-plugin";
 import { createDeleteWorkspaceHandler, DELETE_WORKSPACE_JOB_KIND } from "../admin/delete-workspace.js";
 import type { ServerConfig } from "../config.js";
 import { createDeleteObjectsHandler, DELETE_OBJECTS_JOB_KIND } from "../files/delete-objects-job.js";
+import { sweepExpiredFiles } from "../files/expire-files.js";
 import type { PrismaClient } from "../generated/prisma/client.js";
 import { sweepExpiredSessions } from "../multipart/sweep-sessions.js";
 import { type SweepTimer, startSweepTimer } from "../multipart/sweep-timer.js";
@@ -79,8 +82,15 @@ export const workersPlugin = fp(
     const { config, log, db } = app;
     let sweeper: SweepTimer | undefined;
     let retention: SweepTimer | undefined;
+    let expiry: SweepTimer | undefined;
     app.addHook("onReady", async () => {
       runner.start();
+      expiry = startSweepTimer({
+        intervalMs: config.fileExpirySweepIntervalMs,
+        run: () => sweepExpiredFiles({ db, storage: app.storage, log }),
+        onError: (error) =>
+          log.warn({ err: error }, "temporary file sweep failed; it runs again next interval"),
+      });
       retention = startSweepTimer({
         intervalMs: config.multipart.sweepIntervalMs,
         run: () => sweepFinishedJobs(db, config.jobRetentionMs),
@@ -95,7 +105,7 @@ export const workersPlugin = fp(
     });
     // preClose: before the database plugin's onClose closes the client under the runner.
     app.addHook("preClose", async () => {
-      await Promise.all([runner.stop(), sweeper?.stop(), retention?.stop()]);
+      await Promise.all([runner.stop(), sweeper?.stop(), retention?.stop(), expiry?.stop()]);
     });
   },
   { name: "trove-workers", fastify: "5.x" },

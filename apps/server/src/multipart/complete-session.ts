@@ -221,6 +221,7 @@ async function finish(deps: MultipartDeps, auth: Completer, session: MultipartSe
       customId: session.customId,
       randomPrefix: session.randomPrefix,
       isPrivate: session.isPrivate,
+      expiresIn: session.fileExpiresIn ?? undefined,
       uploadSource: "multipart",
       createdBy: session.createdBy,
       policy,

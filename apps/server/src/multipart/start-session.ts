@@ -17,6 +17,7 @@ import { spendUploadToken, tokenExpired } from "../keys/upload-tokens.js";
 import type { AuthContext } from "../plugins/auth.js";
 import { objectKey } from "../storage/driver.js";
 import { choosePartSize, InvalidUploadPlanError } from "../storage/multipart/index.js";
+import { fileExpiresIn } from "../uploads/file-expiry.js";
 import {
   applyFixedFields,
   checkMultipartAllowed,
@@ -39,6 +40,8 @@ export async function startSession(
   const { policy } = auth;
   checkMultipartAllowed(policy);
   checkPolicySize(policy, requested.size);
+  // Checked now (an over-long one is refused before any part is sent), applied at complete.
+  const expiresIn = fileExpiresIn(policy, requested.expires_in);
   const fixed = applyFixedFields(policy, {
     tags: requested.tags,
     metadata: requested.metadata,
@@ -109,6 +112,7 @@ export async function startSession(
         customId: body.custom_id ?? null,
         randomPrefix: body.random_prefix ?? false,
         isPrivate: body.is_private ?? false,
+        fileExpiresIn: expiresIn ?? null,
         partSize: plan.partSize,
         partCount: plan.partCount,
         expiresAt: new Date(expiresAt * 1000),

@@ -34,6 +34,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { HttpError } from "../errors/http-error.js";
 import { mintUploadToken } from "../keys/upload-tokens.js";
 import { fetchRemoteUpload, fileNameFromUrl } from "../uploads/fetch-remote-upload.js";
+import { fileExpiresIn } from "../uploads/file-expiry.js";
 import { HOLD_FOR_TRANSFORM_BYTES, receiveDirectUpload } from "../uploads/receive-direct-upload.js";
 import { registerFile } from "../uploads/register-file.js";
 import { toUploadError } from "../uploads/upload-errors.js";
@@ -123,6 +124,7 @@ export const uploadRoutes: FastifyPluginAsync = async (app) => {
       randomPrefix: fields.random_prefix,
       isPrivate: fields.is_private,
       transform: fields.transform,
+      expiresIn: fields.expires_in,
       uploadSource: "direct",
       createdBy: auth.keyId,
       credential: auth.keyType,
@@ -142,6 +144,7 @@ export const uploadRoutes: FastifyPluginAsync = async (app) => {
       if (auth.policy) resolvePolicyFolder(auth.policy, body.folder);
       // Refused before the server fetches anything.
       checkTransformAllowed(auth.policy, body.transform);
+      fileExpiresIn(auth.policy, body.expires_in);
       const fileName = body.file_name ?? fileNameFromUrl(body.remote_url);
       const fetched = await fetchRemoteUpload(body.remote_url, fileName, {
         storage: app.storage,
@@ -173,6 +176,7 @@ export const uploadRoutes: FastifyPluginAsync = async (app) => {
         randomPrefix: body.random_prefix,
         isPrivate: body.is_private,
         transform: body.transform,
+        expiresIn: body.expires_in,
         uploadSource: "remote",
         originalUrl: body.remote_url,
         createdBy: auth.keyId,

@@ -47,6 +47,7 @@ export async function commitUpload(
     thumbnailKey: described.thumbnailKey,
     createdBy: input.createdBy,
     isPrivate: input.isPrivate ?? false,
+    expiresIn: input.expiresIn ?? null,
   };
 
   // The uploader's answer, which webhooks of this upload carry too; metrics count the real one.

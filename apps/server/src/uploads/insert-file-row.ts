@@ -42,6 +42,8 @@ export interface NewFileRow {
   thumbnailKey: string | null;
   createdBy: string | null;
   isPrivate: boolean;
+  /** A temporary file's lifetime, seconds: `expires_at` is the database's now() plus this. */
+  expiresIn?: number | null;
 }
 
 type InsertedRow = { isDuplicate: boolean; skip: boolean } & (
@@ -85,7 +87,8 @@ export async function insertFileRow(
       INSERT INTO files (
         id, workspace_id, folder_id, name, path, storage_key, size, mime_type, format, extension,
         width, height, orientation, hash, tags, metadata, custom_id, upload_source,
-        transform_string, original_url, thumbnail_key, created_by, is_private, created_at, updated_at
+        transform_string, original_url, thumbnail_key, created_by, is_private, created_at, updated_at,
+        expires_at
       )
       SELECT
         ${row.id}::uuid, ${row.workspaceId}::uuid, ${row.folderId}::uuid, ${row.name}, ${row.path},
@@ -93,7 +96,8 @@ export async function insertFileRow(
         ${row.width}::int, ${row.height}::int, ${row.orientation}, ${row.hash}, ${row.tags}::text[],
         ${JSON.stringify(row.metadata)}::jsonb, ${row.customId}, ${row.uploadSource},
         ${row.transformString}, ${row.originalUrl}, ${row.thumbnailKey}, ${row.createdBy}::uuid,
-        ${row.isPrivate}::boolean, now(), now()
+        ${row.isPrivate}::boolean, now(), now(),
+        now() + ${row.expiresIn ?? null}::int * interval '1 second'
       WHERE NOT (SELECT skip FROM skip_insert)
       ON CONFLICT DO NOTHING
       RETURNING id, file_no AS "fileNo", workspace_id AS "workspaceId", folder_id AS "folderId",
@@ -102,7 +106,7 @@ export async function insertFileRow(
         upload_source AS "uploadSource", transform_string AS "transformString",
         original_url AS "originalUrl", thumbnail_key AS "thumbnailKey", is_private AS "isPrivate",
         is_active AS "isActive", is_delete AS "isDelete", created_by AS "createdBy",
-        created_at AS "createdAt", updated_at AS "updatedAt"
+        created_at AS "createdAt", updated_at AS "updatedAt", expires_at AS "expiresAt"
     )
     SELECT s.skip, d.is_duplicate AS "isDuplicate", i.*
     FROM skip_insert s CROSS JOIN duplicate d LEFT JOIN inserted i ON true`;

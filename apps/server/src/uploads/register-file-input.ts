@@ -52,6 +52,11 @@ export interface RegisterFileInput {
   isPrivate?: boolean | undefined;
   /** Store-time transformation (raster images only). */
   transform?: string | undefined;
+  /**
+   * Seconds the file lives (`expires_in`): a temporary file, deleted then. The policy's
+   * `file_expires_in` applies when absent and bounds it when given (./file-expiry.ts).
+   */
+  expiresIn?: number | undefined;
   uploadSource: UploadMethod;
   originalUrl?: string | null | undefined;
   /** API key id of the uploader, or null. */

@@ -59,5 +59,6 @@ export function toUploadResponse(
     format: row.format,
     hash: row.hash,
     is_private: stored.isPrivate,
+    expires_at: stored.expiresAt?.toISOString() ?? null,
   };
 }

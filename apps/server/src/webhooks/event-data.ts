@@ -3,7 +3,8 @@
  * response). Built from the rows alone, so services can emit inside their transactions without
  * URL builders; receivers fetch details (URLs, dimensions) through the API when they need them.
  *
- *   file.deleted, file.updated      fileEventData(file)
+ *   file.deleted                    { ...fileEventData(file), reason: "deleted" | "expired" }
+ *   file.updated                    fileEventData(file)
  *   file.renamed                    { ...fileEventData(file), previous_name, previous_path }
  *   folder.created, folder.deleted  folderEventData(folder)
  *   folder.renamed                  { ...folderEventData(folder), previous_name, previous_path }
