@@ -393,6 +393,8 @@ describe("GET /api/v1/files/:fileNo (details)", () => {
         asset_url: file.url,
         extension: "jpg",
         is_private: false,
+        // A file that stays (temporary files: test/temporary-files.test.ts).
+        expires_at: null,
       },
     });
   });
