@@ -134,6 +134,30 @@ describe("trove upload", () => {
     expect(report.summary).toMatchObject({ uploaded: 2, failed: 0, unfinished: 0, bytes: 7 });
   });
 
+  it("--expires-in makes the files temporary; a value out of bounds is a usage error", async () => {
+    await writeTree(work, { "temp.txt": "gone soon" });
+    const result = await run([
+      "upload",
+      "temp.txt",
+      "--folder",
+      "temporary",
+      "--expires-in",
+      "600",
+      "--json",
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const [file] = (JSON.parse(result.stdout) as { uploaded: { created_at: string; expires_at: string }[] })
+      .uploaded;
+    expect((Date.parse(String(file?.expires_at)) - Date.parse(String(file?.created_at))) / 1000).toBeCloseTo(
+      600,
+      0,
+    );
+
+    const tooShort = await run(["upload", "temp.txt", "--expires-in", "59"]);
+    expect(tooShort.code).toBe(2);
+    expect(tooShort.stderr).toContain("expected an integer from 60 to 31536000");
+  });
+
   it("a file that does not exist fails on its own: the others are uploaded, exit code 1", async () => {
     await writeTree(work, { "present.txt": "here" });
     const result = await run(["upload", "present.txt", "missing.jpg"]);

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { fileNoSchema, metadataObjectSchema, tagSchema } from "./common.js";
+import { fileNoSchema, metadataObjectSchema, tagSchema, timestampSchema } from "./common.js";
 import { fileExpiresInSchema, fileNameSchema, folderPathSchema } from "./uploads.js";
 
 /** Longest lifetime of presigned part URLs we accept: 7 days, S3's own limit for presigning. */
@@ -50,6 +50,8 @@ export const multipartCompleteResultSchema = z.object({
   format: z.string(),
   file_size: z.number().int().min(0),
   workspace_no: z.string(),
+  /** Trove's addition (optional): when a temporary file is deleted; null for a file that stays. */
+  expires_at: timestampSchema.nullable().optional(),
 });
 
 export const multipartCompleteResponseSchema = z.object({

@@ -98,6 +98,8 @@ export interface MultipartCompleteResult {
   format: string;
   file_size: number;
   workspace_no: string;
+  /** When a temporary file is deleted (Trove's addition); null for a file that stays. */
+  expires_at?: string | null | undefined;
 }
 
 export interface MultipartCompleteResponse {

@@ -28,5 +28,6 @@ export function toCompleteResult(
     format: file.format,
     file_size: Number(file.size),
     workspace_no: auth.workspaceNo,
+    expires_at: file.expiresAt?.toISOString() ?? null,
   };
 }

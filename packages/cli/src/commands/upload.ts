@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { MAX_FILE_EXPIRES_IN_SECONDS, MIN_FILE_EXPIRES_IN_SECONDS } from "@trove/schema";
 import { AbortError, fileSessionStore, type UploadResult } from "@trove/sdk/node";
 import type { Command } from "commander";
 import { ReportedFailure } from "../cli-errors.js";
@@ -16,6 +17,7 @@ import { commaList, integerIn, transformString } from "./option-parsers.js";
 
 interface UploadOptions {
   folder?: string;
+  expiresIn?: number;
   concurrency: number;
   transform?: string;
   tags?: string[];
@@ -48,6 +50,11 @@ export function registerUploadCommand(program: Command, runtime: Runtime): void 
       transformString,
     )
     .option("--tags <a,b>", "tags for every file, comma-separated", commaList)
+    .option(
+      "--expires-in <seconds>",
+      "temporary files: the server deletes each this many seconds after its upload (60 to 31536000)",
+      integerIn(MIN_FILE_EXPIRES_IN_SECONDS, MAX_FILE_EXPIRES_IN_SECONDS),
+    )
     .option("--no-resume", "do not keep or continue multipart sessions")
     .option("--json", "no progress; print { uploaded, failed, summary } as JSON at the end")
     .addHelpText(
@@ -137,6 +144,7 @@ async function upload(runtime: Runtime, paths: string[], options: UploadOptions)
           folder: item.folder,
           tags: options.tags,
           transform: options.transform,
+          expiresIn: options.expiresIn,
           concurrency: options.concurrency,
           multipartThreshold: MULTIPART_THRESHOLD,
           sessionStore: watch?.store ?? null,

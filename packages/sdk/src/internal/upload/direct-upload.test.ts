@@ -45,6 +45,7 @@ describe("direct upload", () => {
       customId: "my-1",
       randomPrefix: true,
       webhookUrl: "https://hooks.example.com/trove",
+      expiresIn: 3600,
     });
     const form = seen.form as FormData;
     expect(seen.headers?.get("content-type")).toMatch(/^multipart\/form-data; boundary=/);
@@ -57,6 +58,7 @@ describe("direct upload", () => {
       metadata: '{"owner":"ann","n":1}',
       custom_id: "my-1",
       random_prefix: "true",
+      expires_in: "3600",
       webhook_url: "https://hooks.example.com/trove",
     });
     expect([...form.keys()].at(-1)).toBe("file");

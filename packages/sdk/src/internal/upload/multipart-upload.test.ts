@@ -42,6 +42,7 @@ describe("multipart upload", () => {
         customId: "c1",
         randomPrefix: true,
         ttlSeconds: 600,
+        expiresIn: 120,
       },
     );
     expect(storage.starts).toEqual([
@@ -54,6 +55,7 @@ describe("multipart upload", () => {
         metadata: { k: 1 },
         custom_id: "c1",
         random_prefix: true,
+        expires_in: 120,
         ttl_seconds: 600,
       },
     ]);

@@ -54,5 +54,6 @@ function fileFields(options: StoreOptions, fileName: string | undefined) {
     custom_id: options.customId,
     random_prefix: options.randomPrefix,
     is_private: options.isPrivate,
+    expires_in: options.expiresIn,
   };
 }

@@ -14,6 +14,11 @@ export interface StoreOptions {
   randomPrefix?: boolean;
   /** Store the file as private: served only through signed URLs (the result's `url` is one). */
   isPrivate?: boolean;
+  /**
+   * Make the file temporary: the server deletes it this many whole seconds after the upload (60
+   * to 31,536,000), and answers 404 for it from then on. The result's `expires_at` says when.
+   */
+  expiresIn?: number;
 }
 
 /** Options that only direct and remote-URL uploads can carry (multipart start has no such fields). */
