@@ -2,8 +2,8 @@ import { API_ROUTES, type ApiRoute, keyKindOf } from "@trove/schema/zod-free";
 
 /**
  * What a credential is, read from its prefix (the rule the server issues keys by, `keyKindOf`):
- * a private key may call every endpoint; a public key and an upload token only those the route
- * table marks `any` (the uploads). Anything else is treated as the least powerful kind: the
+ * a private key may call every endpoint of the API; a public key and an upload token only those
+ * the route table marks `any` (the uploads) or `none` (multipart parts, signed). Anything else is treated as the least powerful kind: the
  * server decides anyway, the tool list is a courtesy to the model.
  */
 export type CredentialKind = "private" | "public" | "upload-token";
@@ -28,6 +28,8 @@ export function mayCall(kind: CredentialKind, operations: readonly OperationId[]
   return operations.every((operation) => {
     const key = KEY_BY_OPERATION.get(operation);
     if (key === undefined) throw new Error(`unknown operation ${operation}`);
-    return kind === "private" ? key === "any" || key === "private" : key === "any";
+    // `none`: a signed URL is the credential (multipart parts), whoever started the upload.
+    if (key === "none" || key === "any") return true;
+    return key === "private" && kind === "private";
   });
 }

@@ -12,6 +12,8 @@ export { originAllowed, parseOrigins } from "./origin-check.js";
 export interface McpHttpOptions {
   /** The Trove API the tools call, e.g. `https://api.example.com` (the server's own, when mounted). */
   baseUrl: string | (() => string);
+  /** The delivery host; default `{baseUrl}/assets`, as trove-server's default. */
+  assetsUrl?: string;
   /** Browser origins allowed to call (exact `scheme://host[:port]`); requests without Origin always pass. */
   allowedOrigins?: readonly string[];
   /** A fetch for the API calls instead of the global one. */
@@ -44,7 +46,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     }
     const baseUrl = typeof options.baseUrl === "function" ? options.baseUrl() : options.baseUrl;
     const server = createTroveMcpServer({
-      access: troveAccess({ credential, baseUrl, fetch: options.fetch }),
+      access: troveAccess({ credential, baseUrl, assetsUrl: options.assetsUrl, fetch: options.fetch }),
       transport: "http",
       roots: [],
     });

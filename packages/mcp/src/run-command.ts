@@ -62,6 +62,7 @@ async function serveHttp(
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigurationError(`--port ${values.port} is not a port`);
   const handler = createMcpHttpHandler({
     baseUrl,
+    assetsUrl: env.TROVE_ASSETS_URL?.trim() || undefined,
     allowedOrigins: [...parseOrigins(env.TROVE_MCP_ALLOWED_ORIGINS), ...values["allowed-origin"]],
   });
   const server = createServer((req, res) => {

@@ -15,6 +15,8 @@ export interface TroveAccess {
   kind: CredentialKind;
   uploads: TroveUploadClient<NodeUploadInput>;
   workspace?: TroveClient<NodeUploadInput>;
+  /** The delivery host, for splitting a file's URL into workspace and path. */
+  assetsUrl: string;
 }
 
 export interface AccessOptions {
@@ -22,15 +24,18 @@ export interface AccessOptions {
   credential: string;
   /** The Trove API, e.g. `https://api.example.com`. */
   baseUrl: string;
+  /** The delivery host (TROVE_ASSETS_URL); default `{baseUrl}/assets`, as the server's default. */
+  assetsUrl?: string;
   /** A fetch to use instead of the global one. */
   fetch?: typeof fetch;
 }
 
-export function troveAccess({ credential, baseUrl, fetch }: AccessOptions): TroveAccess {
+export function troveAccess({ credential, baseUrl, fetch, ...options }: AccessOptions): TroveAccess {
   const kind = credentialKindOf(credential);
+  const assetsUrl = options.assetsUrl ?? `${baseUrl.replace(/\/+$/, "")}/assets`;
   if (kind === "upload-token") {
-    return { kind, uploads: createUploadClient({ token: credential, baseUrl, fetch }) };
+    return { kind, assetsUrl, uploads: createUploadClient({ token: credential, baseUrl, fetch }) };
   }
-  const client = createClient({ apiKey: credential, baseUrl, fetch });
-  return { kind, uploads: client, workspace: kind === "private" ? client : undefined };
+  const client = createClient({ apiKey: credential, baseUrl, assetsUrl, fetch });
+  return { kind, assetsUrl, uploads: client, workspace: kind === "private" ? client : undefined };
 }

@@ -22,6 +22,12 @@ const transformInput = z
 const urlInput = z
   .url({ protocol: /^https?$/ })
   .describe("The file's delivery URL, as an upload, list_files or get_file answered it.");
+const pathInput = z
+  .string()
+  .min(1)
+  .max(1024)
+  .optional()
+  .describe("The file's path, as answered with its url (e.g. `products/shoe.jpg`): tells where the URL's path starts.");
 
 /**
  * Builds `{assets}/{workspace_no}/{transform}/{path}`: no request and no secret when given the
@@ -42,28 +48,32 @@ export const deliveryUrlTool: ToolEntry = {
         inputSchema: byNumber
           ? {
               url: urlInput.optional(),
+              path: pathInput,
               file_no: fileNoInput.optional(),
               transform: transformInput,
             }
-          : { url: urlInput, transform: transformInput },
+          : { url: urlInput, path: pathInput, transform: transformInput },
         annotations: { readOnlyHint: true, openWorldHint: false },
       },
-      (input: { url?: string; file_no?: string; transform: string }) =>
+      (input: { url?: string; path?: string; file_no?: string; transform: string }) =>
         toolResult(async () => {
           const parsed = safeParseTransform(input.transform);
           if (!parsed.success) throw new InvalidTransform(`Invalid transform: ${parsed.error.message}`);
           const target = await targetOf(input, context);
-          return { url: deliveryUrl(target, input.transform) };
+          return { url: deliveryUrl(target, input.transform, context.access.assetsUrl) };
         }),
     );
   },
 };
 
-async function targetOf(input: { url?: string; file_no?: string }, context: ToolContext): Promise<DeliveryTarget> {
+async function targetOf(
+  input: { url?: string; path?: string; file_no?: string },
+  context: ToolContext,
+): Promise<DeliveryTarget> {
   if ((input.url === undefined) === (input.file_no === undefined)) {
     throw new InvalidArgument("give exactly one of url or file_no");
   }
-  if (input.url !== undefined) return input.url;
+  if (input.url !== undefined) return { url: input.url, path: input.path ?? null };
   const file = await workspaceClient(context).files.get(input.file_no as string);
   if (file.is_private) {
     throw new InvalidArgument(`file ${file.file_no} is private: its plain URL answers 404; use signed_url`);
