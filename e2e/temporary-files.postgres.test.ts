@@ -18,6 +18,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { UploadResponse } from "@trove/schema";
 import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gradientPng } from "./support/png";
@@ -105,7 +106,7 @@ describe.runIf(adminUrl)("temporary files on two instances sharing PostgreSQL", 
     });
     const body = (await response.json()) as { data: Record<string, unknown> };
     expect(response.status, JSON.stringify(body)).toBe(200);
-    return { ...uploadRecord(body), workspace_no: String(body.data.workspace_no) };
+    return uploadRecord(body) as unknown as UploadResponse & { workspace_no: string };
   }
 
   it("deletes each expired file once, 404 from its deadline on both instances", async () => {
