@@ -39,6 +39,7 @@ import { authPlugin } from "./plugins/auth.js";
 import { corsPlugin } from "./plugins/cors.js";
 import { dbPlugin } from "./plugins/db.js";
 import { errorsPlugin } from "./plugins/errors.js";
+import { mcpMountPlugin } from "./plugins/mcp-mount.js";
 import { rateLimitPlugin } from "./plugins/rate-limit.js";
 import { rejectNulPlugin } from "./plugins/reject-nul.js";
 import { genRequestId, requestIdPlugin } from "./plugins/request-id.js";
@@ -163,6 +164,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(partGatewayRoutes);
     // Off without a token: /admin/ paths are then unknown routes (404), not refusals.
     if (config.adminToken) await app.register(adminRoutes);
+    if (config.mcp) await app.register(mcpMountPlugin);
     for (const routes of options.routes ?? []) await app.register(routes);
     await app.register(workersPlugin);
   } catch (error) {

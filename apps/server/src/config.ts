@@ -123,6 +123,8 @@ export interface ServerConfig {
   metrics: MetricsConfig;
   /** Origins whose pages may call the server (TROVE_CORS_ORIGINS, src/plugins/cors.ts). */
   corsOrigins: CorsOrigins;
+  /** Whether `/mcp` is served through the optional @trove/mcp (TROVE_MCP, src/plugins/mcp-mount.ts). */
+  mcp: boolean;
   /** Whether spans are exported and where (OTEL_*, src/tracing/tracing-config.ts). */
   tracing: TracingConfig;
 }
@@ -275,6 +277,7 @@ export function loadConfig(env: Environment = process.env): ServerConfig {
     publicKeyPolicy: publicKeyPolicyOf(env),
     metrics: resolveMetricsConfig(e),
     corsOrigins: e.TROVE_CORS_ORIGINS,
+    mcp: e.TROVE_MCP === "on",
     tracing: tracingConfigOf(e),
   });
 }
@@ -386,6 +389,7 @@ export function resolveConfig(input: ConfigInput): ServerConfig {
     ...(input.publicKeyPolicy ? { publicKeyPolicy: input.publicKeyPolicy } : {}),
     metrics: input.metrics ?? resolveMetricsConfig(DEFAULTS_OF_SETTINGS),
     corsOrigins: input.corsOrigins ?? SETTINGS.TROVE_CORS_ORIGINS.default,
+    mcp: input.mcp ?? SETTINGS.TROVE_MCP.default === "on",
     tracing: input.tracing ?? tracingConfigOf(DEFAULTS_OF_SETTINGS),
   };
 }

@@ -21,7 +21,11 @@ export interface McpHttpOptions {
 }
 
 /** Handles one HTTP request to the MCP endpoint; `parsedBody` when a framework has read the body already. */
-export type McpHttpHandler = (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => Promise<void>;
+export type McpHttpHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  parsedBody?: unknown,
+) => Promise<void>;
 
 /**
  * Stateless: every POST builds a server for the credential it carries and is answered with JSON;
@@ -50,7 +54,10 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       transport: "http",
       roots: [],
     });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     res.on("close", () => {
       void transport.close();
       void server.close();

@@ -57,9 +57,11 @@ async function serveHttp(
   env: NodeJS.ProcessEnv,
 ): Promise<number> {
   const baseUrl = env.TROVE_BASE_URL?.trim();
-  if (!baseUrl) throw new ConfigurationError("TROVE_BASE_URL is not set (the Trove API, e.g. https://api.example.com)");
+  if (!baseUrl)
+    throw new ConfigurationError("TROVE_BASE_URL is not set (the Trove API, e.g. https://api.example.com)");
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigurationError(`--port ${values.port} is not a port`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ConfigurationError(`--port ${values.port} is not a port`);
   const handler = createMcpHttpHandler({
     baseUrl,
     assetsUrl: env.TROVE_ASSETS_URL?.trim() || undefined,

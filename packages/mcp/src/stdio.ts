@@ -13,8 +13,10 @@ export class ConfigurationError extends Error {}
 export async function runStdio(env: NodeJS.ProcessEnv): Promise<void> {
   const credential = env.TROVE_API_KEY?.trim();
   const baseUrl = env.TROVE_BASE_URL?.trim();
-  if (!credential) throw new ConfigurationError("TROVE_API_KEY is not set (a trove_sk_/trove_pk_ key or an upload token)");
-  if (!baseUrl) throw new ConfigurationError("TROVE_BASE_URL is not set (the Trove API, e.g. https://api.example.com)");
+  if (!credential)
+    throw new ConfigurationError("TROVE_API_KEY is not set (a trove_sk_/trove_pk_ key or an upload token)");
+  if (!baseUrl)
+    throw new ConfigurationError("TROVE_BASE_URL is not set (the Trove API, e.g. https://api.example.com)");
   const server = createTroveMcpServer({
     access: troveAccess({ credential, baseUrl, assetsUrl: env.TROVE_ASSETS_URL?.trim() || undefined }),
     transport: "stdio",

@@ -34,7 +34,11 @@ describe("trove-mcp --http", () => {
   const post = (headers: Record<string, string>) =>
     fetch(mcp.url, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        ...headers,
+      },
       body: JSON.stringify(INITIALIZE),
     });
 
@@ -69,7 +73,9 @@ describe("trove-mcp --http", () => {
       expect(uploaded.json).toMatchObject({ path: "agents/http-copied.png" });
 
       const found = await callTool(privateClient, "search_files", { name: "http-copied" });
-      expect(found.json.files.map((file: { file_no: string }) => file.file_no)).toEqual([uploaded.json.file_no]);
+      expect(found.json.files.map((file: { file_no: string }) => file.file_no)).toEqual([
+        uploaded.json.file_no,
+      ]);
 
       const built = await callTool(tokenClient, "delivery_url", {
         url: uploaded.json.url,
@@ -88,7 +94,10 @@ describe("trove-mcp --http", () => {
   it("makes a signed URL for a private file", async () => {
     const trove = createClient({ apiKey: server.keys.private, baseUrl: server.baseUrl });
     const file = await trove.upload(PNG, { fileName: "http-private.png", isPrivate: true });
-    const signed = await callTool(privateClient, "signed_url", { file_no: file.file_no, transform: "f_webp" });
+    const signed = await callTool(privateClient, "signed_url", {
+      file_no: file.file_no,
+      transform: "f_webp",
+    });
     expect(signed.isError).toBe(false);
     const served = await fetch(signed.json.url);
     expect(served.status).toBe(200);
@@ -109,6 +118,15 @@ describe("trove-mcp --http", () => {
     expect((await post({ ...auth, origin: "null" })).status).toBe(403);
     expect((await post({ ...auth, origin: ALLOWED_ORIGIN })).status).toBe(200);
     expect((await post(auth)).status).toBe(200);
+  });
+
+  it("is not mounted in trove-server unless TROVE_MCP is on", async () => {
+    const response = await fetch(`${server.baseUrl}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${server.keys.private}` },
+      body: JSON.stringify(INITIALIZE),
+    });
+    expect(response.status).toBe(404);
   });
 
   it("takes the credential from x-api-key too, and answers GET with 405 (stateless)", async () => {

@@ -52,7 +52,11 @@ describe("trove-mcp over stdio", () => {
 
   it("uploads a local file, finds it by search, and serves a transformed URL from the delivery host", async () => {
     const path = await writePng(join(roots.path, "mcp-stdio-hero.png"));
-    const uploaded = await callTool(privateClient, "upload_file", { path, folder: "mcp", tags: ["mcp-stdio"] });
+    const uploaded = await callTool(privateClient, "upload_file", {
+      path,
+      folder: "mcp",
+      tags: ["mcp-stdio"],
+    });
     expect(uploaded.isError).toBe(false);
     expect(uploaded.json).toMatchObject({ name: "mcp-stdio-hero.png", path: "mcp/mcp-stdio-hero.png" });
 
@@ -61,9 +65,14 @@ describe("trove-mcp over stdio", () => {
     expect(found.json.total).toBe(1);
     expect(found.json.files[0].file_no).toBe(uploaded.json.file_no);
     const byTag = await callTool(privateClient, "search_files", { tags: ["mcp-stdio"] });
-    expect(byTag.json.files.map((file: { file_no: string }) => file.file_no)).toEqual([uploaded.json.file_no]);
+    expect(byTag.json.files.map((file: { file_no: string }) => file.file_no)).toEqual([
+      uploaded.json.file_no,
+    ]);
 
-    const built = await callTool(privateClient, "delivery_url", { file_no: uploaded.json.file_no, transform: "w_1,f_webp" });
+    const built = await callTool(privateClient, "delivery_url", {
+      file_no: uploaded.json.file_no,
+      transform: "w_1,f_webp",
+    });
     expect(built.isError).toBe(false);
     expect(built.json.url).toBe(uploaded.json.url.replace("/mcp/", "/w_1,f_webp/mcp/"));
     const variant = await fetch(built.json.url);
@@ -75,7 +84,10 @@ describe("trove-mcp over stdio", () => {
     const path = await writePng(join(roots.path, "mcp-public.png"));
     const uploaded = await callTool(publicClient, "upload_file", { path });
     expect(uploaded.isError).toBe(false);
-    const built = await callTool(publicClient, "delivery_url", { url: uploaded.json.url, transform: "w_1,f_png" });
+    const built = await callTool(publicClient, "delivery_url", {
+      url: uploaded.json.url,
+      transform: "w_1,f_png",
+    });
     expect(built.isError).toBe(false);
     expect((await fetch(built.json.url)).headers.get("content-type")).toBe("image/png");
   });
@@ -92,7 +104,10 @@ describe("trove-mcp over stdio", () => {
     expect(signed.isError).toBe(false);
     expect((await fetch(signed.json.url)).status).toBe(200);
     expect((await fetch(signed.json.url.split("?")[0])).status).toBe(404);
-    const plain = await callTool(privateClient, "delivery_url", { file_no: uploaded.json.file_no, transform: "w_1" });
+    const plain = await callTool(privateClient, "delivery_url", {
+      file_no: uploaded.json.file_no,
+      transform: "w_1",
+    });
     expect(plain.isError).toBe(true);
     expect(plain.json.error.message).toMatch(/signed_url/);
   });
@@ -166,9 +181,15 @@ describe("trove-mcp over stdio", () => {
     expect(text).toContain("`c` | `fill`, `fit`, `limit`, `scale`, `pad`, `crop`");
 
     const privateResources = (await privateClient.listResources()).resources.map((resource) => resource.uri);
-    expect(privateResources.sort()).toEqual(["trove://files/recent", "trove://folders", "trove://transform-grammar"]);
+    expect(privateResources.sort()).toEqual([
+      "trove://files/recent",
+      "trove://folders",
+      "trove://transform-grammar",
+    ]);
     const recent = await privateClient.readResource({ uri: "trove://files/recent" });
-    const body = JSON.parse(recent.contents[0] && "text" in recent.contents[0] ? String(recent.contents[0].text) : "{}");
+    const body = JSON.parse(
+      recent.contents[0] && "text" in recent.contents[0] ? String(recent.contents[0].text) : "{}",
+    );
     expect(body.total).toBeGreaterThan(0);
   });
 });

@@ -86,6 +86,12 @@ export const SETTINGS = {
     description:
       "Pages allowed to call the API, PUT parts and read the delivery host: `*` any origin, `none` no CORS headers, or comma-separated origins (`https://app.example.com`).",
   }),
+  TROVE_MCP: choice(["off", "on"], {
+    group: "Server",
+    default: "off",
+    description:
+      "`on`: serve the Model Context Protocol at `/mcp` (Streamable HTTP, each request with its own key or upload token in `Authorization: Bearer`) through the optional package `@trove/mcp`, which must be installed; browser origins allowed are the listed `TROVE_CORS_ORIGINS` (never `*`).",
+  }),
   LOG_LEVEL: choice(LOG_LEVELS, { group: "Server", default: "info", description: "Log level." }),
 
   // Database

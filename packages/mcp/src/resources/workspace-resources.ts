@@ -38,5 +38,7 @@ export function registerWorkspaceResources(server: McpServer, client: TroveClien
 }
 
 function json(uri: URL, value: unknown): ReadResourceResult {
-  return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(value, null, 2) }] };
+  return {
+    contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(value, null, 2) }],
+  };
 }

@@ -1,6 +1,6 @@
 import { fileNoInput } from "./file-no-input.js";
-import { toolResult } from "./tool-result.js";
 import { type ToolEntry, workspaceClient } from "./tool-entry.js";
+import { toolResult } from "./tool-result.js";
 
 export const deleteFileTool: ToolEntry = {
   name: "delete_file",
@@ -14,7 +14,12 @@ export const deleteFileTool: ToolEntry = {
         description:
           "Delete a file permanently, from storage and database; its URLs stop working. There is no undo: confirm with the user first.",
         inputSchema: { file_no: fileNoInput },
-        annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+        annotations: {
+          readOnlyHint: false,
+          destructiveHint: true,
+          idempotentHint: true,
+          openWorldHint: false,
+        },
       },
       ({ file_no }) => toolResult(() => client.files.delete(file_no)),
     );

@@ -2,8 +2,8 @@ import { safeParseTransform } from "@trove/schema";
 import { type DeliveryTarget, deliveryUrl } from "@trove/sdk/node";
 import * as z from "zod";
 import { fileNoInput } from "./file-no-input.js";
-import { toolResult } from "./tool-result.js";
 import { type ToolContext, type ToolEntry, workspaceClient } from "./tool-entry.js";
+import { toolResult } from "./tool-result.js";
 
 class InvalidTransform extends Error {
   readonly code = "INVALID_TRANSFORM";
@@ -27,7 +27,9 @@ const pathInput = z
   .min(1)
   .max(1024)
   .optional()
-  .describe("The file's path, as answered with its url (e.g. `products/shoe.jpg`): tells where the URL's path starts.");
+  .describe(
+    "The file's path, as answered with its url (e.g. `products/shoe.jpg`): tells where the URL's path starts.",
+  );
 
 /**
  * Builds `{assets}/{workspace_no}/{transform}/{path}`: no request and no secret when given the

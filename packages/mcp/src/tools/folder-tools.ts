@@ -1,8 +1,8 @@
 import { FOLDER_SORTS } from "@trove/schema";
 import * as z from "zod";
 import { pageInput, slicePage } from "./page-input.js";
-import { toolResult } from "./tool-result.js";
 import { type ToolEntry, workspaceClient } from "./tool-entry.js";
+import { toolResult } from "./tool-result.js";
 
 const folderNoInput = z.string().min(1).max(64);
 
@@ -18,7 +18,9 @@ export const listFoldersTool: ToolEntry = {
         description:
           "The folders directly inside a folder (the root folders by default), with how many files and bytes each holds at any depth. One page, with `total` and `has_more`.",
         inputSchema: {
-          parent_folder_no: folderNoInput.optional().describe("The folder whose subfolders to list; omit for the root."),
+          parent_folder_no: folderNoInput
+            .optional()
+            .describe("The folder whose subfolders to list; omit for the root."),
           name: z.string().min(1).max(255).optional().describe("Only folders whose name contains this."),
           sort: z.enum(FOLDER_SORTS).optional(),
           ...pageInput,
@@ -49,9 +51,16 @@ export const createFolderTool: ToolEntry = {
           "Create a folder at the root or inside another. Uploads with a `folder` path create their folders by themselves; this is for empty ones.",
         inputSchema: {
           name: z.string().min(1).max(255).describe("The folder's name (one path segment)."),
-          parent_folder_no: folderNoInput.optional().describe("Create it inside this folder; omit for the root."),
+          parent_folder_no: folderNoInput
+            .optional()
+            .describe("Create it inside this folder; omit for the root."),
         },
-        annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+        annotations: {
+          readOnlyHint: false,
+          destructiveHint: false,
+          idempotentHint: false,
+          openWorldHint: false,
+        },
       },
       ({ name, parent_folder_no }) => toolResult(() => client.folders.create({ name, parent_folder_no })),
     );

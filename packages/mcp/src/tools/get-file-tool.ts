@@ -1,6 +1,6 @@
-import { toolResult } from "./tool-result.js";
 import { fileNoInput } from "./file-no-input.js";
 import { type ToolEntry, workspaceClient } from "./tool-entry.js";
+import { toolResult } from "./tool-result.js";
 
 export const getFileTool: ToolEntry = {
   name: "get_file",

@@ -1,8 +1,8 @@
 import { SOURCE_TYPES } from "@trove/schema";
 import * as z from "zod";
 import { pageInput } from "./page-input.js";
-import { toolResult } from "./tool-result.js";
 import { type ToolEntry, workspaceClient } from "./tool-entry.js";
+import { toolResult } from "./tool-result.js";
 
 export const listSourcesTool: ToolEntry = {
   name: "list_sources",

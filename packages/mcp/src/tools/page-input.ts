@@ -25,7 +25,11 @@ export interface PageSummary {
 }
 
 /** A page of a list the API answers whole (folders): cut here, with the same summary. */
-export function slicePage<T>(items: readonly T[], page: number, limit: number): { items: T[]; page: PageSummary } {
+export function slicePage<T>(
+  items: readonly T[],
+  page: number,
+  limit: number,
+): { items: T[]; page: PageSummary } {
   const start = (page - 1) * limit;
   return {
     items: items.slice(start, start + limit),

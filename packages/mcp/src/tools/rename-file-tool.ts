@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { fileNoInput } from "./file-no-input.js";
-import { toolResult } from "./tool-result.js";
 import { type ToolEntry, workspaceClient } from "./tool-entry.js";
+import { toolResult } from "./tool-result.js";
 
 // Destructive in the MCP sense: the file's path, and so every delivery URL already handed out,
 // changes. It never overwrites another file (the server answers a conflict instead).
@@ -20,7 +20,12 @@ export const renameFileTool: ToolEntry = {
           file_no: fileNoInput,
           name: z.string().min(1).max(255).describe("The new name, without extension, e.g. `hero-banner`."),
         },
-        annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+        annotations: {
+          readOnlyHint: false,
+          destructiveHint: true,
+          idempotentHint: true,
+          openWorldHint: false,
+        },
       },
       ({ file_no, name }) => toolResult(() => client.files.rename(file_no, name)),
     );

@@ -1,8 +1,8 @@
 import * as z from "zod";
 import { fileListOutput } from "./file-list-output.js";
 import { pageInput } from "./page-input.js";
-import { toolResult } from "./tool-result.js";
 import { type ToolEntry, workspaceClient } from "./tool-entry.js";
+import { toolResult } from "./tool-result.js";
 
 export const searchFilesTool: ToolEntry = {
   name: "search_files",
@@ -18,7 +18,14 @@ export const searchFilesTool: ToolEntry = {
         inputSchema: {
           name: z.string().min(1).max(255).optional().describe("Part of the file name, e.g. `hero`."),
           tags: z.array(z.string().min(1).max(100)).max(20).optional().describe("Tags the files must carry."),
-          path: z.string().min(1).max(1024).optional().describe("A folder path (files at any depth below it, e.g. `products`) or one file's exact path."),
+          path: z
+            .string()
+            .min(1)
+            .max(1024)
+            .optional()
+            .describe(
+              "A folder path (files at any depth below it, e.g. `products`) or one file's exact path.",
+            ),
           folder_no: z.string().max(64).optional().describe("Only files directly in this folder."),
           ...pageInput,
         },

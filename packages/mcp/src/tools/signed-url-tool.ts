@@ -1,8 +1,8 @@
 import { MAX_SIGNED_URL_EXPIRES_IN } from "@trove/schema";
 import * as z from "zod";
 import { fileNoInput } from "./file-no-input.js";
-import { toolResult } from "./tool-result.js";
 import { type ToolEntry, workspaceClient } from "./tool-entry.js";
+import { toolResult } from "./tool-result.js";
 
 export const signedUrlTool: ToolEntry = {
   name: "signed_url",

@@ -15,7 +15,10 @@ export async function toolResult(run: () => Promise<unknown>): Promise<CallToolR
 }
 
 export function toolError(error: unknown): CallToolResult {
-  return { isError: true, content: [{ type: "text", text: JSON.stringify({ error: describe(error) }, null, 2) }] };
+  return {
+    isError: true,
+    content: [{ type: "text", text: JSON.stringify({ error: describe(error) }, null, 2) }],
+  };
 }
 
 function describe(error: unknown): Record<string, unknown> {

@@ -1,6 +1,6 @@
 import * as z from "zod";
-import { toolResult } from "./tool-result.js";
 import type { ToolEntry } from "./tool-entry.js";
+import { toolResult } from "./tool-result.js";
 import { storeOptionsInput, storeOptionsOf, uploadSummary } from "./upload-options-input.js";
 
 export const uploadFromUrlTool: ToolEntry = {
@@ -20,7 +20,9 @@ export const uploadFromUrlTool: ToolEntry = {
         annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
       },
       ({ url, ...options }) =>
-        toolResult(async () => uploadSummary(await access.uploads.uploadFromUrl(url, storeOptionsOf(options)))),
+        toolResult(async () =>
+          uploadSummary(await access.uploads.uploadFromUrl(url, storeOptionsOf(options))),
+        ),
     );
   },
 };

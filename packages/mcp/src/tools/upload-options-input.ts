@@ -9,7 +9,12 @@ export const storeOptionsInput = {
     .max(1024)
     .optional()
     .describe("Folder path to store the file in, e.g. `products/2026`; created when missing."),
-  file_name: z.string().min(1).max(255).optional().describe("Name to store the file under, with its extension."),
+  file_name: z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .describe("Name to store the file under, with its extension."),
   tags: z.array(z.string().min(1).max(100)).max(100).optional().describe("Tags to attach, for search."),
   transform: z
     .string()

@@ -1,8 +1,8 @@
 import { basename } from "node:path";
 import * as z from "zod";
 import { openUnderRoots } from "../roots-guard.js";
-import { toolResult } from "./tool-result.js";
 import type { ToolEntry } from "./tool-entry.js";
+import { toolResult } from "./tool-result.js";
 import { storeOptionsInput, storeOptionsOf, uploadSummary } from "./upload-options-input.js";
 
 /**
@@ -21,7 +21,11 @@ export const uploadPathTool: ToolEntry = {
         title: "Upload a local file",
         description: `Upload a file from this computer to the workspace. Only regular files inside these folders may be read: ${roots.join(", ")}. Answers the stored file: file_no, path and url.`,
         inputSchema: {
-          path: z.string().min(1).max(4096).describe("Absolute path of the file, inside one of the allowed folders."),
+          path: z
+            .string()
+            .min(1)
+            .max(4096)
+            .describe("Absolute path of the file, inside one of the allowed folders."),
           ...storeOptionsInput,
         },
         annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },

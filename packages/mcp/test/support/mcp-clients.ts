@@ -77,7 +77,11 @@ export interface ToolAnswer {
 }
 
 /** Calls a tool and reads its JSON text answer. */
-export async function callTool(client: Client, name: string, args: Record<string, unknown>): Promise<ToolAnswer> {
+export async function callTool(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<ToolAnswer> {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
   const first = result.content[0];
   const text = first?.type === "text" ? first.text : "";
@@ -94,7 +98,8 @@ export async function callTool(client: Client, name: string, args: Record<string
 async function waitForListening(child: Child): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (!child.output().includes("trove-mcp listening on")) {
-    if (child.exited() || Date.now() > deadline) throw new Error(`trove-mcp --http did not start:\n${child.output()}`);
+    if (child.exited() || Date.now() > deadline)
+      throw new Error(`trove-mcp --http did not start:\n${child.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
