@@ -7,7 +7,9 @@ import { ConfigurationError, runStdio } from "./stdio.js";
 const USAGE = `Usage: trove-mcp                 MCP over stdio (TROVE_BASE_URL, TROVE_API_KEY, TROVE_MCP_ROOTS)
        trove-mcp --http [--port 3333] [--host 127.0.0.1] [--allowed-origin <origin>]...
                                    MCP over Streamable HTTP at /mcp (TROVE_BASE_URL; each request's
-                                   Authorization: Bearer <key or upload token>)`;
+                                   Authorization: Bearer <key or upload token>; browser origins from
+                                   --allowed-origin and TROVE_MCP_ALLOWED_ORIGINS)
+Both: TROVE_ASSETS_URL when the delivery host is not <TROVE_BASE_URL>/assets.`;
 
 /**
  * `trove-mcp`: stdio by default; `--http` serves Streamable HTTP at `/mcp`. Resolves the exit
