@@ -77,7 +77,10 @@ describe("libvips codecs Trove never uses", () => {
     ).rejects.toThrow(/blocked/);
   });
 
-  it.each(RASTER_FORMATS)("still read and write %s", async (format) => {
+  // sharp cannot write HEIC (no HEVC encoder): it is read from checked-in files in heif/*.test.ts.
+  const WRITABLE = RASTER_FORMATS.filter((format) => format !== "heic");
+
+  it.each(WRITABLE)("still read and write %s", async (format) => {
     blockUnusedCodecs();
     const input = await solid(40, 30, { r: 255, g: 0, b: 0 }, format);
     const stored = await processImage({ input, transform: "w_20,br_5" });

@@ -10,7 +10,7 @@
  * ```ts
  * // 1. While streaming the upload to storage, keep its first SNIFF_HEAD_BYTES.
  * const sniffed = await sniffContent(head, fileName); // { mimeType, format, extension, isRasterImage }
- * // 2. Raster images only (jpeg, png, webp, gif, avif, tiff); everything else is stored as bytes.
+ * // 2. Raster images only (jpeg, png, webp, gif, avif, tiff, heic); everything else is stored as bytes.
  * if (sniffed.isRasterImage) {
  *   const { output, info, transform } = await processImage({ input: bytesOrPath, transform: body.transform, limits });
  *   // output.kind === "original": store the upload as is (only its header was read).

@@ -1,9 +1,10 @@
 import type { Sharp } from "sharp";
+import { openHeif } from "./heif/open-heif.js";
 import { type ImageInput, readHead } from "./image-input.js";
 import { MediaError } from "./media-error.js";
 import type { MediaLimits } from "./media-limits.js";
 import { openImage } from "./open-image.js";
-import { RASTER_FORMATS } from "./raster-format.js";
+import { RASTER_FORMATS, type RasterFormat } from "./raster-format.js";
 import { type ImageHeader, readImageHeader } from "./read-image-header.js";
 import { sniffContent } from "./sniff-content.js";
 
@@ -17,6 +18,24 @@ export async function openRasterImage(
   input: ImageInput,
   limits: MediaLimits,
 ): Promise<{ open: () => Sharp; header: ImageHeader }> {
+  const format = await sniffRasterFormat(input);
+  // HEIC is decoded by libheif in a worker, then handed to sharp as raw pixels (./heif/).
+  if (format === "heic") return openHeif(input, limits);
+  const open = () => openImage(input, limits);
+  const header = await readImageHeader(input, open, format, limits);
+  return { open, header };
+}
+
+/**
+ * The header alone, for callers that will not decode (a store-time upload without a transform):
+ * unlike openRasterImage, a HEIC is not decoded here.
+ */
+export async function readRasterHeader(input: ImageInput, limits: MediaLimits): Promise<ImageHeader> {
+  const format = await sniffRasterFormat(input);
+  return readImageHeader(input, () => openImage(input, limits), format, limits);
+}
+
+async function sniffRasterFormat(input: ImageInput): Promise<RasterFormat> {
   const sniffed = await sniffContent(await readHead(input));
   if (!sniffed.isRasterImage) {
     throw new MediaError(
@@ -24,7 +43,5 @@ export async function openRasterImage(
       `only ${RASTER_FORMATS.join(", ")} images can be transformed; this file is ${sniffed.mimeType}`,
     );
   }
-  const open = () => openImage(input, limits);
-  const header = await readImageHeader(input, open, sniffed.format, limits);
-  return { open, header };
+  return sniffed.format;
 }

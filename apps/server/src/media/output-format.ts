@@ -1,5 +1,5 @@
 import type { ImageFormat, Transformation } from "@trove/schema";
-import type { OutputFormat, RasterFormat } from "./raster-format.js";
+import { isOutputFormat, type OutputFormat, type RasterFormat } from "./raster-format.js";
 
 /** What the transform asks of the encoder. `f` and `q` apply to the output: the last one wins. */
 export interface OutputDirectives {
@@ -19,7 +19,8 @@ export function outputDirectives(steps: Transformation): OutputDirectives {
 
 /**
  * The encoder for an output. Without `f` the input's format is kept (the stored file keeps its
- * type), except TIFF, which browsers cannot show: png with alpha, else jpeg. `auto` is decided
+ * type), except a format that is read but never written (TIFF, HEIC: not in OUTPUT_FORMATS): png
+ * with alpha, else jpeg. `auto` is decided
  * by the caller: webp at store time, the Accept header at delivery.
  */
 export function resolveOutputFormat(
@@ -30,7 +31,7 @@ export function resolveOutputFormat(
 ): OutputFormat {
   switch (requested) {
     case undefined:
-      if (inputFormat !== "tiff") return inputFormat;
+      if (isOutputFormat(inputFormat)) return inputFormat;
       return hasAlpha ? "png" : "jpeg";
     case "auto":
       return auto(hasAlpha);

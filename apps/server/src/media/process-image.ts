@@ -2,7 +2,7 @@ import { canonicalTransform, type Transformation } from "@trove/schema";
 import { encodeImage } from "./encode-image.js";
 import { type ImageInput, inputSize } from "./image-input.js";
 import { type MediaLimits, resolveMediaLimits } from "./media-limits.js";
-import { openRasterImage } from "./open-raster-image.js";
+import { openRasterImage, readRasterHeader } from "./open-raster-image.js";
 import { outputDirectives, resolveOutputFormat } from "./output-format.js";
 import { FORMAT_EXTENSIONS, type RasterFormat } from "./raster-format.js";
 import { type ImageHeader, type ImageOrientation, orientationOf } from "./read-image-header.js";
@@ -62,9 +62,8 @@ export interface ProcessedImage {
 export async function processImage(options: ProcessImageOptions): Promise<ProcessedImage> {
   const limits = resolveMediaLimits(options.limits);
   const steps = readTransform(options.transform);
-  const { open, header } = await openRasterImage(options.input, limits);
-
   if (steps.length === 0) {
+    const header = await readRasterHeader(options.input, limits);
     return {
       output: { kind: "original" },
       info: {
@@ -81,6 +80,7 @@ export async function processImage(options: ProcessImageOptions): Promise<Proces
     };
   }
 
+  const { open, header } = await openRasterImage(options.input, limits);
   const rendered = await runTransform(open, header, steps, limits);
   const { format, quality } = outputDirectives(steps);
   const outputFormat = resolveOutputFormat(format, header.format, rendered.hasAlpha, () => "webp");

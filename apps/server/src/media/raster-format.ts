@@ -1,12 +1,16 @@
 /**
- * The raster formats the pipeline decodes: what the prebuilt libvips reads natively and safely.
- * SVG and PDF are deliberately absent (see sniff-content.ts); so are HEIC (no decoder in the
- * prebuilt libvips), BMP and PSD (only through ImageMagick, which is not bundled).
+ * The raster formats the pipeline decodes: what the prebuilt libvips reads natively and safely,
+ * and HEIC, which libvips cannot decode (no HEVC decoder in the prebuilt build) and libheif does,
+ * in WebAssembly in a worker (./heif/). SVG and PDF are deliberately absent (see
+ * sniff-content.ts); so are BMP and PSD (only through ImageMagick, which is not bundled).
  */
-export const RASTER_FORMATS = ["jpeg", "png", "webp", "gif", "avif", "tiff"] as const;
+export const RASTER_FORMATS = ["jpeg", "png", "webp", "gif", "avif", "tiff", "heic"] as const;
 export type RasterFormat = (typeof RASTER_FORMATS)[number];
 
-/** What the pipeline writes. TIFF is read but not written: browsers do not display it. */
+/**
+ * What the pipeline writes. TIFF and HEIC are read but not written: most browsers do not display
+ * them (and there is no HEVC encoder).
+ */
 export const OUTPUT_FORMATS = ["jpeg", "png", "webp", "gif", "avif"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
@@ -17,6 +21,8 @@ export const FORMAT_MIME_TYPES: Record<RasterFormat, string> = {
   gif: "image/gif",
   avif: "image/avif",
   tiff: "image/tiff",
+  // A HEIF whose brands are not HEVC's is image/heif (heif-brands.ts); its header says so.
+  heic: "image/heic",
 };
 
 export const FORMAT_EXTENSIONS: Record<RasterFormat, string> = {
@@ -26,6 +32,7 @@ export const FORMAT_EXTENSIONS: Record<RasterFormat, string> = {
   gif: "gif",
   avif: "avif",
   tiff: "tif",
+  heic: "heic",
 };
 
 export function isRasterFormat(format: string): format is RasterFormat {

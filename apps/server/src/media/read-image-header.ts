@@ -1,4 +1,5 @@
 import type { Metadata, Sharp } from "sharp";
+import { readHeifHeader } from "./heif/read-heif-header.js";
 import type { ImageInput } from "./image-input.js";
 import { MediaError } from "./media-error.js";
 import type { MediaLimits } from "./media-limits.js";
@@ -38,6 +39,11 @@ export async function readImageHeader(
   sniffed: RasterFormat,
   limits: MediaLimits,
 ): Promise<ImageHeader> {
+  // HEIC has no libvips decoder to fall back on: its own parser reads it, limits checked there.
+  if (sniffed === "heic") {
+    const heif = await readHeifHeader(input, limits);
+    return { ...headerOf(sniffed, heif), mimeType: heif.mimeType };
+  }
   const parsed = typeof input === "string" ? undefined : parseRasterHeader(input, sniffed);
   if (parsed === undefined) return readHeaderWithLibvips(open(), sniffed, limits);
   // libvips compares the pixels as stored, before orientation, and refuses only strictly more.

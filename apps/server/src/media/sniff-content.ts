@@ -1,5 +1,6 @@
 import { fileTypeFromBuffer } from "file-type";
 import { fileNameExtension } from "./file-name-extension.js";
+import { heifKind } from "./heif/heif-brands.js";
 import { FORMAT_EXTENSIONS, FORMAT_MIME_TYPES, type RasterFormat } from "./raster-format.js";
 import { sniffText } from "./sniff-text.js";
 
@@ -73,6 +74,12 @@ export async function sniffContent(head: Uint8Array, fileName?: string): Promise
   const bytes = head.length > SNIFF_HEAD_BYTES ? head.subarray(0, SNIFF_HEAD_BYTES) : head;
   const detected = bytes.length === 0 ? undefined : await fileTypeFromBuffer(bytes);
   const truncated = head.length >= SNIFF_HEAD_BYTES;
+  // HEIF before file-type, whose brand rules differ from the pipeline's (heif-brands.ts).
+  const heif = heifKind(bytes);
+  if (heif !== undefined) {
+    const mimeType = heif.format === "heic" ? heif.mimeType : FORMAT_MIME_TYPES.avif;
+    return { mimeType, format: heif.format, extension: FORMAT_EXTENSIONS[heif.format], isRasterImage: true };
+  }
   // file-type calls any `<?xml` file XML, SVG included; and XML served with an XML type can
   // render as XHTML (scripts and all) on the assets host. So XML is either SVG or inert text.
   if (detected?.mime === "application/xml") {

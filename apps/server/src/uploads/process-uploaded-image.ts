@@ -11,6 +11,7 @@ import { HttpError } from "../errors/index.js";
 import { isMediaError } from "../media/media-error.js";
 import { resolveMediaLimits } from "../media/media-limits.js";
 import { type ProcessedImage, processImage } from "../media/process-image.js";
+import { RASTER_FORMATS } from "../media/raster-format.js";
 import { objectKey } from "../storage/driver.js";
 import { imageInputOf, putBuffer, thumbnailKeyOf } from "../storage/object-keys.js";
 import type { RegisterFileInput } from "./register-file-input.js";
@@ -41,7 +42,7 @@ export async function processUploadedImage(
     if (transform !== undefined) {
       throw new HttpError(
         400,
-        `transform applies to raster images only (jpeg, png, webp, gif, avif, tiff); this file is ${described.mimeType}`,
+        `transform applies to raster images only (${RASTER_FORMATS.join(", ")}); this file is ${described.mimeType}`,
         { errorCode: "UNSUPPORTED_MEDIA_TYPE" },
       );
     }
