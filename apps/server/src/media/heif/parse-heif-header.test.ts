@@ -77,7 +77,7 @@ describe("parseHeifHeader", () => {
     const fraction = (n: number) => [n, 1];
     const u32s = (values: number[]) => {
       const out = new Uint8Array(values.length * 4);
-      values.forEach((value, index) => new DataView(out.buffer).setUint32(index * 4, value));
+      for (const [index, value] of values.entries()) new DataView(out.buffer).setUint32(index * 4, value);
       return out;
     };
     const clap = box("clap", [u32s([...fraction(200), ...fraction(100), 0, 1, 0, 1])]);
