@@ -96,7 +96,7 @@ describe("HEIC uploads", () => {
     // The envelope every undecodable image gets from delivery.
     expect(variant.json()).toEqual({
       error: "Validation failed",
-      message: "image could not be decoded: it is corrupt or truncated",
+      message: expect.stringMatching(/^image could not be decoded: /),
     });
   });
 });
