@@ -54,7 +54,8 @@ function start(): void {
       total.set(row, 0, file.size);
       task.then(
         (result) => {
-          const isImage = file.type.startsWith("image/");
+          // A phone's HEIC often has no type in the browser; the server's sniff names it.
+          const isImage = file.type.startsWith("image/") || result.format === "heic";
           row.done({
             fileNo: result.file_no,
             url: result.url,

@@ -1,7 +1,8 @@
 import { TroveImage, TroveUploader, type UploadResult } from "@trove/react";
 import { useState } from "react";
 
-const IMAGE_FORMATS = new Set(["png", "jpg", "jpeg", "webp", "gif", "avif"]);
+// HEIC too: an iPhone photo is shown through delivery URLs, which convert it to WebP/AVIF/JPEG.
+const IMAGE_FORMATS = new Set(["png", "jpg", "jpeg", "webp", "gif", "avif", "heic"]);
 
 /** The uploader, then a gallery of what it uploaded (images only), newest first. */
 export function App() {

@@ -8,7 +8,7 @@ import {
   useRef,
   useState,
 } from "react";
-import { checkFile, type FileRejection } from "./file-checks.js";
+import { checkFile, type FileRejection, inputAccept } from "./file-checks.js";
 import { formatBytes } from "./format-transfer.js";
 import { announcementsBetween } from "./progress-announcement.js";
 import { UploadRow } from "./upload-row.js";
@@ -112,7 +112,7 @@ export function TroveUploader({
           className="trove-uploader__input"
           type="file"
           multiple={multiple}
-          accept={accept}
+          accept={inputAccept(accept)}
           capture={capture}
           disabled={disabled}
           aria-describedby={hint ? hintId : undefined}

@@ -58,7 +58,7 @@ export function pageHtml(config: PageConfig): string {
       (<code>POST /api/upload-token</code>), then uploads straight to Trove with it: images only, up to 10 MB, into
       this browser's own folder. The list below comes from <code>/api/files</code>: the backend asks Trove with the
       <strong>private</strong> key, which never reaches the browser, for the files of this browser's folder only.</p>
-    <input id="file-input" type="file" accept="image/*" multiple />
+    <input id="file-input" type="file" accept="image/*,.heic,.heif" multiple />
     <p id="total" hidden></p>
     <ul id="uploads" aria-live="polite"></ul>
     <h2>Your files</h2>
