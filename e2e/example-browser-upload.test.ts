@@ -3,6 +3,7 @@
 // server lists it (private key), and the thumbnail comes from the delivery host. The buttons
 // pause, resume and cancel a multipart upload. Runs with TROVE_BROWSER_TESTS=1.
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -81,6 +82,36 @@ describe("examples/browser-upload in Chromium", () => {
       (img as HTMLImageElement).naturalHeight,
     ]);
     expect(natural).toEqual([256, 160]);
+  });
+
+  it("uploads a .heic picked from a phone (no type from the browser) and shows it as WebP", async () => {
+    const { page } = chrome.tab;
+    const heic = readFileSync(
+      new URL("../apps/server/test/fixtures/heif/photo-1280x800.heic", import.meta.url),
+    );
+    // What Chromium gives a HEIC on most desktops: the name, no MIME type.
+    await page.locator("#file-input").setInputFiles({ name: "IMG_0042.HEIC", mimeType: "", buffer: heic });
+
+    await waitForState(page, "IMG_0042.HEIC", "done");
+    const fileNo = await row(page, "IMG_0042.HEIC").getAttribute("data-file-no");
+    const { files } = await admin().files.list({ name: "IMG_0042" });
+    const listed = files.find((file) => file.file_no === fileNo);
+    expect(listed).toMatchObject({
+      name: "IMG_0042.heic", // the extension is the sniffed format's
+      file_size: heic.length,
+      width: 1280,
+      height: 800,
+    });
+    expect(await downloadSha256(listed!.url)).toEqual(digestOf(heic));
+
+    // The row's thumbnail is the delivery host's WebP of the HEIC, and Chromium displays it.
+    const thumb = row(page, "IMG_0042.HEIC").locator("img.thumb");
+    expect(await thumb.getAttribute("src")).toMatch(/f_webp/);
+    await page.waitForFunction(
+      (img) => img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0,
+      await thumb.elementHandle(),
+    );
+    expect(await thumb.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(256);
   });
 
   it("pause and resume buttons hold and finish a multipart upload", async () => {
