@@ -149,6 +149,11 @@ describe("temporary files", () => {
     expect((await t.app.inject({ method: "GET", url: variantUrl })).statusCode).toBe(404);
     expect((await api("GET", `/api/v1/files/${file.file_no}`)).statusCode).toBe(404);
     expect(await listedFileNos()).not.toContain(file.file_no);
+    // Nor can it be renamed or made public again in the meantime.
+    const patch = (url: string, payload: object) =>
+      t.app.inject({ method: "PATCH", url, payload, headers: { "x-api-key": t.keys.private } });
+    expect((await patch(`/api/v1/files/${file.file_no}/rename`, { name: "kept" })).statusCode).toBe(404);
+    expect((await patch(`/api/v1/files/${file.file_no}`, { is_private: true })).statusCode).toBe(404);
     // Not the API's to delete any more: the sweep's, with its reason.
     expect((await api("DELETE", `/api/v1/files/${file.file_no}`)).statusCode).toBe(404);
     expect(await t.app.db.file.count({ where: { id: row.id } })).toBe(1);

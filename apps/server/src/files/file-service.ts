@@ -55,7 +55,10 @@ export async function setFilePrivacy(
 ): Promise<FileDetailsSource> {
   // The `file.updated` event commits with the change, or neither does.
   await db.$transaction(async (tx) => {
-    const current = await tx.file.findFirst({ where: { workspaceId, fileNo }, select: { id: true } });
+    const current = await tx.file.findFirst({
+      where: { workspaceId, fileNo, ...unexpired() },
+      select: { id: true },
+    });
     if (!current) throw notFound("files");
     const file = await tx.file.update({
       where: { id: current.id },
@@ -109,6 +112,7 @@ export async function renameFile(
     const [locked] = await tx.$queryRaw<LockedFile[]>`
       SELECT id::text AS id, name, path, extension FROM files
       WHERE workspace_id = ${workspaceId}::uuid AND file_no = ${fileNo}
+        AND (expires_at IS NULL OR expires_at > now())
       FOR UPDATE`;
     if (!locked) throw renameNotFound(String(fileNo));
     const name = renamedFileName(requestedName, locked.extension);
