@@ -14,6 +14,7 @@ import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { stopAllChildren } from "@trove/test-support/children";
 import { benchBundleSize } from "./benches/bundle-size.js";
+import { benchHeicRender } from "./benches/heic-render.js";
 import { benchImages } from "./benches/images.js";
 import { benchListFiles } from "./benches/list-files.js";
 import { benchListScale } from "./benches/list-scale.js";
@@ -76,6 +77,12 @@ const BENCHES: Bench[] = [
       ["6a", "store-time w_800 on a 12 MP JPEG", "≤ 1.3×"],
       ["6b", "delivery of a cached variant", "≤ 1.2×"],
     ],
+  },
+  {
+    number: "10",
+    title: "HEIC to WebP",
+    run: benchHeicRender,
+    failedRows: [["10", "fresh w_800,f_webp of a 12 MP HEIC, wall time ms", "— (reported)"]],
   },
   {
     number: "4",
