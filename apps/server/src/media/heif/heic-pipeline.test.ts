@@ -53,6 +53,24 @@ describe("HEIC through the media pipeline", () => {
     expect(variantOutputFormat("heic", "w_50,f_webp", "legacy")).toBe("webp");
   });
 
+  it("shows a HEIC as its irot turns it: the record's size and every variant", async () => {
+    const turned = fixture("photo-1280x800-irot90.heic");
+    expect(await processImage({ input: turned })).toMatchObject({ info: { width: 800, height: 1280 } });
+    const variant = await renderVariant({ input: turned, transform: "w_100,f_png" });
+    expect(variant).toMatchObject({ width: 100, height: 160 });
+    // The same pixels as the unturned photo turned a quarter counter-clockwise (270° clockwise).
+    const expected = await sharp((await renderVariant({ input: heic, transform: "f_png" })).body)
+      .rotate(270)
+      .resize({ width: 100 })
+      .raw()
+      .toBuffer();
+    const actual = await sharp(variant.body).removeAlpha().raw().toBuffer();
+    let difference = 0;
+    for (let index = 0; index < actual.length; index += 1)
+      difference += Math.abs((actual[index] ?? 0) - (expected[index] ?? 0));
+    expect(difference / actual.length).toBeLessThan(4);
+  });
+
   it("applies a store-time transform", async () => {
     const processed = await processImage({ input: heic, transform: "w_320,f_webp" });
     expect(processed.output.kind).toBe("transformed");

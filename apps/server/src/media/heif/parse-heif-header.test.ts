@@ -68,6 +68,10 @@ describe("parseHeifHeader", () => {
   });
 
   it("turns the size by the irot property, a quarter turn swapping width and height", () => {
+    expect(parseHeifHeader(fixture("photo-1280x800-irot90.heic"))).toMatchObject({
+      width: 800,
+      height: 1280,
+    });
     expect(parseHeifHeader(singleImage(400, 300, [irot(1)]))).toMatchObject({ width: 300, height: 400 });
     expect(parseHeifHeader(singleImage(400, 300, [irot(2)]))).toMatchObject({ width: 400, height: 300 });
     expect(parseHeifHeader(singleImage(400, 300, [irot(3)]))).toMatchObject({ width: 300, height: 400 });
