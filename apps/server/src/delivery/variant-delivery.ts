@@ -13,7 +13,7 @@
  *   leading segments read as a transform but that names no file is a 404.
  * - The transform is validated and canonicalised (`@trove/schema`): invalid -> 400 whose
  *   message names the directive; `""` (a no-op such as `r_0`) serves the stored image itself.
- * - Raster images only (jpeg, png, webp, gif, avif, tiff). Any other file with a transform, a
+ * - Raster images only (RASTER_FORMATS, HEIC included). Any other file with a transform, a
  *   no-op one included, is a 400: an SVG or text file has one URL, its plain one.
  * - Rendered variants are cached in storage under `variantCacheKey(storageKey, canonical,
  *   autoFormat)` and served from there afterwards (`X-Cache: HIT`/`MISS`); concurrent requests
@@ -40,7 +40,7 @@ import { notFound } from "../errors/index.js";
 import { isMediaError } from "../media/media-error.js";
 import { resolveMediaLimits } from "../media/media-limits.js";
 import { negotiateAutoFormat } from "../media/negotiate-format.js";
-import { FORMAT_MIME_TYPES, isRasterFormat } from "../media/raster-format.js";
+import { FORMAT_MIME_TYPES, isRasterFormat, RASTER_FORMATS } from "../media/raster-format.js";
 import { SNIFF_HEAD_BYTES, sniffContent } from "../media/sniff-content.js";
 import { negotiatesFormat, variantCacheKey } from "../media/variant-cache-key.js";
 import { variantOutputFormat } from "../media/variant-output-format.js";
@@ -152,7 +152,7 @@ export function variantDelivery(app: DeliveryDeps): VariantDelivery {
     if (!isRasterFormat(file.format)) {
       throw new HttpError(
         400,
-        `Transformations apply to raster images only (jpeg, png, webp, gif, avif, tiff); this file is ${file.mimeType}`,
+        `Transformations apply to raster images only (${RASTER_FORMATS.join(", ")}); this file is ${file.mimeType}`,
       );
     }
 
