@@ -93,6 +93,7 @@ export function createServices({ config, database, storage: given, log }: Servic
       deliveryUrl,
       config,
       mediaLimits: config.mediaLimits,
+      placeholders: config.placeholders,
       maxUploadBytes: config.maxUploadBytes,
       renderGate,
       trustedRanges: config.trustedRanges,

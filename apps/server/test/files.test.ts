@@ -121,6 +121,8 @@ describe("GET /api/v1/files (list)", () => {
       workspace_no: t.workspace.workspaceNo,
       path: "photos/2024/charlie.jpg",
       extension: "jpg",
+      // A seeded row has none (placeholders: test/placeholders.test.ts).
+      placeholder: null,
     });
     expect(row?.url).toBe(`${t.config.assetsUrl}/${t.workspace.workspaceNo}/photos/2024/charlie.jpg`);
     // Raw JSON: numbers are numbers, the misspelled key is the only thumbnail key.
@@ -395,6 +397,8 @@ describe("GET /api/v1/files/:fileNo (details)", () => {
         is_private: false,
         // A file that stays (temporary files: test/temporary-files.test.ts).
         expires_at: null,
+        // Not computed for a seeded row (placeholders: test/placeholders.test.ts).
+        placeholder: null,
       },
     });
   });
@@ -556,6 +560,7 @@ describe("PATCH /api/v1/files/:fileNo/rename", () => {
       is_default: false,
       orientation: "landscape",
       extension: "jpg",
+      placeholder: null,
     });
     expect(record.updated_at).not.toBe(at(2).toISOString());
     const row = await t.app.db.file.findUniqueOrThrow({ where: { id: file.id } });

@@ -7,6 +7,7 @@ import {
   timestampSchema,
   uuidSchema,
 } from "./common.js";
+import { listPlaceholderSchema, placeholderSchema } from "./placeholder.js";
 import { transformStringSchema } from "./transform/index.js";
 
 export const FILE_SORT_FIELDS = ["file_size", "name", "created_at", "updated_at"] as const;
@@ -49,6 +50,8 @@ export const fileListRowSchema = z.object({
   workspace_no: z.string(),
   path: z.string(),
   extension: z.string(),
+  /** Trove's addition (optional: the hosted service does not send it): ./placeholder.ts. */
+  placeholder: listPlaceholderSchema.nullable().optional(),
 });
 export type FileListRow = z.infer<typeof fileListRowSchema>;
 
@@ -100,6 +103,8 @@ export const fileDetailsSchema = z.object({
   is_private: z.boolean().optional(),
   /** Trove's addition (optional, as above): when a temporary file is deleted; null if it stays. */
   expires_at: timestampSchema.nullable().optional(),
+  /** Trove's addition (optional, as above): the image's placeholder (./placeholder.ts). */
+  placeholder: placeholderSchema.nullable().optional(),
 });
 export type FileDetails = z.infer<typeof fileDetailsSchema>;
 
@@ -170,5 +175,7 @@ export const fileRecordSchema = z.object({
   is_default: z.boolean(),
   orientation: z.string().nullable(),
   extension: z.string(),
+  /** Trove's addition (optional): the image's placeholder (./placeholder.ts). */
+  placeholder: placeholderSchema.nullable().optional(),
 });
 export type FileRecord = z.infer<typeof fileRecordSchema>;

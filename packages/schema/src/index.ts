@@ -15,6 +15,7 @@ export * from "./folders.js";
 export * from "./key-kind.js";
 export * from "./multipart.js";
 export * from "./openapi/index.js";
+export * from "./placeholder.js";
 export * from "./route-table.js";
 export * from "./sources.js";
 export * from "./transform/index.js";

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { fileNoSchema, metadataObjectSchema, tagSchema, timestampSchema } from "./common.js";
+import { placeholderSchema } from "./placeholder.js";
 import { fileExpiresInSchema, fileNameSchema, folderPathSchema } from "./uploads.js";
 
 /** Longest lifetime of presigned part URLs we accept: 7 days, S3's own limit for presigning. */
@@ -52,6 +53,8 @@ export const multipartCompleteResultSchema = z.object({
   workspace_no: z.string(),
   /** Trove's addition (optional): when a temporary file is deleted; null for a file that stays. */
   expires_at: timestampSchema.nullable().optional(),
+  /** Trove's addition (optional): the image's placeholder, usually still null here (./placeholder.ts). */
+  placeholder: placeholderSchema.nullable().optional(),
 });
 
 export const multipartCompleteResponseSchema = z.object({

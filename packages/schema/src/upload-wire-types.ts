@@ -5,6 +5,13 @@
  * upload-wire-types.test.ts proves each equals its schema's inferred type.
  */
 
+/** An image's placeholder (Trove's addition; placeholder.ts says what each field is). */
+export interface FilePlaceholder {
+  thumbhash: string;
+  color: string;
+  data_url: string;
+}
+
 /** The flat upload response (direct and remote-URL upload). */
 export interface UploadResponse {
   id: string;
@@ -31,6 +38,8 @@ export interface UploadResponse {
   is_private: boolean;
   /** When a temporary file is deleted (Trove's addition); null for a file that stays. */
   expires_at?: string | null | undefined;
+  /** The image's placeholder (Trove's addition): usually null until computed, just after the upload. */
+  placeholder?: FilePlaceholder | null | undefined;
 }
 
 /** Trove's default success body: the flat record wrapped, with `file_size` and `workspace_no`. */
@@ -100,6 +109,8 @@ export interface MultipartCompleteResult {
   workspace_no: string;
   /** When a temporary file is deleted (Trove's addition); null for a file that stays. */
   expires_at?: string | null | undefined;
+  /** The image's placeholder (Trove's addition): usually null until computed, just after the upload. */
+  placeholder?: FilePlaceholder | null | undefined;
 }
 
 export interface MultipartCompleteResponse {

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { commaListSchema, fileNoSchema, metadataObjectSchema, tagSchema, timestampSchema } from "./common.js";
+import { placeholderSchema } from "./placeholder.js";
 import { transformStringSchema } from "./transform/index.js";
 
 /** A URL the service may call or fetch: http or https only (SSRF checks happen on the server). */
@@ -149,6 +150,11 @@ export const uploadResponseSchema = z.object({
    * deleted, ISO 8601; null for a file that stays.
    */
   expires_at: timestampSchema.nullable().optional(),
+  /**
+   * Trove's addition (optional, as above): the image's placeholder (./placeholder.ts). Usually
+   * null here: it is computed in the background just after the upload; the details carry it.
+   */
+  placeholder: placeholderSchema.nullable().optional(),
 });
 
 /**

@@ -437,6 +437,12 @@ export const SETTINGS = {
     default: 1000,
     description: "How often the job runner looks for work, ms.",
   }),
+  TROVE_PLACEHOLDERS: flag({
+    group: "Background work",
+    default: true,
+    description:
+      "Compute each image's placeholder (ThumbHash, dominant colour, tiny WebP) in the background; the upload response carries `placeholder: null` until it is ready. Off: no new placeholders are computed.",
+  }),
   TROVE_JOB_RETENTION_HOURS: int({
     group: "Background work",
     min: 1,

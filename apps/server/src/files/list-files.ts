@@ -180,7 +180,8 @@ export async function listFiles(
   const page = (order: FileSort, limit: number, skip: number, withTotal = false) =>
     db.$queryRaw<Array<FileListSource & { total?: bigint | number }>>`
       SELECT r.id, r.file_no AS "fileNo", r.name, r.path, r.size, r.format, r.extension, r.width, r.height,
-             ${isoTimestampSql(Prisma.sql`r.created_at`)} AS "createdAt", r.thumbnail_key AS "thumbnailKey", r.is_private AS "isPrivate"
+             ${isoTimestampSql(Prisma.sql`r.created_at`)} AS "createdAt", r.thumbnail_key AS "thumbnailKey", r.is_private AS "isPrivate",
+             r.placeholder_thumbhash AS "placeholderThumbhash", r.placeholder_color AS "placeholderColor"
              ${withTotal && keptCount ? Prisma.sql`, (${keptCount}) AS total` : Prisma.empty}
       FROM (
         SELECT f.file_no FROM files f

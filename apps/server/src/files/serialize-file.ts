@@ -10,6 +10,7 @@
  */
 import type { FileDetails, FileListRow, FileRecord } from "@trove/schema";
 import type { File, Folder, Workspace } from "../generated/prisma/client.js";
+import { toListPlaceholder, toPlaceholder } from "../placeholders/placeholder-fields.js";
 import { fileUrl, thumbnailUrl, type UrlBuilder } from "./file-urls.js";
 
 export type FileListSource = Pick<
@@ -25,6 +26,8 @@ export type FileListSource = Pick<
   | "height"
   | "thumbnailKey"
   | "isPrivate"
+  | "placeholderThumbhash"
+  | "placeholderColor"
 > & {
   /** ISO 8601, formatted by the statement (src/db/iso-timestamp.ts). */
   createdAt: string;
@@ -44,6 +47,7 @@ export function toFileListRow(app: UrlBuilder, workspaceNo: string, row: FileLis
     workspace_no: workspaceNo,
     path: row.path,
     extension: row.extension,
+    placeholder: toListPlaceholder(row),
   };
 }
 
@@ -79,6 +83,7 @@ export function toFileDetails(app: UrlBuilder, row: FileDetailsSource): FileDeta
     extension: row.extension,
     is_private: row.isPrivate,
     expires_at: row.expiresAt?.toISOString() ?? null,
+    placeholder: toPlaceholder(row),
   };
 }
 
@@ -117,5 +122,6 @@ export function toFileRecord(app: UrlBuilder, workspaceNo: string, row: File): F
     is_default: false,
     orientation: row.orientation,
     extension: row.extension,
+    placeholder: toPlaceholder(row),
   };
 }

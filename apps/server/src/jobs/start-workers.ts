@@ -24,7 +24,9 @@
  * and so, on a timer of its own with the same interval, does the deletion of jobs finished more
  * than `config.jobRetentionMs` ago (./job-retention.ts). The deletion of temporary files past
  * their `expires_at` runs on a third timer, every `config.fileExpirySweepIntervalMs`
- * (src/files/expire-files.ts).
+ * (src/files/expire-files.ts). With TROVE_PLACEHOLDERS on, a fourth timer, every
+ * `config.jobPollIntervalMs`, computes the placeholders of new images (src/placeholders/
+ * placeholder-sweep.ts says why a sweep of the files table rather than a job per upload).
  */
 import type { FastifyBaseLogger } from "fastify";
 import fp from "fastify-plugin";
@@ -35,6 +37,7 @@ import { sweepExpiredFiles } from "../files/expire-files.js";
 import type { PrismaClient } from "../generated/prisma/client.js";
 import { sweepExpiredSessions } from "../multipart/sweep-sessions.js";
 import { type SweepTimer, startSweepTimer } from "../multipart/sweep-timer.js";
+import { sweepPlaceholders } from "../placeholders/placeholder-sweep.js";
 import type { StorageDriver } from "../storage/driver.js";
 import { createWebhookHandler, WEBHOOK_JOB_KIND } from "../webhooks/delivery.js";
 import { signingSecrets } from "../webhooks/workspace-secrets.js";
@@ -83,6 +86,7 @@ export const workersPlugin = fp(
     let sweeper: SweepTimer | undefined;
     let retention: SweepTimer | undefined;
     let expiry: SweepTimer | undefined;
+    let placeholders: SweepTimer | undefined;
     app.addHook("onReady", async () => {
       runner.start();
       expiry = startSweepTimer({
@@ -91,6 +95,21 @@ export const workersPlugin = fp(
         onError: (error) =>
           log.warn({ err: error }, "temporary file sweep failed; it runs again next interval"),
       });
+      if (config.placeholders) {
+        placeholders = startSweepTimer({
+          intervalMs: config.jobPollIntervalMs,
+          run: () =>
+            sweepPlaceholders({
+              db,
+              storage: app.storage,
+              limits: config.mediaLimits,
+              renderGate: app.renderGate,
+              log,
+            }),
+          onError: (error) =>
+            log.warn({ err: error }, "placeholder sweep failed; it runs again next interval"),
+        });
+      }
       retention = startSweepTimer({
         intervalMs: config.multipart.sweepIntervalMs,
         run: () => sweepFinishedJobs(db, config.jobRetentionMs),
@@ -105,7 +124,13 @@ export const workersPlugin = fp(
     });
     // preClose: before the database plugin's onClose closes the client under the runner.
     app.addHook("preClose", async () => {
-      await Promise.all([runner.stop(), sweeper?.stop(), retention?.stop(), expiry?.stop()]);
+      await Promise.all([
+        runner.stop(),
+        sweeper?.stop(),
+        retention?.stop(),
+        expiry?.stop(),
+        placeholders?.stop(),
+      ]);
     });
   },
   { name: "trove-workers", fastify: "5.x" },

@@ -9,6 +9,7 @@
 import type { MultipartCompleteResult } from "@trove/schema";
 import { fileUrl, type UrlBuilder } from "../files/file-urls.js";
 import type { File } from "../generated/prisma/client.js";
+import { toPlaceholder } from "../placeholders/placeholder-fields.js";
 import type { AuthContext } from "../plugins/auth.js";
 
 export function toCompleteResult(
@@ -29,5 +30,6 @@ export function toCompleteResult(
     file_size: Number(file.size),
     workspace_no: auth.workspaceNo,
     expires_at: file.expiresAt?.toISOString() ?? null,
+    placeholder: toPlaceholder(file),
   };
 }

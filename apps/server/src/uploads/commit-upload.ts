@@ -48,6 +48,8 @@ export async function commitUpload(
     createdBy: input.createdBy,
     isPrivate: input.isPrivate ?? false,
     expiresIn: input.expiresIn ?? null,
+    // Every raster image whose header was read has a thumbnail key (process-uploaded-image.ts).
+    placeholderPending: deps.placeholders !== false && described.thumbnailKey !== null,
   };
 
   // The uploader's answer, which webhooks of this upload carry too; metrics count the real one.

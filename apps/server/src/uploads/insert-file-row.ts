@@ -44,6 +44,11 @@ export interface NewFileRow {
   isPrivate: boolean;
   /** A temporary file's lifetime, seconds: `expires_at` is the database's now() plus this. */
   expiresIn?: number | null;
+  /**
+   * A raster image whose placeholder the sweep is to compute (src/placeholders/): marked in this
+   * same statement, so placeholders add no round trip to an upload.
+   */
+  placeholderPending?: boolean;
 }
 
 type InsertedRow = { isDuplicate: boolean; skip: boolean } & (
@@ -88,7 +93,7 @@ export async function insertFileRow(
         id, workspace_id, folder_id, name, path, storage_key, size, mime_type, format, extension,
         width, height, orientation, hash, tags, metadata, custom_id, upload_source,
         transform_string, original_url, thumbnail_key, created_by, is_private, created_at, updated_at,
-        expires_at
+        expires_at, placeholder_attempts
       )
       SELECT
         ${row.id}::uuid, ${row.workspaceId}::uuid, ${row.folderId}::uuid, ${row.name}, ${row.path},
@@ -97,7 +102,8 @@ export async function insertFileRow(
         ${JSON.stringify(row.metadata)}::jsonb, ${row.customId}, ${row.uploadSource},
         ${row.transformString}, ${row.originalUrl}, ${row.thumbnailKey}, ${row.createdBy}::uuid,
         ${row.isPrivate}::boolean, now(), now(),
-        now() + ${row.expiresIn ?? null}::int * interval '1 second'
+        now() + ${row.expiresIn ?? null}::int * interval '1 second',
+        CASE WHEN ${row.placeholderPending === true}::boolean THEN 0 END
       WHERE NOT (SELECT skip FROM skip_insert)
       ON CONFLICT DO NOTHING
       RETURNING id, file_no AS "fileNo", workspace_id AS "workspaceId", folder_id AS "folderId",
@@ -106,7 +112,9 @@ export async function insertFileRow(
         upload_source AS "uploadSource", transform_string AS "transformString",
         original_url AS "originalUrl", thumbnail_key AS "thumbnailKey", is_private AS "isPrivate",
         is_active AS "isActive", is_delete AS "isDelete", created_by AS "createdBy",
-        created_at AS "createdAt", updated_at AS "updatedAt", expires_at AS "expiresAt"
+        created_at AS "createdAt", updated_at AS "updatedAt", expires_at AS "expiresAt",
+        placeholder_thumbhash AS "placeholderThumbhash", placeholder_color AS "placeholderColor",
+        placeholder_data_url AS "placeholderDataUrl", placeholder_attempts AS "placeholderAttempts"
     )
     SELECT s.skip, d.is_duplicate AS "isDuplicate", i.*
     FROM skip_insert s CROSS JOIN duplicate d LEFT JOIN inserted i ON true`;

@@ -22,6 +22,8 @@ export interface UploadDeps {
   /** Signing of private files' URLs. */
   config: UrlBuilder["config"];
   mediaLimits?: Partial<MediaLimits>;
+  /** Mark raster images for the placeholder sweep (TROVE_PLACEHOLDERS; unset: on). */
+  placeholders?: boolean;
   /**
    * Largest direct or remote upload (TROVE_MAX_UPLOAD_BYTES): a store-time transform's output is
    * held to it (and to the policy's `max_file_size`) like the bytes that arrived. Unset: no cap.
