@@ -5,6 +5,7 @@
  */
 import * as z from "zod";
 import { shortNoSchema, timestampSchema, uuidSchema } from "./common.js";
+import { embeddedMetadataModeSchema } from "./embedded-metadata.js";
 import { uploadPolicySchema } from "./upload-tokens.js";
 
 export const workspaceNoParamsSchema = z.object({ workspaceNo: shortNoSchema });
@@ -18,6 +19,11 @@ export const adminWorkspaceSchema = z.object({
   disabled_at: timestampSchema.nullable(),
   /** The delivery host renders only named transforms and signed URLs. */
   strict_transforms: z.boolean(),
+  /**
+   * What becomes of uploaded images' embedded metadata (./embedded-metadata.ts), for every
+   * credential; null: the default (public keys and upload tokens strip, private keys keep).
+   */
+  embedded_metadata: embeddedMetadataModeSchema.nullable(),
   file_count: z.number().int(),
   created_at: timestampSchema,
   updated_at: timestampSchema,
@@ -52,9 +58,11 @@ export const updateWorkspaceBodySchema = z
     /** true disables (keys 401, files 404), false enables again. */
     disabled: z.boolean().optional(),
     strict_transforms: z.boolean().optional(),
+    /** null goes back to the default rule. */
+    embedded_metadata: embeddedMetadataModeSchema.nullable().optional(),
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), {
-    message: "give name, disabled or strict_transforms",
+    message: "give name, disabled, strict_transforms or embedded_metadata",
   });
 export type UpdateWorkspaceBody = z.input<typeof updateWorkspaceBodySchema>;
 

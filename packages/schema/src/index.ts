@@ -13,6 +13,7 @@ export * from "./errors.js";
 export * from "./files.js";
 export * from "./folders.js";
 export * from "./key-kind.js";
+export * from "./embedded-metadata.js";
 export * from "./multipart.js";
 export * from "./openapi/index.js";
 export * from "./placeholder.js";

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { fileNoSchema, metadataObjectSchema, tagSchema, timestampSchema } from "./common.js";
+import { embeddedMetadataModeSchema } from "./embedded-metadata.js";
 import { placeholderSchema } from "./placeholder.js";
 import { fileExpiresInSchema, fileNameSchema, folderPathSchema } from "./uploads.js";
 
@@ -22,6 +23,8 @@ export const multipartStartBodySchema = z.object({
   ttl_seconds: z.number().int().min(1).max(MAX_TTL_SECONDS).optional(),
   /** Seconds the completed file lives, counted from complete (as for direct upload). */
   expires_in: fileExpiresInSchema.optional(),
+  /** What becomes of the image's embedded metadata (./embedded-metadata.ts), judged at complete. */
+  embedded_metadata: embeddedMetadataModeSchema.optional(),
 });
 export type MultipartStartBody = z.infer<typeof multipartStartBodySchema>;
 

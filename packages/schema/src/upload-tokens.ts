@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { metadataObjectSchema, tagSchema, timestampSchema } from "./common.js";
+import { embeddedMetadataModeSchema } from "./embedded-metadata.js";
 import { fileExpiresInSchema, folderPathSchema } from "./uploads.js";
 
 /**
@@ -17,6 +18,7 @@ import { fileExpiresInSchema, folderPathSchema } from "./uploads.js";
  * - `allow_transforms` (default true): false refuses a store-time `transform` (403
  *   `TRANSFORM_NOT_ALLOWED`). When allowed, `max_file_size` holds for the stored output too.
  * - `file_expires_in`: every file is temporary, deleted that many seconds after its upload.
+ * - `embedded_metadata`: `strip`, `strip-location` or `keep` for every image uploaded under it.
  */
 export const FOLDER_MATCHES = ["exact", "prefix"] as const;
 
@@ -47,6 +49,11 @@ export const uploadPolicySchema = z.object({
    * upload's own `expires_in` may shorten that, never lengthen it (400).
    */
   file_expires_in: fileExpiresInSchema.optional(),
+  /**
+   * What becomes of the embedded metadata of images uploaded under the policy (stricter than the
+   * workspace's rule only where it says so): an upload may ask for stricter, never for less.
+   */
+  embedded_metadata: embeddedMetadataModeSchema.optional(),
 });
 export type UploadPolicy = z.infer<typeof uploadPolicySchema>;
 

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { commaListSchema, fileNoSchema, metadataObjectSchema, tagSchema, timestampSchema } from "./common.js";
+import { embeddedMetadataModeSchema } from "./embedded-metadata.js";
 import { placeholderSchema } from "./placeholder.js";
 import { transformStringSchema } from "./transform/index.js";
 
@@ -94,6 +95,8 @@ const uploadOptionFields = {
   is_private: booleanStringSchema.optional(),
   /** Seconds until the file is deleted (see MIN/MAX_FILE_EXPIRES_IN_SECONDS). */
   expires_in: expiresInFieldSchema.optional(),
+  /** What becomes of the image's embedded metadata (./embedded-metadata.ts). */
+  embedded_metadata: embeddedMetadataModeSchema.optional(),
 };
 
 /**

@@ -5,6 +5,7 @@
 import type { AdminKey, AdminWorkspace } from "@trove/schema";
 import type { ApiKey, NamedTransform, WebhookEndpoint, Workspace } from "../generated/prisma/client.js";
 import { storedPolicy } from "../keys/upload-tokens.js";
+import { workspaceEmbeddedMetadata } from "../uploads/embedded-metadata-rule.js";
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
@@ -14,6 +15,7 @@ export function workspaceResource(row: Workspace, fileCount: number): AdminWorks
     name: row.name,
     disabled_at: iso(row.disabledAt),
     strict_transforms: row.strictTransforms,
+    embedded_metadata: workspaceEmbeddedMetadata(row.embeddedMetadata),
     file_count: fileCount,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),

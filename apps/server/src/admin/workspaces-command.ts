@@ -4,11 +4,13 @@
  *   trove-server workspaces create <name> [--number <workspace_no>]   prints the workspace number
  *   trove-server workspaces list | get <no> | rename <no> <name> | disable <no> | enable <no>
  *   trove-server workspaces delete <no> [--force]                  refused while it holds files
+ *   trove-server workspaces embedded-metadata <no> strip|strip-location|keep|default
  *
  * A disable here reaches running servers like a revoke by `keys revoke`: within TROVE_KEY_CACHE_MS.
  * A forced delete disables the workspace and leaves the rest to a running server's job runner
  * (./delete-workspace.ts). Registered by src/cli.ts, which provides the database and its errors.
  */
+import { EMBEDDED_METADATA_MODES, embeddedMetadataModeSchema } from "@trove/schema";
 import type { Command } from "commander";
 import { fileCount } from "../files/file-counts.js";
 import type { PrismaClient, Workspace } from "../generated/prisma/client.js";
@@ -99,6 +101,23 @@ export function addWorkspacesCommand(program: Command, context: WorkspacesComman
         if (name.trim() === "" || name.length > 255) throw fail("The name must be 1 to 255 characters");
         await db.workspace.update({ where: { id: workspace.id }, data: { name: name.trim() } });
         out(`Workspace ${workspaceNo} renamed to ${name.trim()}.`);
+      }),
+    );
+
+  workspaces
+    .command("embedded-metadata")
+    .description("what uploads' embedded image metadata becomes, for every key; default: the default rule")
+    .argument("<workspace_no>")
+    .argument("<mode>", `${EMBEDDED_METADATA_MODES.join("|")}|default`)
+    .action((workspaceNo: string, mode: string) =>
+      inWorkspace(workspaceNo, async (db, workspace) => {
+        const parsed = mode === "default" ? null : embeddedMetadataModeSchema.safeParse(mode).data;
+        if (parsed === undefined)
+          throw fail(`The mode must be one of ${EMBEDDED_METADATA_MODES.join(", ")} or default`);
+        await db.workspace.update({ where: { id: workspace.id }, data: { embeddedMetadata: parsed } });
+        out(
+          `Workspace ${workspaceNo}: embedded metadata ${parsed ?? "by the default rule (public keys strip, private keys keep)"}.`,
+        );
       }),
     );
 

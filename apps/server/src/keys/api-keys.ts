@@ -94,6 +94,8 @@ export interface ActiveApiKey {
   policy: unknown;
   /** When the key stops working, or null. Checked on every request, cached or not. */
   expiresAt: Date | null;
+  /** The workspace's `embedded_metadata` setting as stored, or null (src/uploads/embedded-metadata-rule.ts). */
+  embeddedMetadata?: string | null;
 }
 
 /**
@@ -110,7 +112,7 @@ export async function findActiveApiKey(
 ): Promise<ActiveApiKey | null> {
   const [record] = await prisma.$queryRaw<ActiveApiKey[]>`
     SELECT k.id, k.type::text AS type, k.workspace_id AS "workspaceId", w.workspace_no AS "workspaceNo", k.policy,
-      k.expires_at AS "expiresAt"
+      k.expires_at AS "expiresAt", w.embedded_metadata AS "embeddedMetadata"
     FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id
     WHERE k.hash = ${keyHash} AND k.revoked_at IS NULL AND w.disabled_at IS NULL`;
   return record ?? null;

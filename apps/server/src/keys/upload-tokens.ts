@@ -82,6 +82,8 @@ export interface FoundUploadToken {
   policy: UploadPolicy;
   expired: boolean;
   exhausted: boolean;
+  /** The workspace's `embedded_metadata` setting as stored, or null. */
+  embeddedMetadata: string | null;
 }
 
 interface TokenRow {
@@ -92,6 +94,7 @@ interface TokenRow {
   policy: unknown;
   expired: boolean;
   exhausted: boolean;
+  embeddedMetadata: string | null;
 }
 
 /**
@@ -107,7 +110,7 @@ export async function findUploadToken(
   const [row] = await db.$queryRaw<TokenRow[]>`
     SELECT t.id, t.workspace_id AS "workspaceId", w.workspace_no AS "workspaceNo",
       t.api_key_id AS "apiKeyId", t.policy, t.expires_at <= now() AS expired,
-      t.used_files >= t.max_files AS exhausted
+      t.used_files >= t.max_files AS exhausted, w.embedded_metadata AS "embeddedMetadata"
     FROM upload_tokens t
       JOIN workspaces w ON w.id = t.workspace_id
       JOIN api_keys k ON k.id = t.api_key_id

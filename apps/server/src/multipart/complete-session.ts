@@ -24,7 +24,7 @@
  * - Re-running the assembly after a crash is safe: when storage says the upload is gone but the
  *   object is there with the session's size, it was assembled already.
  */
-import { ERROR_MESSAGES } from "@trove/schema";
+import { ERROR_MESSAGES, embeddedMetadataModeSchema } from "@trove/schema";
 import { combinePartBlockDigests, hashStream } from "../content-hash/index.js";
 import { badRequest, HttpError, notFound } from "../errors/index.js";
 import { isUuid } from "../errors/params.js";
@@ -66,7 +66,8 @@ interface PartToComplete extends CompletePart {
   blockDigests?: string[];
 }
 
-type Completer = Pick<AuthContext, "workspaceId" | "workspaceNo" | "keyId" | "tokenId">;
+type Completer = Pick<AuthContext, "workspaceId" | "workspaceNo" | "keyId" | "tokenId"> &
+  Partial<Pick<AuthContext, "keyType" | "embeddedMetadata">>;
 
 export async function completeSession(
   deps: MultipartDeps,
@@ -222,6 +223,10 @@ async function finish(deps: MultipartDeps, auth: Completer, session: MultipartSe
       randomPrefix: session.randomPrefix,
       isPrivate: session.isPrivate,
       expiresIn: session.fileExpiresIn ?? undefined,
+      // The completer is the credential that started the session (./session-credential.ts).
+      credential: auth.keyType ?? "private",
+      embeddedMetadata: embeddedMetadataModeSchema.safeParse(session.embeddedMetadata).data,
+      workspaceEmbeddedMetadata: auth.embeddedMetadata,
       uploadSource: "multipart",
       createdBy: session.createdBy,
       policy,

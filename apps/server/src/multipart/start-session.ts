@@ -113,6 +113,7 @@ export async function startSession(
         randomPrefix: body.random_prefix ?? false,
         isPrivate: body.is_private ?? false,
         fileExpiresIn: expiresIn ?? null,
+        embeddedMetadata: body.embedded_metadata ?? null,
         partSize: plan.partSize,
         partCount: plan.partCount,
         expiresAt: new Date(expiresAt * 1000),

@@ -30,7 +30,7 @@
  * request has no `request.auth`. `app.activeKeys` is the key cache (built in src/services.ts), for the
  * admin API to drop what it revokes or disables at once on this instance.
  */
-import { ERROR_MESSAGES } from "@trove/schema";
+import { type EmbeddedMetadataMode, ERROR_MESSAGES } from "@trove/schema";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { bearerTokenOf, isAdminToken } from "../admin/admin-token.js";
@@ -43,6 +43,7 @@ import {
   tokenExhausted,
   tokenExpired,
 } from "../keys/upload-tokens.js";
+import { workspaceEmbeddedMetadata } from "../uploads/embedded-metadata-rule.js";
 import type { UploadPolicy } from "../uploads/upload-policy.js";
 
 export type AuthMode = "any" | "private" | "none" | "admin";
@@ -61,6 +62,8 @@ export interface AuthContext {
   policy?: UploadPolicy;
   /** Set when the credential is an upload token: its id (files are counted against it). */
   tokenId?: string;
+  /** The workspace's `embedded_metadata` setting; null: the default rule (src/uploads/embedded-metadata-rule.ts). */
+  embeddedMetadata: EmbeddedMetadataMode | null;
 }
 
 /** How long `lastUsedAt` may lag behind: at most one write per key per minute. */
@@ -133,6 +136,7 @@ export const authPlugin = fp(
         workspaceNo: record.workspaceNo,
         keyId: record.id,
         keyType: record.type,
+        embeddedMetadata: workspaceEmbeddedMetadata(record.embeddedMetadata),
       };
       if (record.type === "public") {
         const policy = record.policy === null ? app.config.publicKeyPolicy : storedPolicy(record.policy);
@@ -154,6 +158,7 @@ export const authPlugin = fp(
         keyType: "public" as const,
         policy: found.policy,
         tokenId: found.id,
+        embeddedMetadata: workspaceEmbeddedMetadata(found.embeddedMetadata),
       };
     };
 

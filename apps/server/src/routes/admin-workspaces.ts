@@ -1,7 +1,7 @@
 /**
  * Admin API, workspaces (endpoints 101-105): create, list, get, update (rename, disable or enable,
- * strict transforms), delete. Disabling drops this instance's cached keys at once; other instances
- * stop accepting the workspace's keys within `keyCacheMs`.
+ * strict transforms, embedded metadata), delete. Disabling or a new embedded_metadata drops this
+ * instance's cached keys at once; other instances follow within `keyCacheMs`.
  */
 import type { FastifyPluginAsync } from "fastify";
 import { workspaceResource } from "../admin/admin-resources.js";
@@ -56,19 +56,21 @@ export const adminWorkspaceRoutes: FastifyPluginAsync = async (app) => {
 
   registerEndpoint(app, "adminUpdateWorkspace", async (request) => {
     const workspace = await workspaceOr404(app.db, request.params.workspaceNo);
-    const { name, disabled, strict_transforms } = request.body;
+    const { name, disabled, strict_transforms, embedded_metadata } = request.body;
     const updated = await app.db.workspace.update({
       where: { id: workspace.id },
       data: {
         ...(name === undefined ? {} : { name }),
         ...(strict_transforms === undefined ? {} : { strictTransforms: strict_transforms }),
+        ...(embedded_metadata === undefined ? {} : { embeddedMetadata: embedded_metadata }),
         ...(disabled === undefined
           ? {}
           : { disabledAt: disabled ? (workspace.disabledAt ?? new Date()) : null }),
       },
     });
     // The cache holds keys by hash, not by workspace: dropping all of it is the cheap exact answer.
-    if (disabled) app.activeKeys.clear();
+    // Cached keys carry the workspace's embedded_metadata setting too.
+    if (disabled || embedded_metadata !== undefined) app.activeKeys.clear();
     return workspaceResource(updated, await fileCount(app.db, workspace.id));
   });
 

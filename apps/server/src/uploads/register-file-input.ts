@@ -2,7 +2,7 @@
  * What `registerFile` is asked (RegisterFileInput) and what it answers (RegisteredFile); the
  * contract and its decisions are in ./index.ts.
  */
-import type { UploadPolicy, UploadResponse } from "@trove/schema";
+import type { EmbeddedMetadataMode, UploadPolicy, UploadResponse } from "@trove/schema";
 import type { File, Folder, Prisma } from "../generated/prisma/client.js";
 import type { UploadCredential } from "./upload-credential.js";
 import type { UploadMethod } from "./upload-method.js";
@@ -57,6 +57,13 @@ export interface RegisterFileInput {
    * `file_expires_in` applies when absent and bounds it when given (./file-expiry.ts).
    */
   expiresIn?: number | undefined;
+  /**
+   * The upload's own `embedded_metadata`, and the workspace's setting (`request.auth`): with the
+   * credential and the policy they choose what ./strip-upload-metadata.ts removes
+   * (./embedded-metadata-rule.ts). Both absent: the default rule.
+   */
+  embeddedMetadata?: EmbeddedMetadataMode | undefined;
+  workspaceEmbeddedMetadata?: EmbeddedMetadataMode | null | undefined;
   uploadSource: UploadMethod;
   originalUrl?: string | null | undefined;
   /** API key id of the uploader, or null. */

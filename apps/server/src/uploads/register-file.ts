@@ -5,6 +5,7 @@
  *
  *   applyUploadPolicy      ./apply-upload-policy.ts     the policy and the transform rules
  *   sniffUpload            ./sniff-upload.ts            the type from the bytes, the policy's types
+ *   stripUploadMetadata    ./strip-upload-metadata.ts   an image's personal metadata, losslessly
  *   processUploadedImage   ./process-uploaded-image.ts  a raster image's header, a store-time transform
  *   storedFileName         ./stored-name.ts             the name the file is stored under
  *   commitUpload           ./commit-upload.ts           the row, its folder, token count, webhook, event
@@ -21,6 +22,7 @@ import { processUploadedImage } from "./process-uploaded-image.js";
 import type { RegisteredFile, RegisterFileInput } from "./register-file-input.js";
 import { sniffUpload } from "./sniff-upload.js";
 import { storedFileName } from "./stored-name.js";
+import { stripUploadMetadata } from "./strip-upload-metadata.js";
 import type { UploadDeps } from "./upload-deps.js";
 import { toUploadError } from "./upload-errors.js";
 import { uuidV7 } from "./uuid-v7.js";
@@ -43,7 +45,9 @@ export async function registerFile(deps: UploadDeps, request: RegisterFileInput)
   let inserting = false;
   try {
     input = await applyUploadPolicy(deps.db, input);
-    const described = await processUploadedImage(deps, input, fileId, await sniffUpload(storage, input), {
+    const sniffed = await sniffUpload(storage, input);
+    input = await stripUploadMetadata(deps, input, sniffed);
+    const described = await processUploadedImage(deps, input, fileId, sniffed, {
       written,
       onOriginalReplaced: () => {
         replacedOriginal = true;
