@@ -3,7 +3,7 @@ import { defineConfig } from "tsup";
 export default defineConfig({
   // One build for all entries, split into shared chunks: TroveError & co. exist once per format,
   // so `instanceof` holds across `@trove/sdk`, `@trove/sdk/upload` and `@trove/sdk/node`.
-  entry: ["src/index.ts", "src/upload.ts", "src/transform.ts", "src/node.ts"],
+  entry: ["src/index.ts", "src/upload.ts", "src/transform.ts", "src/node.ts", "src/placeholder.ts"],
   format: ["esm", "cjs"],
   splitting: true,
   dts: true,

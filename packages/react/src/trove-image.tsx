@@ -1,4 +1,5 @@
-import { type ImgHTMLAttributes, useEffect, useRef, useState } from "react";
+import { placeholderUrl } from "@trove/sdk/placeholder";
+import { type CSSProperties, type ImgHTMLAttributes, useEffect, useRef, useState } from "react";
 import { type ImageSourceOptions, imageSources } from "./image-sources.js";
 import { useTroveContext } from "./trove-context.js";
 
@@ -14,10 +15,28 @@ export interface TroveImageProps
   assetsUrl?: string;
   workspaceNo?: string;
   /**
-   * Shown until the image has loaded: `"blur"` (a tiny rendition of the same image, stretched),
-   * a CSS colour or a `data:` URL. None by default.
+   * Shown until the image has loaded: `"blur"` (the record's placeholder image when `file` has
+   * one, else a tiny rendition of the same image, stretched), `"color"` (the record's dominant
+   * colour), `"none"`, a CSS colour or a `data:` URL. Default: `"blur"` when `file` has a
+   * placeholder, else none.
    */
-  placeholder?: "blur" | (string & {});
+  placeholder?: "blur" | "color" | "none" | (string & {});
+  /**
+   * The file's record (details, list row or upload response; default: `src` when it is one): its
+   * `placeholder` is shown while the image loads, and its width and height, when `width` and
+   * `height` are not given, are written on the `<img>` (with `max-width: 100%; height: auto`)
+   * so the page does not shift.
+   */
+  file?: TroveImageFile | null;
+}
+
+/** What `<TroveImage file>` reads of a file record: list rows, details and upload responses all fit. */
+export interface TroveImageFile {
+  placeholder?: { thumbhash: string; color: string; data_url?: string | undefined } | null | undefined;
+  width?: number | null | undefined;
+  height?: number | null | undefined;
+  /** The details' form of width and height. */
+  dimensions?: { width: number | null; height: number | null } | undefined;
 }
 
 /**
@@ -38,6 +57,7 @@ export function TroveImage({
   assetsUrl,
   workspaceNo,
   placeholder,
+  file,
   loading = "lazy",
   decoding = "async",
   style,
@@ -56,10 +76,18 @@ export function TroveImage({
   useEffect(() => {
     if (ref.current?.complete) setLoaded(true);
   }, []);
+  const record = file === undefined ? recordOf(src) : file;
+  const recorded = record?.placeholder ?? null;
+  const shown = placeholder ?? (recorded ? "blur" : "none");
   const background =
-    placeholder && !loaded
-      ? placeholderStyle(placeholder, () => tinyUrl({ src, transform, width, height, ...where }))
+    shown !== "none" && !loaded
+      ? placeholderStyle(shown, recorded, () => tinyUrl({ src, transform, width, height, ...where }))
       : undefined;
+  // The record's size, only as the <img>'s attributes (its aspect ratio before it loads): the
+  // sources are still chosen by `width`/`sizes` as given.
+  const intrinsic = width === undefined && height === undefined ? recordSize(record) : undefined;
+  const sized: CSSProperties | undefined = intrinsic ? { maxWidth: "100%", height: "auto" } : undefined;
+  const merged = sized || background ? { ...sized, ...background, ...style } : style;
   return (
     <img
       {...img}
@@ -68,11 +96,11 @@ export function TroveImage({
       src={sources.src}
       srcSet={sources.srcSet}
       sizes={sources.sizes}
-      width={width}
-      height={height}
+      width={width ?? intrinsic?.width}
+      height={height ?? intrinsic?.height}
       loading={loading}
       decoding={decoding}
-      style={background ? { ...background, ...style } : style}
+      style={merged}
       onLoad={(event) => {
         setLoaded(true);
         onLoad?.(event);
@@ -91,10 +119,35 @@ function tinyUrl(options: ImageSourceOptions): string {
   return imageSources({ ...options, width: 24, height: tinyHeight, sizes: undefined, quality: 30 }).src;
 }
 
-function placeholderStyle(placeholder: string, blur: () => string): Record<string, string> {
+/** `src` when it is a file record (not a string, nor a source object, which has no record). */
+function recordOf(src: TroveImageProps["src"]): TroveImageFile | null {
+  return typeof src === "object" && src !== null && !("origin" in src) ? (src as TroveImageFile) : null;
+}
+
+function recordSize(file: TroveImageFile | null | undefined): { width: number; height: number } | undefined {
+  const width = file?.width ?? file?.dimensions?.width;
+  const height = file?.height ?? file?.dimensions?.height;
+  return width && height ? { width, height } : undefined;
+}
+
+/** The record's placeholder image; null without one, or when its ThumbHash does not decode. */
+function recordedImage(recorded: TroveImageFile["placeholder"]): string | null {
+  try {
+    return placeholderUrl(recorded);
+  } catch {
+    return null;
+  }
+}
+
+function placeholderStyle(
+  placeholder: string,
+  recorded: TroveImageFile["placeholder"],
+  blur: () => string,
+): Record<string, string> | undefined {
+  if (placeholder === "color") return recorded ? { backgroundColor: recorded.color } : undefined;
   const image =
     placeholder === "blur"
-      ? `url("${blur()}")`
+      ? `url("${recordedImage(recorded) ?? blur()}")`
       : placeholder.startsWith("data:")
         ? `url("${placeholder}")`
         : undefined;

@@ -87,6 +87,15 @@ describe("browser bundles", () => {
     expect(full.inputs.filter((path) => path.includes("src/internal/node/"))).toEqual([]);
   });
 
+  it("the ThumbHash decoder is only in @trove/sdk/placeholder, never in the client or upload entries", async () => {
+    const thumbhash = (inputs: string[]) => inputs.filter((path) => path.includes("node_modules/thumbhash/"));
+    expect(thumbhash((await bundle("./upload.ts")).inputs)).toEqual([]);
+    expect(thumbhash((await bundle("./index.ts")).inputs)).toEqual([]);
+    const placeholder = await bundle("@trove/sdk/placeholder");
+    expect(thumbhash(placeholder.inputs)).not.toEqual([]);
+    expect(placeholder.imports).toEqual([]);
+  });
+
   it('"@trove/sdk" resolves to the Node build only for Node: a browser bundle has no node: import', async () => {
     const browser = await bundle("@trove/sdk");
     expect(browser.imports).toEqual([]);
