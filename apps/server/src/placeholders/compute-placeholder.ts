@@ -7,15 +7,16 @@
  * through libheif), and downscaled once to at most 100 px a side (ThumbHash's own bound; a JPEG
  * is shrunk while it is decoded). Everything after works on those few thousand pixels.
  *
- * The colour is sharp's `stats().dominant` of the small image (the most frequent colour bin),
- * not ThumbHash's average: a photo of a red car on grey asphalt is grey on average, and a
- * placeholder box in the average colour looks like neither.
+ * The colour is the dominant one of the small image (./dominant-color.ts: the most populated
+ * cell of sharp's own 4096-cell histogram), not ThumbHash's average: a photo of a red car on
+ * grey asphalt is grey on average, and a placeholder box in the average colour looks like neither.
  */
 import sharp from "sharp";
 import { rgbaToThumbHash } from "thumbhash";
 import type { ImageInput } from "../media/image-input.js";
 import type { MediaLimits } from "../media/media-limits.js";
 import { openRasterImage } from "../media/open-raster-image.js";
+import { dominantColor } from "./dominant-color.js";
 
 export interface Placeholder {
   thumbhash: string;
@@ -50,8 +51,7 @@ export async function computePlaceholder(input: ImageInput, limits: MediaLimits)
     .toBuffer({ resolveWithObject: true });
   const raw = { raw: { width: info.width, height: info.height, channels: 4 as const } };
   const thumbhash = Buffer.from(rgbaToThumbHash(info.width, info.height, data)).toString("base64");
-  const { dominant } = await sharp(data, raw).stats();
-  return { thumbhash, color: hexColor(dominant), dataUrl: await tinyWebp(data, raw) };
+  return { thumbhash, color: dominantColor(data), dataUrl: await tinyWebp(data, raw) };
 }
 
 async function tinyWebp(
@@ -68,8 +68,4 @@ async function tinyWebp(
   }
   // 8×8 pixels at quality 20 are a few hundred bytes whatever they hold.
   throw new Error("placeholder: no WebP small enough for the data URL");
-}
-
-function hexColor({ r, g, b }: { r: number; g: number; b: number }): string {
-  return `#${[r, g, b].map((c) => Math.round(c).toString(16).padStart(2, "0")).join("")}`;
 }
