@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { useServerProcess } from "@trove/test-support/server-per-file";
+import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readEmbeddedMetadata } from "../apps/server/test/fixtures/embedded-metadata/read-embedded-metadata";
 import { api } from "./support/reliability-profile";
@@ -20,12 +20,13 @@ const fixture = (name: string) =>
     readFileSync(new URL(`../apps/server/test/fixtures/embedded-metadata/${name}`, import.meta.url)),
   );
 
-const server = useServerProcess({ TROVE_TRUSTED_RANGES: "127.0.0.0/8", TROVE_ADMIN_TOKEN: ADMIN_TOKEN });
+let server: ServerProcess;
 let origin: Server;
 let originUrl: string;
 let workspaceNo: string;
 
 beforeAll(async () => {
+  server = await startServerProcess({ TROVE_TRUSTED_RANGES: "127.0.0.0/8", TROVE_ADMIN_TOKEN: ADMIN_TOKEN });
   // The remote-upload origin: serves the fixtures by name, on loopback.
   origin = createServer((request, response) => {
     const name = (request.url ?? "/").slice(1);
@@ -38,6 +39,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await server?.stop();
   await new Promise<void>((resolve) => origin?.close(() => resolve()));
 });
 
