@@ -233,6 +233,30 @@ describe("private keys, the workspace setting and policies", () => {
   });
 });
 
+describe("delivery variants", () => {
+  it("carry no metadata: a kept original's GPS, names and EXIF never reach a variant", async () => {
+    const file = await upload(server.keys.private, "gps.jpg", { file_name: "variant-source.jpg" });
+    expect((await readEmbeddedMetadata(file.bytes)).latitude).toBeDefined();
+    for (const format of ["jpg", "webp", "png", "avif"]) {
+      const url = String(file.record.url).replace(
+        "/variant-source.jpg",
+        `/w_32,f_${format}/variant-source.jpg`,
+      );
+      const served = await fetch(url);
+      expect(served.status, url).toBe(200);
+      const variant = await readEmbeddedMetadata(new Uint8Array(await served.arrayBuffer()));
+      expect(variant.latitude).toBeUndefined();
+      for (const secret of ["SN-12345", "Jane_", "Our_home", "Secret_comment", "Jpeg_comment", "Iptc"]) {
+        expect(variant.text).not.toContain(secret);
+      }
+      // The orientation is applied to the pixels, and the colours converted into sRGB (libvips'
+      // default): nothing is left for a reader to turn or to profile.
+      expect(variant.orientation ?? 1).toBe(1);
+      expect(variant.iccDescription).toBeUndefined();
+    }
+  });
+});
+
 describe("every upload path strips", () => {
   it("multipart: a public key's session stores the stripped bytes", async () => {
     const bytes = fixture("gps.jpg");
