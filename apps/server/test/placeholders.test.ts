@@ -9,8 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveMediaLimits } from "../src/media/media-limits.js";
 import { computePlaceholder, MAX_DATA_URL_BYTES } from "../src/placeholders/compute-placeholder.js";
 import { sweepPlaceholders } from "../src/placeholders/placeholder-sweep.js";
+import { complete, start, uploadAll } from "./multipart-helpers.js";
 import { createTestApp, type TestApp } from "./support/index.js";
-import { pattern } from "./support/test-images.js";
+import { pattern, pngBomb } from "./support/test-images.js";
 import { directUpload, PDF, uploaded, waitFor } from "./uploads-helpers.js";
 
 interface Placeholder {
@@ -176,6 +177,24 @@ describe("placeholders, swept by hand", () => {
     const result = await sweep(resolveMediaLimits({ ...t.config.mediaLimits, maxInputPixels: 1_000_000 }));
     expect(result.unusable).toContainEqual({ fileId: file.id, reason: "IMAGE_TOO_LARGE" });
     expect((await rowOf(file.file_no)).placeholderAttempts).toBeNull();
+  });
+
+  it("a multipart upload's complete result carries placeholder null; the sweep then fills it", async () => {
+    const image = await pattern(300, 200);
+    const session = await start(t, { file_name: "parts.png", size: image.length, format: "image/png" });
+    await uploadAll(t, session, image);
+    const done = await complete(t, session.session_id);
+    expect(done.placeholder).toBeNull();
+    expect((await rowOf(done.file_no)).placeholderAttempts).toBe(0);
+    await sweep();
+    expect((await rowOf(done.file_no)).placeholderThumbhash).not.toBeNull();
+  });
+
+  it("a pixel bomb (40000×40000 declared in a few hundred bytes) is refused at upload: nothing to decode later", async () => {
+    const res = await directUpload(t, { file_name: "bomb.png" }, { content: pngBomb(40_000, 40_000) });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ errorCode: "IMAGE_TOO_LARGE" });
+    expect(await t.app.db.file.count({ where: { name: "bomb.png" } })).toBe(0);
   });
 
   it("an object that cannot be read is tried again, and given up after a few attempts", async () => {
