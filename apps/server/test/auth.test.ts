@@ -51,6 +51,8 @@ describe("API key authentication", () => {
         workspaceNo: t.workspace.workspaceNo,
         keyId: expect.any(String),
         keyType: "private",
+        // The workspace's embedded_metadata setting (unset: the default rule).
+        embeddedMetadata: null,
       });
     }
     const lowercaseScheme = await t.app.inject({
