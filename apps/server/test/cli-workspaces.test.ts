@@ -41,6 +41,11 @@ describe("trove-server workspaces and keys create --expires", { timeout: 180_000
     expect((await run(["workspaces", "enable", "acme1"])).code).toBe(0);
     expect((await run(["workspaces", "get", "acme1"])).out).toContain("active");
     expect((await run(["workspaces", "get", "nosuch"])).err).toContain("No workspace nosuch");
+    expect((await run(["workspaces", "embedded-metadata", "acme1", "strip-location"])).out).toBe(
+      "Workspace acme1: embedded metadata strip-location.",
+    );
+    expect((await run(["workspaces", "embedded-metadata", "acme1", "scrub"])).code).toBe(1);
+    expect((await run(["workspaces", "embedded-metadata", "acme1", "default"])).out).toContain("default rule");
     expect((await run(["workspaces", "delete", "acme1"])).out).toBe("Deleted workspace acme1.");
     expect((await run(["workspaces", "get", "acme1"])).code).toBe(1);
   });
