@@ -3,6 +3,7 @@
 // rows carry the first two only; a PDF never gets one; an undecodable image and one over the
 // pixel limit end with null after one try, never retried; copies of the same bytes share the
 // first one's. One app runs the real sweep timer; another runs with workers off and sweeps by hand.
+import { readFileSync } from "node:fs";
 import sharp from "sharp";
 import { thumbHashToAverageRGBA, thumbHashToRGBA } from "thumbhash";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -149,6 +150,20 @@ describe("placeholders, swept by hand", () => {
     for (const copy of copies) {
       expect((await rowOf(copy.file_no)).placeholderThumbhash).toBe(row.placeholderThumbhash);
     }
+  });
+
+  it("a HEIC (decoded by libheif, like delivery does) gets its placeholder too", async () => {
+    const heic = readFileSync(new URL("./fixtures/heif/photo-1280x800.heic", import.meta.url));
+    const file = uploaded(await directUpload(t, { file_name: "phone.heic" }, { content: heic }));
+    expect((await rowOf(file.file_no)).placeholderAttempts).toBe(0);
+    const result = await sweep();
+    expect(result.unusable).toEqual([]);
+    const row = await rowOf(file.file_no);
+    expect(row.placeholderThumbhash).not.toBeNull();
+    expect(row.placeholderDataUrl?.length).toBeLessThanOrEqual(MAX_DATA_URL_BYTES);
+    const webp = Buffer.from(row.placeholderDataUrl!.split(",")[1]!, "base64");
+    const meta = await sharp(webp).metadata();
+    expect(Math.abs((meta.width ?? 0) / (meta.height ?? 1) - 1280 / 800)).toBeLessThan(0.2);
   });
 
   it("a truncated JPEG ends with placeholder null after one sweep and is not tried again", async () => {
