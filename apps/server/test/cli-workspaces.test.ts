@@ -45,7 +45,9 @@ describe("trove-server workspaces and keys create --expires", { timeout: 180_000
       "Workspace acme1: embedded metadata strip-location.",
     );
     expect((await run(["workspaces", "embedded-metadata", "acme1", "scrub"])).code).toBe(1);
-    expect((await run(["workspaces", "embedded-metadata", "acme1", "default"])).out).toContain("default rule");
+    expect((await run(["workspaces", "embedded-metadata", "acme1", "default"])).out).toContain(
+      "default rule",
+    );
     expect((await run(["workspaces", "delete", "acme1"])).out).toBe("Deleted workspace acme1.");
     expect((await run(["workspaces", "get", "acme1"])).code).toBe(1);
   });
