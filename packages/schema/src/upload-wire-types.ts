@@ -86,6 +86,8 @@ export interface MultipartStartBodyInput {
   is_private?: boolean | undefined;
   ttl_seconds?: number | undefined;
   expires_in?: number | undefined;
+  /** See EMBEDDED_METADATA_MODES (embedded-metadata.ts); spelled out here to stay zod-free. */
+  embedded_metadata?: "strip" | "strip-location" | "keep" | undefined;
 }
 
 /** The multipart session; `expires_at` is Unix seconds. */
