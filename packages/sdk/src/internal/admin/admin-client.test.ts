@@ -27,6 +27,7 @@ const workspace: AdminWorkspace = {
   name: "Acme",
   disabled_at: null,
   strict_transforms: false,
+  embedded_metadata: null,
   file_count: 0,
   created_at: CREATED,
   updated_at: CREATED,
