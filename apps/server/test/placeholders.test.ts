@@ -166,6 +166,26 @@ describe("placeholders, swept by hand", () => {
     expect(Math.abs((meta.width ?? 0) / (meta.height ?? 1) - 1280 / 800)).toBeLessThan(0.2);
   });
 
+  it("a sweep past its time budget leaves the rest for the next one", async () => {
+    const a = uploaded(
+      await directUpload(t, { file_name: "late-a.png" }, { content: await pattern(64, 48) }),
+    );
+    const b = uploaded(
+      await directUpload(t, { file_name: "late-b.png" }, { content: await pattern(48, 64) }),
+    );
+    const first = await sweepPlaceholders({
+      db: t.app.db,
+      storage: t.app.storage,
+      limits: t.config.mediaLimits,
+      maxSweepMs: 0,
+    });
+    // The deadline has passed before the first decode: nothing decoded, nothing given up.
+    expect(first).toMatchObject({ computed: 0, unusable: [], retried: 0 });
+    expect((await rowOf(a.file_no)).placeholderAttempts).toBe(0);
+    expect((await sweep()).computed).toBeGreaterThanOrEqual(2);
+    expect((await rowOf(b.file_no)).placeholderThumbhash).not.toBeNull();
+  });
+
   it("a truncated JPEG ends with placeholder null after one sweep and is not tried again", async () => {
     const whole = await sharp(await pattern(400, 300))
       .jpeg()

@@ -36,6 +36,11 @@ export const MAX_ATTEMPTS = 5;
 const DEFAULT_BATCH_SIZE = 200;
 /** Batches per sweep at most, so that one sweep ends and the timer's interval holds. */
 const MAX_BATCHES = 20;
+/**
+ * Decoding stops after this long in one sweep (what is left waits for the next): a backlog of
+ * distinct images (10 ms each) never holds a sweep, or a shutdown waiting for it, for minutes.
+ */
+const DEFAULT_MAX_SWEEP_MS = 2_000;
 
 export interface PlaceholderSweepDeps {
   db: Pick<PrismaClient, "$queryRaw" | "$executeRaw">;
@@ -45,6 +50,8 @@ export interface PlaceholderSweepDeps {
   renderGate?: Pick<RenderGate, "run"> | undefined;
   log?: Pick<FastifyBaseLogger, "warn"> | undefined;
   batchSize?: number;
+  /** Time one sweep may spend decoding, ms (2 s). */
+  maxSweepMs?: number;
 }
 
 export interface PlaceholderSweepResult {
@@ -74,10 +81,12 @@ type Outcome =
 export async function sweepPlaceholders(deps: PlaceholderSweepDeps): Promise<PlaceholderSweepResult> {
   const result: PlaceholderSweepResult = { computed: 0, copied: 0, unusable: [], retried: 0 };
   const batchSize = deps.batchSize ?? DEFAULT_BATCH_SIZE;
+  const deadline = Date.now() + (deps.maxSweepMs ?? DEFAULT_MAX_SWEEP_MS);
   for (let batch = 0; batch < MAX_BATCHES; batch++) {
     const pending = await readPending(deps.db, batchSize);
-    const { busy } = await resolveBatch(deps, pending, result);
-    // A short batch was the last one; a busy gate, or only retries left, waits for the next sweep.
+    const { busy } = await resolveBatch(deps, pending, result, deadline);
+    // A short batch was the last one; a busy gate, the deadline, or only retries left, waits for
+    // the next sweep.
     if (pending.length < batchSize || busy || result.retried > 0) break;
   }
   return result;
@@ -97,6 +106,7 @@ async function resolveBatch(
   deps: PlaceholderSweepDeps,
   pending: PendingRow[],
   result: PlaceholderSweepResult,
+  deadline: number,
 ): Promise<{ busy: boolean }> {
   if (pending.length === 0) return { busy: false };
   const groups = new Map<string, PendingRow[]>();
@@ -118,6 +128,8 @@ async function resolveBatch(
       result.copied += rows.length;
     } else {
       // One decode per distinct content; its copies in this batch share it.
+      // Past the deadline the rest of the batch waits, like a busy gate (copies above still go).
+      if (!busy && Date.now() >= deadline) busy = true;
       outcome = busy ? { kind: "busy" } : await placeholderOf(deps, rows[0]!);
       if (outcome.kind === "busy") busy = true;
       else if (outcome.kind === "retry") result.retried += rows.length;
