@@ -46,7 +46,7 @@ describe("placeholders across a restart", () => {
     server = await launch({ TROVE_WORKERS: "false" });
     const form = new FormData();
     form.set("file_name", "gradient.png");
-    form.set("file", new Blob([gradientPng(120, 80)], { type: "image/png" }), "gradient.png");
+    form.set("file", new Blob([new Uint8Array(gradientPng(120, 80))], { type: "image/png" }), "gradient.png");
     const res = await fetch(`${server.baseUrl}/api/v1/uploads`, {
       method: "POST",
       headers: { "x-api-key": keys.private },

@@ -230,7 +230,7 @@ async function withPhoneMetadata(jpeg: Buffer): Promise<Buffer> {
 
 /** A trove-server whose every workspace keeps embedded metadata and which computes no placeholders. */
 async function startPlainServer(databaseUrl: string | undefined): Promise<TroveServer> {
-  const adminToken = `bench-admin-${Date.now()}`;
+  const adminToken = `bench-admin-${randomBytes(16).toString("hex")}`;
   const server = await startTroveServer({
     databaseUrl,
     env: { TROVE_PLACEHOLDERS: "false", TROVE_ADMIN_TOKEN: adminToken },

@@ -67,7 +67,7 @@ describe("server rendering", () => {
     });
     expect(touched).toEqual([]);
     expect(html).toContain('type="file"');
-    expect(html).toContain('accept="image/*"');
+    expect(html).toContain('accept="image/*,.heic,.heif"');
     expect(html).toContain('aria-live="polite"');
     expect(html).toContain('src="http://127.0.0.1:1/assets/ws1/w_300,h_200,c_fill,f_auto/photos/cat.jpg"');
     expect(html).toContain('loading="lazy"');
