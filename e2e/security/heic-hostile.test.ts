@@ -45,8 +45,8 @@ describe("hostile HEIC files", () => {
     await server?.stop();
   });
 
-  /** A direct upload with the public key (what a browser on any site may send). */
-  async function upload(name: string, content: Uint8Array, transform?: string) {
+  /** A direct upload, by default with the public key (what a browser on any site may send). */
+  async function upload(name: string, content: Uint8Array, transform?: string, key = server.keys.public) {
     const form = new FormData();
     form.set("file_name", name);
     if (transform) form.set("transform", transform);
@@ -54,7 +54,7 @@ describe("hostile HEIC files", () => {
     form.set("file", new Blob([content as BlobPart]), name);
     const response = await fetch(`${server.baseUrl}/api/v1/uploads`, {
       method: "POST",
-      headers: { "x-api-key": server.keys.public },
+      headers: { "x-api-key": key },
       body: form,
     });
     const body: unknown = await response.json();
@@ -105,7 +105,7 @@ describe("hostile HEIC files", () => {
     await healthy();
   });
 
-  it("keeps corrupt containers as bytes, and refuses to decode them with UNSUPPORTED_MEDIA_TYPE", async () => {
+  it("keeps corrupt containers as bytes (private key), refuses them from a public key, and refuses to decode them with UNSUPPORTED_MEDIA_TYPE", async () => {
     const depth = 50_000;
     const nesting = Buffer.alloc(depth * 8);
     for (let level = 0; level < depth; level += 1) {
@@ -124,8 +124,17 @@ describe("hostile HEIC files", () => {
     // A sound header over no coded pixels is described from its header, as a JPEG whose pixel
     // data is corrupt is, and refused only when something decodes it.
     const noPixels = singleImage(64, 48);
+    for (const [name, content] of Object.entries(corrupt)) {
+      // A public key's upload has its embedded metadata removed, which needs a container that
+      // parses: a corrupt one is refused rather than stored with whatever it carries.
+      expect(refusal(await upload(`public-${name}`, content)), name).toEqual({
+        status: 400,
+        code: "UNSUPPORTED_MEDIA_TYPE",
+      });
+    }
+    // A private key keeps metadata, so the bytes are stored as they came.
     for (const [name, content] of [...Object.entries(corrupt), ["no-pixels.heic", noPixels] as const]) {
-      const stored = await upload(name, content);
+      const stored = await upload(name, content, undefined, server.keys.private);
       expect(stored.status, name).toBe(200);
       const size = content === noPixels ? { width: 64, height: 48 } : { width: null, height: null };
       expect(stored.body, name).toMatchObject({ mime_type: "image/heic", ...size });

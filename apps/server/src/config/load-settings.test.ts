@@ -74,7 +74,7 @@ describe("yes/no settings", () => {
   );
 
   it("all read true, false, 1 and 0, and refuse anything else naming the variable", () => {
-    expect(booleans.length).toBe(7);
+    expect(booleans.length).toBe(8);
     for (const [name] of booleans) {
       const read = (value: string) => (readSettings({ [name]: value }) as Record<string, unknown>)[name];
       expect([read("true"), read("1"), read(" false "), read("0")], name).toEqual([true, true, false, false]);

@@ -103,7 +103,8 @@ export const workersPlugin = fp(
               db,
               storage: app.storage,
               limits: config.mediaLimits,
-              renderGate: app.renderGate,
+              // Not delivery's render gate: the sweep decodes one image at a time by itself, and
+              // background work must never take a slot from a render someone is waiting for.
               log,
             }),
           onError: (error) =>

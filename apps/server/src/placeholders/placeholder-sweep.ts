@@ -14,7 +14,7 @@
  * Outcomes, per file: computed (or copied) → columns set, mark cleared; the image cannot be
  * decoded or breaks a media limit → mark cleared with the placeholder null, never retried (the
  * bytes will not change); the stored object cannot be read → attempt counted, and after
- * MAX_ATTEMPTS the mark is cleared with null; the render gate is full → left for the next sweep.
+ * MAX_ATTEMPTS the mark is cleared with null; a gate given and full → left for the next sweep.
  *
  * Several instances may sweep at once: they may compute the same file twice (the same result;
  * the update is idempotent), never lose one. `updated_at` is not touched: the placeholder is
@@ -46,7 +46,11 @@ export interface PlaceholderSweepDeps {
   db: Pick<PrismaClient, "$queryRaw" | "$executeRaw">;
   storage: StorageDriver;
   limits: MediaLimits;
-  /** Decoding waits its turn with delivery's renders (unset: no bound, for tests). */
+  /**
+   * A gate the decodes wait their turn at. The server gives none: the sweep decodes one image at
+   * a time, and sharing delivery's gate would let background work refuse (503) a render someone
+   * is waiting for.
+   */
   renderGate?: Pick<RenderGate, "run"> | undefined;
   log?: Pick<FastifyBaseLogger, "warn"> | undefined;
   batchSize?: number;
