@@ -36,7 +36,7 @@ import {
 } from "./delete-objects-job.js";
 import { renamedFileName } from "./file-name.js";
 import type { FileDetailsSource } from "./serialize-file.js";
-import { unexpired } from "./unexpired.js";
+import { unexpired, unexpiredSql } from "./unexpired.js";
 
 /** When the job runs if the request's own attempt did not finish it. */
 const DELETE_JOB_DELAY_MS = 60_000;
@@ -110,9 +110,8 @@ export async function renameFile(
 ): Promise<File> {
   return db.$transaction(async (tx) => {
     const [locked] = await tx.$queryRaw<LockedFile[]>`
-      SELECT id::text AS id, name, path, extension FROM files
-      WHERE workspace_id = ${workspaceId}::uuid AND file_no = ${fileNo}
-        AND (expires_at IS NULL OR expires_at > now())
+      SELECT id::text AS id, name, path, extension FROM files f
+      WHERE workspace_id = ${workspaceId}::uuid AND file_no = ${fileNo} AND ${unexpiredSql("f")}
       FOR UPDATE`;
     if (!locked) throw renameNotFound(String(fileNo));
     const name = renamedFileName(requestedName, locked.extension);

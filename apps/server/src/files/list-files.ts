@@ -42,6 +42,7 @@ import { Prisma } from "../generated/prisma/client.js";
 import { escapeLike } from "./escape-like.js";
 import { fileCount, fileCountSql } from "./file-counts.js";
 import type { FileListSource } from "./serialize-file.js";
+import { unexpiredSql } from "./unexpired.js";
 
 export type FileSortField = "name" | "size" | "created_at" | "updated_at";
 export type SortOrder = "asc" | "desc";
@@ -193,7 +194,7 @@ export async function listFiles(
       -- A temporary file past its deadline is not listed, though the sweep has not deleted it
       -- yet (src/files/expire-files.ts). Filtered here, after the page's keys, so the keys stay an
       -- index-only scan: such a page may hold fewer rows than its limit until the sweep.
-      WHERE r.expires_at IS NULL OR r.expires_at > now()
+      WHERE ${unexpiredSql("r")}
       ORDER BY ${orderByClause(order, "r")}`;
   const count = async () => {
     if (!searches(query)) return fileCount(db, workspaceId, folderNoOf(query));
