@@ -35,6 +35,9 @@ export function effectOp(effect: Effect): ImageOp {
       return op((image) => image.modulate({ saturation: 1 + (amount ?? 0) / 100 }));
     case "contrast":
       return op((image, input) => contrast(image, input, 1 + (amount ?? 0) / 100));
+    default:
+      // The effects issue #32 adds are rendered by its effects work; until then they change nothing.
+      return op((image) => image);
   }
 }
 

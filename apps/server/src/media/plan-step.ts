@@ -1,4 +1,4 @@
-import type { TransformStep } from "@trove/schema";
+import { effectsOf, type TransformStep } from "@trove/schema";
 import { backgroundColour, TRANSPARENT } from "./background-colour.js";
 import { effectOp } from "./effect-op.js";
 import { flattenOp } from "./flatten-op.js";
@@ -17,10 +17,10 @@ import { roundCornersOp } from "./round-corners-op.js";
  */
 export function planStep(step: TransformStep, input: Size): ImageOp[] {
   const ops: (ImageOp | undefined)[] = [...planResize(step, input)];
-  if (step.e !== undefined) ops.push(effectOp(step.e));
+  ops.push(...effectsOf(step).map(effectOp));
   if (step.br !== undefined && step.br !== 0) ops.push(roundCornersOp(step.br));
   if (step.flip !== undefined) ops.push(flipOp(step.flip));
-  if (step.r !== undefined) ops.push(rotateOp(step.r, backgroundColour(step.bg, TRANSPARENT)));
+  if (typeof step.r === "number") ops.push(rotateOp(step.r, backgroundColour(step.bg, TRANSPARENT)));
   if (step.bg !== undefined && step.bg !== "transparent")
     ops.push(flattenOp(backgroundColour(step.bg, TRANSPARENT)));
   return ops.filter((op) => op !== undefined);

@@ -1,6 +1,6 @@
 import { canonicalAspectRatio } from "./aspect-ratio.js";
 import { canonicalColour } from "./colour.js";
-import { isNoOpEffect } from "./effect.js";
+import { effectsOf, isNoOpEffect } from "./effect.js";
 import type { Transformation, TransformStep } from "./transform-step.js";
 import { validateTransform } from "./validate-transform.js";
 
@@ -40,7 +40,7 @@ function normalizeStep(step: TransformStep): TransformStep {
   // q: kept as given. q_auto is not a default (an absent q means the renderer's fixed default).
 
   // r: into 0..359 (r_-90 → r_270, r_360 → none); r_0 does nothing and is dropped.
-  if (out.r !== undefined) {
+  if (typeof out.r === "number") {
     const degrees = ((out.r % 360) + 360) % 360;
     if (degrees === 0) delete out.r;
     else out.r = degrees;
@@ -53,7 +53,9 @@ function normalizeStep(step: TransformStep): TransformStep {
   if (out.br === 0) delete out.br;
 
   // e: brightness:0, contrast:0 and saturation:0 change nothing and are dropped.
-  if (out.e !== undefined && isNoOpEffect(out.e)) delete out.e;
+  const effects = effectsOf(out).filter((effect) => !isNoOpEffect(effect));
+  if (effects.length === 0) delete out.e;
+  else out.e = effects.length === 1 ? effects[0] : effects;
 
   return out;
 }
