@@ -1,7 +1,9 @@
 import { canonicalTransform, type Transformation, type TransformStep } from "@trove/schema";
 import type { Sharp } from "sharp";
+import { findFaceFocus, wantsFaces } from "./faces/face-focus.js";
 import { type Frame, type FrameShape, frameImage, materialize, type Size } from "./frame.js";
 import type { ImageOp } from "./image-op.js";
+import type { LayerSources } from "./layers/layer-sources.js";
 import { MediaError } from "./media-error.js";
 import type { MediaLimits } from "./media-limits.js";
 import { planStep } from "./plan-step.js";
@@ -37,6 +39,8 @@ export async function runTransform(
   header: ImageHeader,
   steps: Transformation,
   limits: MediaLimits,
+  /** Where image layers' files come from (absent: image layers are refused). */
+  layerSources?: LayerSources,
 ): Promise<RenderedImage> {
   let frame: Frame | undefined;
   let shape: FrameShape = { width: header.width, height: header.height, channels: header.hasAlpha ? 4 : 3 };
@@ -49,7 +53,10 @@ export async function runTransform(
   }
   for (const [index, step] of steps.entries()) {
     const label = `step ${index + 1} (${canonicalTransform([step])})`;
-    for (const op of planStep(step, shape)) {
+    const current = frame;
+    const source = current === undefined ? open : () => frameImage(current, limits);
+    const focus = await findFaceFocus(step, source, shape, limits);
+    for (const op of planStep(step, shape, focus, { limits, sources: layerSources })) {
       if (op.skip?.(shape)) continue;
       checkOutputSize(op.outputSize(shape), label, header, limits);
       if (frame === undefined && op.fusable) {
@@ -83,7 +90,9 @@ export async function runTransform(
  * before it resizes).
  */
 function singleFusableOp(steps: Transformation, shape: FrameShape, header: ImageHeader): ImageOp | undefined {
-  if (header.format !== "jpeg" || steps.length !== 1) return undefined;
+  // A step that asks for faces is planned after detection, in the loop.
+  if (header.format !== "jpeg" || steps.length !== 1 || wantsFaces(steps[0] as TransformStep))
+    return undefined;
   const ops = planStep(steps[0] as TransformStep, shape).filter((op) => !op.skip?.(shape));
   const [op] = ops;
   return ops.length === 1 && op?.fusable && !op.pads ? op : undefined;
