@@ -1,15 +1,15 @@
-import type { ImageFormat, Transformation } from "@trove/schema";
-import { isOutputFormat, type OutputFormat, type RasterFormat } from "./raster-format.js";
+import type { ImageFormat, Transformation, TransformStep } from "@trove/schema";
+import { isBrowserFormat, type OutputFormat, type RasterFormat } from "./raster-format.js";
 
 /** What the transform asks of the encoder. `f` and `q` apply to the output: the last one wins. */
 export interface OutputDirectives {
   format: ImageFormat | undefined;
-  quality: number | "auto" | undefined;
+  quality: TransformStep["q"];
 }
 
 export function outputDirectives(steps: Transformation): OutputDirectives {
   let format: ImageFormat | undefined;
-  let quality: number | "auto" | undefined;
+  let quality: TransformStep["q"];
   for (const step of steps) {
     format = step.f ?? format;
     quality = step.q ?? quality;
@@ -19,7 +19,7 @@ export function outputDirectives(steps: Transformation): OutputDirectives {
 
 /**
  * The encoder for an output. Without `f` the input's format is kept (the stored file keeps its
- * type), except a format that is read but never written (TIFF, HEIC: not in OUTPUT_FORMATS): png
+ * type), except a format browsers do not display (TIFF, HEIC: not in BROWSER_FORMATS): png
  * with alpha, else jpeg. `auto` is decided
  * by the caller: webp at store time, the Accept header at delivery.
  */
@@ -31,7 +31,7 @@ export function resolveOutputFormat(
 ): OutputFormat {
   switch (requested) {
     case undefined:
-      if (isOutputFormat(inputFormat)) return inputFormat;
+      if (isBrowserFormat(inputFormat)) return inputFormat;
       return hasAlpha ? "png" : "jpeg";
     case "auto":
       return auto(hasAlpha);

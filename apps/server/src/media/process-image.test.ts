@@ -99,7 +99,8 @@ describe("processImage resizing", () => {
     ["w_100,h_100,c_fill", 100, 100],
     ["w_100,h_100", 100, 100], // fill is the default with both sides
     ["w_100,h_100,c_fit", 100, 50],
-    ["w_1000,h_1000,c_fit", 1000, 500], // fit may enlarge
+    ["w_1000,h_1000,c_fit", 400, 200], // no mode enlarges by default (issue #32)
+    ["w_1000,h_1000,c_fit,fl_upscale", 1000, 500], // unless fl_upscale asks
     ["w_100,h_100,c_limit", 100, 50],
     ["w_1000,h_1000,c_limit", 400, 200], // limit never enlarges
     ["w_100,h_100,c_scale", 100, 100],
@@ -416,12 +417,14 @@ describe("processImage refusals", () => {
       processImage({ input: flat, transform: "w_10", limits: { maxInputPixels: 5_000_000 } }),
     ).rejects.toMatchObject({ code: "IMAGE_TOO_LARGE", message: expect.stringContaining("5000000-pixel") });
     const small = await solid(100, 100, red, "jpeg");
-    await expect(processImage({ input: small, transform: "w_8000,h_8000,c_scale" })).rejects.toMatchObject({
+    await expect(
+      processImage({ input: small, transform: "w_8000,h_8000,c_scale,fl_upscale" }),
+    ).rejects.toMatchObject({
       code: "IMAGE_TOO_LARGE",
       message: expect.stringContaining("40000000-pixel output limit"),
     });
     await expect(
-      processImage({ input: small, transform: "w_200", limits: { maxUpscalePixels: 10_000 } }),
+      processImage({ input: small, transform: "w_200,fl_upscale", limits: { maxUpscalePixels: 10_000 } }),
     ).rejects.toMatchObject({
       code: "IMAGE_TOO_LARGE",
       message: expect.stringContaining("10000-pixel limit"),
@@ -430,18 +433,24 @@ describe("processImage refusals", () => {
 
   it("refuses an output over the pixel cap with a 400", async () => {
     const input = await solid(100, 100, red);
-    const error = await processImage({ input, transform: "w_8000,h_8000,c_scale" }).catch((e: unknown) => e);
+    const error = await processImage({ input, transform: "w_8000,h_8000,c_scale,fl_upscale" }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({ code: "IMAGE_TOO_LARGE", status: 400 });
     expect((error as Error).message).toBe(
-      "step 1 (w_8000,h_8000,c_scale) would produce 8000×8000 = 64000000 pixels, more than the 40000000-pixel output limit",
+      "step 1 (w_8000,h_8000,c_scale,fl_upscale) would produce 8000×8000 = 64000000 pixels, more than the 40000000-pixel output limit",
     );
     // The side that ar derives counts too.
-    await expect(processImage({ input, transform: "w_8192,ar_1:100" })).rejects.toMatchObject({
+    await expect(processImage({ input, transform: "w_8192,ar_1:100,fl_upscale" })).rejects.toMatchObject({
       code: "IMAGE_TOO_LARGE",
     });
     // So does an intermediate step, even if a later one shrinks it again.
     await expect(
-      processImage({ input, transform: "w_2000,h_2000,c_fit/w_10", limits: { maxOutputPixels: 1_000_000 } }),
+      processImage({
+        input,
+        transform: "w_2000,h_2000,c_fit,fl_upscale/w_10",
+        limits: { maxOutputPixels: 1_000_000 },
+      }),
     ).rejects.toMatchObject({ code: "IMAGE_TOO_LARGE" });
     // And a format change of a source over the cap.
     await expect(
@@ -451,16 +460,16 @@ describe("processImage refusals", () => {
 
   it("refuses an image larger than its source over the upscale limit, naming it", async () => {
     const tiny = await solid(10, 10, red);
-    const error = await processImage({ input: tiny, transform: "w_6000,h_6000,c_fill" }).catch(
+    const error = await processImage({ input: tiny, transform: "w_6000,h_6000,c_fill,fl_upscale" }).catch(
       (e: unknown) => e,
     );
     expect(error).toMatchObject({ code: "IMAGE_TOO_LARGE", status: 400 });
     expect((error as Error).message).toBe(
-      "step 1 (w_6000,h_6000,c_fill) would produce 6000×6000 = 36000000 pixels from a 10×10 image, more than the 16777216-pixel limit for images larger than their source",
+      "step 1 (w_6000,h_6000,c_fill,fl_upscale) would produce 6000×6000 = 36000000 pixels from a 10×10 image, more than the 16777216-pixel limit for images larger than their source",
     );
     // A retina rendition of a photo stays well inside the default.
     const photo = await solid(1200, 800, red, "jpeg");
-    expect((await processImage({ input: photo, transform: "w_2400" })).info).toMatchObject({
+    expect((await processImage({ input: photo, transform: "w_2400,fl_upscale" })).info).toMatchObject({
       width: 2400,
       height: 1600,
     });
@@ -472,14 +481,14 @@ describe("processImage refusals", () => {
     const refused = { code: "IMAGE_TOO_LARGE", message: expect.stringContaining("10000-pixel limit") };
     const run = (input: Buffer, transform: string) => processImage({ input, transform, limits });
     // Up to the limit, or down from any size, is fine.
-    expect((await run(await solid(10, 10, red), "w_100")).info.width).toBe(100);
-    await expect(run(await solid(10, 10, red), "w_101")).rejects.toMatchObject(refused);
+    expect((await run(await solid(10, 10, red), "w_100,fl_upscale")).info.width).toBe(100);
+    await expect(run(await solid(10, 10, red), "w_101,fl_upscale")).rejects.toMatchObject(refused);
     expect((await run(await solid(400, 400, red), "w_300")).info.width).toBe(300);
     // An intermediate counts, compared with the source, not with the step before it.
-    await expect(run(square, "w_10/w_200")).rejects.toMatchObject(refused);
-    expect((await run(square, "w_10/w_100")).info.width).toBe(100);
+    await expect(run(square, "w_10/w_200,fl_upscale")).rejects.toMatchObject(refused);
+    expect((await run(square, "w_10/w_100,fl_upscale")).info.width).toBe(100);
     // So do a padded canvas and a rotated one: r_45 turns a 1000×10 strip into 717×717.
-    await expect(run(square, "w_200,h_200,c_pad")).rejects.toMatchObject(refused);
+    await expect(run(square, "w_200,h_200,c_pad,fl_upscale")).rejects.toMatchObject(refused);
     const strip = await solid(1000, 10, red);
     await expect(run(strip, "r_45")).rejects.toMatchObject(refused);
     expect((await run(strip, "r_90")).info).toMatchObject({ width: 10, height: 1000 });

@@ -8,11 +8,15 @@ export const RASTER_FORMATS = ["jpeg", "png", "webp", "gif", "avif", "tiff", "he
 export type RasterFormat = (typeof RASTER_FORMATS)[number];
 
 /**
- * What the pipeline writes. TIFF and HEIC are read but not written: most browsers do not display
- * them (and there is no HEVC encoder).
+ * What the pipeline writes. HEIC is read but never written (there is no HEVC encoder). TIFF is
+ * written only when `f_tiff` asks for it (print and archive workflows): browsers do not display
+ * it, so a TIFF transformed without `f` becomes a browser format (BROWSER_FORMATS).
  */
-export const OUTPUT_FORMATS = ["jpeg", "png", "webp", "gif", "avif"] as const;
+export const OUTPUT_FORMATS = ["jpeg", "png", "webp", "gif", "avif", "tiff"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** The output formats a variant without `f` keeps from its source. */
+export const BROWSER_FORMATS = ["jpeg", "png", "webp", "gif", "avif"] as const;
 
 export const FORMAT_MIME_TYPES: Record<RasterFormat, string> = {
   jpeg: "image/jpeg",
@@ -39,6 +43,6 @@ export function isRasterFormat(format: string): format is RasterFormat {
   return (RASTER_FORMATS as readonly string[]).includes(format);
 }
 
-export function isOutputFormat(format: string): format is OutputFormat {
-  return (OUTPUT_FORMATS as readonly string[]).includes(format);
+export function isBrowserFormat(format: string): format is (typeof BROWSER_FORMATS)[number] {
+  return (BROWSER_FORMATS as readonly string[]).includes(format);
 }

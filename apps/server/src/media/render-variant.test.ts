@@ -101,7 +101,9 @@ describe("renderVariant", () => {
       status: 400,
       message: "t_card: named transforms apply at delivery only",
     });
-    await expect(renderVariant({ input: source, transform: "w_8192,h_8192,c_scale" })).rejects.toMatchObject({
+    await expect(
+      renderVariant({ input: source, transform: "w_8192,h_8192,c_scale,fl_upscale" }),
+    ).rejects.toMatchObject({
       code: "IMAGE_TOO_LARGE",
       status: 400,
     });

@@ -1,5 +1,6 @@
-import type { Flip } from "@trove/schema";
+import type { Flip, RotationMode } from "@trove/schema";
 import type { Colour } from "sharp";
+import { TRANSPARENT } from "./background-colour.js";
 import type { Size } from "./frame.js";
 import { type ImageOp, sameSize } from "./image-op.js";
 
@@ -22,6 +23,19 @@ export function rotateOp(degrees: number, background: Colour): ImageOp | undefin
     outputSize: (input) => boundingBox(input, angle),
     apply: (image) => image.rotate(angle, { background }),
   };
+}
+
+/**
+ * `r_portrait` / `r_landscape`: a quarter turn clockwise when the input is not already tall /
+ * wide (a square is both); decided first in a step, so the resize sees the turned image.
+ * `r_auto` adds nothing: openImage already applies the EXIF orientation at decode, for every
+ * request (the hosted service's "orient from EXIF" is Trove's default), so it is accepted and
+ * does nothing.
+ */
+export function orientOp(mode: RotationMode, input: Size): ImageOp | undefined {
+  if (mode === "auto") return undefined;
+  const turn = mode === "portrait" ? input.width > input.height : input.height > input.width;
+  return turn ? rotateOp(90, TRANSPARENT) : undefined;
 }
 
 /** The box around a rotated w×h rectangle, rounded up (plus one for libvips' own rounding). */
