@@ -1,7 +1,9 @@
 // The upload's one-statement insert: the row it returns has the types Prisma's File has (it is
 // raw SQL), a taken path inserts nothing, is_duplicate sees other files only, and `unless` keeps
 // the row out while a webhook endpoint wants it.
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createWorkspace } from "../src/keys/workspaces.js";
 import { insertFileRow, type NewFileRow } from "../src/uploads/insert-file-row.js";
 import { uuidV7 } from "../src/uploads/uuid-v7.js";
 import { subscribedSql } from "../src/webhooks/workspace-events.js";
@@ -66,6 +68,47 @@ describe("insertFileRow", () => {
     const copy = await insertFileRow(t.app.db, newRow("copy.png", "hash-shared"));
     expect(copy.isDuplicate).toBe(true);
     expect(copy.file?.path).toBe("copy.png");
+  });
+
+  it("marks a new image pending, and copies the placeholder of a file with the same content instead", async () => {
+    const first = { ...newRow("placeholder-first.png", "hash-placeholder"), placeholderPending: true };
+    expect((await insertFileRow(t.app.db, first)).file).toMatchObject({
+      placeholderAttempts: 0,
+      placeholderThumbhash: null,
+    });
+    // A copy inserted before the sweep has computed the first one waits for the sweep too.
+    const early = { ...newRow("placeholder-early.png", "hash-placeholder"), placeholderPending: true };
+    expect((await insertFileRow(t.app.db, early)).file).toMatchObject({ placeholderAttempts: 0 });
+
+    const computed = {
+      placeholderThumbhash: "1QcSHQRnh493V4dIh4eXh1h4kJUI",
+      placeholderColor: "#336699",
+      placeholderDataUrl: "data:image/webp;base64,AAAA",
+    };
+    await t.app.db.file.update({ where: { id: first.id }, data: { ...computed, placeholderAttempts: null } });
+    const later = { ...newRow("placeholder-later.png", "hash-placeholder"), placeholderPending: true };
+    expect((await insertFileRow(t.app.db, later)).file).toMatchObject({
+      ...computed,
+      placeholderAttempts: null,
+    });
+
+    // Not an image (nothing pending): nothing is copied, whatever shares its hash.
+    const bytes = newRow("placeholder-bytes.bin", "hash-placeholder");
+    expect((await insertFileRow(t.app.db, bytes)).file).toMatchObject({
+      placeholderThumbhash: null,
+      placeholderAttempts: null,
+    });
+    // Another workspace's copy is not this workspace's: the new row waits for the sweep.
+    const other = await createWorkspace(t.app.db, { name: "placeholder-other", secretKey: randomBytes(32) });
+    const foreign = {
+      ...newRow("placeholder-foreign.png", "hash-placeholder"),
+      workspaceId: other.id,
+      placeholderPending: true,
+    };
+    expect((await insertFileRow(t.app.db, foreign)).file).toMatchObject({
+      placeholderThumbhash: null,
+      placeholderAttempts: 0,
+    });
   });
 
   it("inserts nothing while a webhook endpoint wants file.uploaded (`unless`), and says so", async () => {

@@ -45,8 +45,11 @@ export interface NewFileRow {
   /** A temporary file's lifetime, seconds: `expires_at` is the database's now() plus this. */
   expiresIn?: number | null;
   /**
-   * A raster image whose placeholder the sweep is to compute (src/placeholders/): marked in this
-   * same statement, so placeholders add no round trip to an upload.
+   * A raster image, which gets a placeholder (src/placeholders/). A placeholder depends only on
+   * the content, so when a file of the workspace with the same hash already has one, this same
+   * statement copies it into the new row; otherwise it marks the row for the sweep to compute.
+   * Either way placeholders add no round trip to an upload, and a re-upload of known content
+   * leaves the sweep nothing to write (an update of a `files` row touches every one of its indexes).
    */
   placeholderPending?: boolean;
 }
@@ -88,12 +91,18 @@ export async function insertFileRow(
       SELECT EXISTS (
         SELECT 1 FROM files WHERE workspace_id = ${row.workspaceId}::uuid AND hash = ${row.hash}
       ) AS is_duplicate
+    ), known_placeholder AS (
+      SELECT placeholder_thumbhash, placeholder_color, placeholder_data_url FROM files
+       WHERE ${row.placeholderPending === true}::boolean
+         AND workspace_id = ${row.workspaceId}::uuid AND hash = ${row.hash}
+         AND placeholder_thumbhash IS NOT NULL AND placeholder_data_url IS NOT NULL
+       LIMIT 1
     ), inserted AS (
       INSERT INTO files (
         id, workspace_id, folder_id, name, path, storage_key, size, mime_type, format, extension,
         width, height, orientation, hash, tags, metadata, custom_id, upload_source,
         transform_string, original_url, thumbnail_key, created_by, is_private, created_at, updated_at,
-        expires_at, placeholder_attempts
+        expires_at, placeholder_thumbhash, placeholder_color, placeholder_data_url, placeholder_attempts
       )
       SELECT
         ${row.id}::uuid, ${row.workspaceId}::uuid, ${row.folderId}::uuid, ${row.name}, ${row.path},
@@ -103,7 +112,9 @@ export async function insertFileRow(
         ${row.transformString}, ${row.originalUrl}, ${row.thumbnailKey}, ${row.createdBy}::uuid,
         ${row.isPrivate}::boolean, now(), now(),
         now() + ${row.expiresIn ?? null}::int * interval '1 second',
-        CASE WHEN ${row.placeholderPending === true}::boolean THEN 0 END
+        k.placeholder_thumbhash, k.placeholder_color, k.placeholder_data_url,
+        CASE WHEN ${row.placeholderPending === true}::boolean AND k.placeholder_thumbhash IS NULL THEN 0 END
+      FROM (SELECT 1) AS one LEFT JOIN known_placeholder k ON true
       WHERE NOT (SELECT skip FROM skip_insert)
       ON CONFLICT DO NOTHING
       RETURNING id, file_no AS "fileNo", workspace_id AS "workspaceId", folder_id AS "folderId",
