@@ -11,6 +11,8 @@
  * - A private file is served only with a valid signature, `Cache-Control: private` for at most
  *   the URL's remaining life (shared caches must not keep it).
  * - Otherwise the public Cache-Control the caller gives.
+ * - A file an image layer names (`l_image:`) must be `publiclyServable`, signature or not
+ *   (./layer-source.ts).
  */
 import type { FastifyRequest } from "fastify";
 import type { ServerConfig } from "../config.js";
@@ -37,9 +39,8 @@ export function deliveryAccess(
   publicCacheControl: string,
   now: Date = new Date(),
 ): DeliveryAccess | null {
-  if (!file.isActive || file.isDelete) return null;
+  if (!isLive(file, now)) return null;
   const expiresAt = file.expiresAt ?? null;
-  if (expiresAt && expiresAt <= now) return null;
   const check = checkDeliverySignature(
     app.config.urlSigning,
     { workspaceNo: target.workspaceNo, fileId: file.id, path: file.path, transform: target.transform },
@@ -55,6 +56,25 @@ export function deliveryAccess(
     cacheControl: expiresAt ? temporaryCacheControl(expiresAt, now) : publicCacheControl,
     signed: false,
   };
+}
+
+type AccessedFile = Pick<
+  Parameters<typeof deliveryAccess>[3],
+  "isActive" | "isDelete" | "isPrivate" | "expiresAt"
+>;
+
+/** Active, not deleted, not past its expiry: a file delivery may show to someone. */
+function isLive(file: Omit<AccessedFile, "isPrivate">, now: Date): boolean {
+  const expiresAt = file.expiresAt ?? null;
+  return file.isActive && !file.isDelete && !(expiresAt && expiresAt <= now);
+}
+
+/**
+ * Whether anyone may have `file` without a signature. An image layer (src/delivery/layer-source.ts)
+ * may only show such a file: a signature covers its own file, not the files its layers name.
+ */
+export function publiclyServable(file: AccessedFile, now: Date = new Date()): boolean {
+  return isLive(file, now) && !file.isPrivate;
 }
 
 /** A public temporary file: shared caches may keep it until it expires, not after. */

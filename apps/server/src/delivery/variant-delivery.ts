@@ -15,6 +15,8 @@
  *   message names the directive; `""` (a no-op such as `r_0`) serves the stored image itself.
  * - Raster images only (RASTER_FORMATS, HEIC included). Any other file with a transform, a
  *   no-op one included, is a 400: an SVG or text file has one URL, its plain one.
+ * - Image layers (`l_image:{path}`) name public files of the same workspace only; their content
+ *   hashes join the cache key and ETag (./layer-source.ts).
  * - Rendered variants are cached in storage under `variantCacheKey(storageKey, canonical,
  *   autoFormat)` and served from there afterwards (`X-Cache: HIT`/`MISS`); concurrent requests
  *   for one uncached variant render it once (./variant-renderer.ts). A hit is opened once: its
@@ -42,7 +44,7 @@ import { resolveMediaLimits } from "../media/media-limits.js";
 import { negotiateAutoFormat } from "../media/negotiate-format.js";
 import { FORMAT_MIME_TYPES, isRasterFormat, RASTER_FORMATS } from "../media/raster-format.js";
 import { SNIFF_HEAD_BYTES, sniffContent } from "../media/sniff-content.js";
-import { negotiatesFormat, variantCacheKey } from "../media/variant-cache-key.js";
+import { negotiatesFormat, variantCacheKey, variantIdentity } from "../media/variant-cache-key.js";
 import { variantOutputFormat } from "../media/variant-output-format.js";
 import { ObjectNotFoundError } from "../storage/driver.js";
 import { readObjectHead } from "../storage/object-keys.js";
@@ -52,6 +54,7 @@ import type { DeliveryDeps } from "./delivery-deps.js";
 import { type DeliveryFile, PUBLIC_CACHE_CONTROL } from "./delivery-file.js";
 import { etagMatches } from "./etag-match.js";
 import type { DeliveryFallback } from "./file-delivery.js";
+import { resolveLayerSources } from "./layer-source.js";
 import { basePaths, startsWithTransformStep } from "./transform-path.js";
 import { type RenderedVariant, VariantRenderer } from "./variant-renderer.js";
 import { type VariantOwner, VariantStore } from "./variant-store.js";
@@ -101,10 +104,11 @@ export interface VariantDelivery {
 /** Transformed variants: the delivery fallback for stored files, and `serve` for origin objects. */
 export function variantDelivery(app: DeliveryDeps): VariantDelivery {
   const variants = new VariantStore(app.db, app.storage, app.config.delivery.maxVariantsPerFile, app.log);
+  const limits = resolveMediaLimits(app.config.mediaLimits);
   const renderer = new VariantRenderer({
     storage: app.storage,
     gate: app.renderGate,
-    limits: resolveMediaLimits(app.config.mediaLimits),
+    limits,
     variants,
     log: app.log,
     metrics: app.metrics,
@@ -178,8 +182,11 @@ export function variantDelivery(app: DeliveryDeps): VariantDelivery {
     const accept = request.headers.accept;
     const negotiated = negotiatesFormat(canonical);
     const autoFormat = negotiateAutoFormat(accept);
-    const cacheKey = variantCacheKey(file.storageKey, canonical, autoFormat);
-    const etag = `"${file.hash.slice(0, 32)}-${digest(`${canonical}\n${negotiated ? autoFormat : ""}`).slice(0, 16)}"`;
+    // Image layers' files are part of the variant: found (and refused) before the cache is read.
+    const layers = await resolveLayerSources(app, options.workspaceId, canonical, limits.maxInputBytes);
+    const cacheKey = variantCacheKey(file.storageKey, canonical, autoFormat, layers?.versions);
+    const identity = variantIdentity(canonical, autoFormat, layers?.versions);
+    const etag = `"${file.hash.slice(0, 32)}-${digest(identity).slice(0, 16)}"`;
     if (negotiated) reply.header("vary", "Accept");
     reply.header("etag", etag);
     if (etagMatches(request.headers["if-none-match"], etag)) return reply.status(304).send();
@@ -202,7 +209,14 @@ export function variantDelivery(app: DeliveryDeps): VariantDelivery {
 
     let rendered: RenderedVariant;
     try {
-      rendered = await renderer.render({ file, owner, canonical, accept, cacheKey });
+      rendered = await renderer.render({
+        file,
+        owner,
+        canonical,
+        accept,
+        cacheKey,
+        ...(layers ? { layerSources: layers.sources } : {}),
+      });
     } catch (error) {
       if (error instanceof ObjectNotFoundError) throw notFound("files");
       if (isMediaError(error))

@@ -5,6 +5,7 @@
  * cached is still answered: the next request renders it again.
  */
 import type { FastifyBaseLogger } from "fastify";
+import type { LayerSources } from "../media/layers/layer-sources.js";
 import type { MediaLimits } from "../media/media-limits.js";
 import { renderVariant } from "../media/render-variant.js";
 import type { TroveMetrics } from "../metrics/trove-metrics.js";
@@ -27,6 +28,8 @@ export interface VariantRequest {
   canonical: string;
   accept: string | undefined;
   cacheKey: string;
+  /** The files its image layers name (./layer-source.ts); absent when it has none. */
+  layerSources?: LayerSources;
 }
 
 export interface VariantRendererDeps {
@@ -79,6 +82,7 @@ export class VariantRenderer {
     canonical,
     accept,
     cacheKey,
+    layerSources,
   }: VariantRequest): Promise<RenderedVariant> {
     const { storage, limits, variants, log } = this.deps;
     const input = await imageInputOf(storage, file.storageKey, limits.maxInputBytes);
@@ -87,6 +91,7 @@ export class VariantRenderer {
       transform: canonical,
       limits,
       ...(accept ? { accept } : {}),
+      ...(layerSources ? { layerSources } : {}),
     });
     try {
       await putBuffer(storage, cacheKey, variant.body, variant.mimeType);

@@ -1,5 +1,6 @@
 import type { Transformation } from "@trove/schema";
 import { type EncodedImage, encodeImage } from "./encode-image.js";
+import type { LayerSources } from "./layers/layer-sources.js";
 import { type MediaLimits, resolveMediaLimits } from "./media-limits.js";
 import { type AutoFormatChoice, autoOutputFormat, negotiateAutoFormat } from "./negotiate-format.js";
 import { openRasterImage } from "./open-raster-image.js";
@@ -16,6 +17,8 @@ export interface RenderVariantOptions {
   /** The request's Accept header; only `f_auto` reads it. */
   accept?: string;
   limits?: Partial<MediaLimits>;
+  /** The files `l_image:` layers name, as the caller may show them (layers/layer-sources.ts). */
+  layerSources?: LayerSources;
 }
 
 export interface RenderedVariant extends Omit<EncodedImage, "buffer"> {
@@ -37,7 +40,7 @@ export async function renderVariant(options: RenderVariantOptions): Promise<Rend
   const steps = readTransform(options.transform);
   const input = await readMediaInput(options.input, limits.maxInputBytes);
   const { open, header } = await openRasterImage(input, limits);
-  const rendered = await runTransform(open, header, steps, limits);
+  const rendered = await runTransform(open, header, steps, limits, options.layerSources);
 
   const { format, quality } = outputDirectives(steps);
   const choice = format === "auto" ? negotiateAutoFormat(options.accept) : null;

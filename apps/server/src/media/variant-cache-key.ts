@@ -15,15 +15,32 @@ const F_AUTO = /(?:^|[,/])f_auto(?:[,/]|$)/;
  * so keys are fixed-length and safe on any storage driver whatever the storage key holds.
  * `canonicalTransform` must be canonical (canonicalizeTransform) so that equal transforms share
  * one entry. `autoFormat` (from negotiateAutoFormat, known before decoding) is part of the key
- * only for f_auto transforms; such responses must carry `Vary: Accept`.
+ * only for f_auto transforms; such responses must carry `Vary: Accept`. `layerVersions`: see
+ * variantIdentity.
  */
 export function variantCacheKey(
   storageKey: string,
   canonicalTransform: string,
   autoFormat: AutoFormatChoice,
+  layerVersions: readonly string[] = [],
+): string {
+  return `${variantCachePrefix(storageKey)}${sha256(variantIdentity(canonicalTransform, autoFormat, layerVersions))}`;
+}
+
+/**
+ * What makes one variant of a file differ from another: the canonical transform, the f_auto
+ * choice (f_auto transforms only), and the content of the files its image layers name
+ * (`layerVersions`, src/delivery/layer-source.ts: a replaced logo is a new variant). A transform
+ * without image layers adds nothing, so keys made before layers existed stay valid.
+ */
+export function variantIdentity(
+  canonicalTransform: string,
+  autoFormat: AutoFormatChoice,
+  layerVersions: readonly string[] = [],
 ): string {
   const negotiated = negotiatesFormat(canonicalTransform) ? autoFormat : "";
-  return `${variantCachePrefix(storageKey)}${sha256(`${canonicalTransform}\n${negotiated}`)}`;
+  const layers = layerVersions.length === 0 ? "" : `\n${layerVersions.join("\n")}`;
+  return `${canonicalTransform}\n${negotiated}${layers}`;
 }
 
 /**
