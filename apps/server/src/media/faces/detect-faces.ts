@@ -18,11 +18,16 @@ export interface DetectedFace extends Box {
 }
 
 /**
- * The Tiny Face Detector's input side (a multiple of 32): the image is scaled to fit it. 416 is
- * face-api's default: on a 640 px image it finds faces down to about 20 px across, in about 100 ms
- * of one core.
+ * The Tiny Face Detector's input side (a multiple of 32); it scales (and pads) any image to fit a
+ * square of it. 640, the side of the copy find-faces.ts makes, so that copy is looked at one to
+ * one: at face-api's default 416 a 1600×512 group photo's faces (46 px in the copy) shrink to
+ * 30 px and are missed. About 250 ms of one core per image on this project's 2-core machines.
  */
-const INPUT_SIZE = 416;
+export const DETECTOR_INPUT_SIDE = 640;
+
+/** A smaller image is looked at one to one too (the side rounded up to a multiple of 32): enlarged, its large faces are missed. */
+const inputSideFor = ({ width, height }: RgbImage) =>
+  Math.min(DETECTOR_INPUT_SIDE, Math.max(32, Math.ceil(Math.max(width, height) / 32) * 32));
 const SCORE_THRESHOLD = 0.5;
 /**
  * The worker's JavaScript heap. The model (190 KB of weights) and TensorFlow's tensors live in
@@ -66,7 +71,6 @@ function spawn(): Worker {
       faceApiPath,
       wasmBackendPath: require.resolve("@tensorflow/tfjs-backend-wasm"),
       modelDir: join(dirname(dirname(faceApiPath)), "model"),
-      inputSize: INPUT_SIZE,
       scoreThreshold: SCORE_THRESHOLD,
     },
     resourceLimits: WORKER_RESOURCE_LIMITS,
@@ -159,7 +163,8 @@ function pump(): void {
   }, job.timeoutMs);
   running = { job, timer };
   // A copy: the caller's buffer may be a view into a larger one.
-  current.postMessage({ id: job.id, data: job.image.data, width: job.image.width, height: job.image.height });
+  const { data, width, height } = job.image;
+  current.postMessage({ id: job.id, data, width, height, inputSize: inputSideFor(job.image) });
 }
 
 /**

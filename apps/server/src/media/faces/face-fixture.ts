@@ -7,4 +7,4 @@ import { fileURLToPath } from "node:url";
  */
 export const FACE_FIXTURE_PATH = fileURLToPath(new URL("./fixtures/astronaut-left.jpg", import.meta.url));
 export const FACE_FIXTURE_SIZE = { width: 1024, height: 512 };
-export const FIXTURE_FACE = { left: 164, top: 75, width: 115, height: 112 };
+export const FIXTURE_FACE = { left: 150, top: 72, width: 140, height: 120 };

@@ -9,6 +9,8 @@ import { findFaces } from "./find-faces.js";
 export interface FaceFocus {
   /** The smallest box holding every face found, in the step's input pixels. */
   faces: Box;
+  /** The largest face: what the window keeps when it cannot hold them all. */
+  main: Box;
   /** Added on every side of `faces` when `fo_face` frames the output on them (px). */
   margin: number;
 }
@@ -39,12 +41,17 @@ export async function findFaceFocus(
   const faces = await findFaces(source(), input, limits);
   const union = unionBox(faces);
   if (union === undefined) return undefined;
-  const largest = Math.max(...faces.map((face) => Math.max(face.width, face.height)));
-  return { faces: union, margin: FRAME_MARGIN * largest };
+  const main = faces.reduce((a, b) => (b.width * b.height > a.width * a.height ? b : a));
+  return { faces: union, main, margin: FRAME_MARGIN * Math.max(main.width, main.height) };
 }
 
 /** The focus as seen after a quarter turn clockwise of a `input`-sized image (r_portrait/r_landscape). */
 export function turnFaceFocus(focus: FaceFocus, input: Size): FaceFocus {
-  const { left, top, width, height } = focus.faces;
-  return { ...focus, faces: { left: input.height - top - height, top: left, width: height, height: width } };
+  const turn = ({ left, top, width, height }: Box): Box => ({
+    left: input.height - top - height,
+    top: left,
+    width: height,
+    height: width,
+  });
+  return { ...focus, faces: turn(focus.faces), main: turn(focus.main) };
 }

@@ -25,12 +25,12 @@ const loading = load();
 // Reported once the first request asks; an unhandled rejection would end the worker silently.
 loading.catch(() => {});
 
-async function detect({ data, width, height }) {
+async function detect({ data, width, height, inputSize }) {
   const faceapi = await loading;
   const input = faceapi.tf.tensor3d(data, [height, width, 3], "int32");
   try {
     const options = new faceapi.TinyFaceDetectorOptions({
-      inputSize: workerData.inputSize,
+      inputSize,
       scoreThreshold: workerData.scoreThreshold,
     });
     const found = await faceapi.detectAllFaces(input, options);

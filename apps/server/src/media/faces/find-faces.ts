@@ -3,25 +3,24 @@ import type { Size } from "../frame.js";
 import type { MediaLimits } from "../media-limits.js";
 import { decodeError } from "../sharp-error.js";
 import type { Box } from "./box.js";
-import { detectFaces } from "./detect-faces.js";
-
-/**
- * The longest side of the copy the detector sees. The detector scales its input to 416 px
- * anyway, so a larger copy only costs the copy; a smaller one loses faces under ~20 px.
- */
-export const DETECTION_SIDE = 640;
+import { DETECTOR_INPUT_SIDE, detectFaces } from "./detect-faces.js";
 
 /**
  * The faces in `image` (a pipeline over the source or a frame, of `input`'s size), as boxes in
  * its pixels. libvips makes the small copy (shrinking a JPEG while decoding it), so the detector
- * never sees more than DETECTION_SIDE² pixels whatever the source's size; the source's own pixel
+ * never sees more than DETECTOR_INPUT_SIDE² pixels whatever the source's size; the source's own pixel
  * limit was checked before this is reached, so a bomb never gets here.
  */
 export async function findFaces(image: Sharp, input: Size, limits: MediaLimits): Promise<Box[]> {
   let small: { data: Buffer; info: { width: number; height: number } };
   try {
     small = await image
-      .resize({ width: DETECTION_SIDE, height: DETECTION_SIDE, fit: "inside", withoutEnlargement: true })
+      .resize({
+        width: DETECTOR_INPUT_SIDE,
+        height: DETECTOR_INPUT_SIDE,
+        fit: "inside",
+        withoutEnlargement: true,
+      })
       .removeAlpha()
       .toColourspace("srgb")
       .raw({ depth: "uchar" })
