@@ -100,8 +100,13 @@ describe("render cost on the delivery host", () => {
     },
   );
 
-  it("refuses w_6000,h_6000,c_fill of a 10×10 image with a 400 naming the upscale limit", async () => {
-    const response = await deliver("w_6000,h_6000,c_fill", paths.tiny);
+  it("refuses w_6000,h_6000,c_fill,fl_upscale of a 10×10 image with a 400 naming the upscale limit", async () => {
+    // Without fl_upscale nothing enlarges (issue #32): the same URL is the 10×10 image.
+    const plain = await deliver("w_6000,h_6000,c_fill", paths.tiny);
+    expect(plain.status).toBe(200);
+    const png = Buffer.from(await plain.arrayBuffer());
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([10, 10]); // IHDR width, height
+    const response = await deliver("w_6000,h_6000,c_fill,fl_upscale", paths.tiny);
     expect(response.status).toBe(400);
     const body = errorEnvelopeSchema.parse(await response.json());
     expect(body).toMatchObject({
@@ -109,7 +114,7 @@ describe("render cost on the delivery host", () => {
       message: expect.stringContaining("16777216-pixel limit for images larger than their source"),
     });
     // Upscaling within the limit still renders.
-    const modest = await deliver("w_1000,h_1000,c_fill", paths.tiny);
+    const modest = await deliver("w_1000,h_1000,c_fill,fl_upscale", paths.tiny);
     expect(modest.status).toBe(200);
     await modest.arrayBuffer();
   });

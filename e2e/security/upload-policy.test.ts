@@ -1,7 +1,7 @@
 /**
  * Security (issue #30): what a public credential (an upload token, the public key) can make the
  * upload path do, against a real `trove-server` process over loopback HTTP:
- * - a token limited to 20,000 bytes sends a small JPEG with a store-time w_2000,h_2000,c_fill:
+ * - a token limited to 20,000 bytes sends a small JPEG with a store-time w_2000,h_2000,c_fill,fl_upscale:
  *   the output is judged like the upload, 413, and nothing is stored or spent;
  * - a policy with `allow_transforms: false` refuses any store-time transform;
  * - in a strict workspace the public key may not transform at store time at all;
@@ -145,7 +145,7 @@ describe("store-time transforms of public credentials", () => {
     expect(jpeg.length).toBeLessThan(20_000);
     const token = await mint({ max_file_size: 20_000, max_files: 1 });
     await leavesNothing(async () => {
-      for (const transform of ["w_2000,h_2000,c_fill", "w_4000,h_4000"]) {
+      for (const transform of ["w_2000,h_2000,c_fill,fl_upscale", "w_4000,h_4000,fl_upscale"]) {
         const res = await upload(token, { file_name: "big.jpg", transform });
         expect(res.status, JSON.stringify(res.body)).toBe(413);
         expect(res.body).toMatchObject({ success: false, errorCode: "FILE_TOO_LARGE" });
@@ -173,7 +173,7 @@ describe("store-time transforms of public credentials", () => {
       await leavesNothing(async () => {
         const res = await upload(server.keys.public, {
           file_name: "s.jpg",
-          transform: "w_2000,h_2000,c_fill",
+          transform: "w_2000,h_2000,c_fill,fl_upscale",
         });
         expect(res.status).toBe(403);
         expect(res.body).toMatchObject({ success: false, errorCode: "TRANSFORM_NOT_ALLOWED" });

@@ -142,7 +142,7 @@ describe("delivery-time transforms", () => {
     expect(bad.json()).toEqual({ error: "Validation failed", message: expect.stringMatching(/^w_abc: /) });
     const range = await get(`/assets/${ws}/q_200/pics/red.png`);
     expect(range.json().message).toBe("q_200: quality must be 1..100");
-    const huge = await get(`/assets/${ws}/w_8000,h_8000,c_scale/pics/red.png`);
+    const huge = await get(`/assets/${ws}/w_8000,h_8000,c_scale,fl_upscale/pics/red.png`);
     expect(huge.statusCode).toBe(400);
   });
 

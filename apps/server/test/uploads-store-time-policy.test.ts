@@ -19,7 +19,7 @@ import { directUpload, listObjects, remoteUpload, uploaded } from "./uploads-hel
 let t: TestApp;
 let server: TestServer;
 let restoreDns: () => void = () => {};
-/** A 64×48 JPEG of under 1 KB; w_2000,h_2000,c_fill makes it a JPEG of about 90 KB. */
+/** A 64×48 JPEG of under 1 KB; w_2000,h_2000,c_fill,fl_upscale makes it a JPEG of about 90 KB. */
 let jpeg: Buffer;
 
 beforeAll(async () => {
@@ -72,7 +72,7 @@ describe("max_file_size holds for the stored output", () => {
   it("refuses a 20,000-byte token's upscaled JPEG with 413, stores nothing and spends nothing", async () => {
     expect(jpeg.length).toBeLessThan(20_000);
     const { token, id } = await mint({ max_file_size: 20_000, max_files: 1, allow_remote: true });
-    const fill = "w_2000,h_2000,c_fill";
+    const fill = "w_2000,h_2000,c_fill,fl_upscale";
     await leavesNothing(async () => {
       // Held in memory (transform before the file), stored first (after it), and fetched.
       const before = await directUpload(
@@ -86,7 +86,7 @@ describe("max_file_size holds for the stored output", () => {
       );
       const after = await directUpload(
         t,
-        { file_name: "a.jpg", transform: "w_4000,h_4000" },
+        { file_name: "a.jpg", transform: "w_4000,h_4000,fl_upscale" },
         { content: jpeg },
         { key: token, fileFirst: true },
       );
@@ -111,7 +111,7 @@ describe("max_file_size holds for the stored output", () => {
     await leavesNothing(async () => {
       const res = await directUpload(
         t,
-        { file_name: "k.jpg", transform: "w_2000,h_2000,c_fill" },
+        { file_name: "k.jpg", transform: "w_2000,h_2000,c_fill,fl_upscale" },
         { content: jpeg },
         { key },
       );
@@ -121,7 +121,7 @@ describe("max_file_size holds for the stored output", () => {
     try {
       const res = await directUpload(
         capped,
-        { file_name: "p.jpg", transform: "w_2000,h_2000,c_fill" },
+        { file_name: "p.jpg", transform: "w_2000,h_2000,c_fill,fl_upscale" },
         { content: jpeg },
       );
       expectRefusal(res, 413, "FILE_TOO_LARGE");
@@ -132,12 +132,12 @@ describe("max_file_size holds for the stored output", () => {
     }
   });
 
-  it("keeps the pixel cap on upscales at store time: w_5000,h_5000 of a small image is 400", async () => {
+  it("keeps the pixel cap on upscales at store time: w_5000,h_5000,fl_upscale of a small image is 400", async () => {
     const { token } = await mint({ max_files: 1 });
     await leavesNothing(async () => {
       const res = await directUpload(
         t,
-        { file_name: "u.jpg", transform: "w_5000,h_5000" },
+        { file_name: "u.jpg", transform: "w_5000,h_5000,fl_upscale" },
         { content: jpeg },
         { key: token },
       );

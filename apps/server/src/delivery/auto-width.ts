@@ -21,6 +21,7 @@
  * keyed on them then never hands one client's width to another.
  */
 import type { IncomingHttpHeaders } from "node:http";
+import { canonicalTransform, parseTransform } from "@trove/schema";
 
 /** The widths `w_auto` resolves to (E/automatic.mdx): the smallest that is at least the ask. */
 export const AUTO_WIDTH_STEPS = [320, 480, 720, 1080, 1440, 1920] as const;
@@ -66,6 +67,25 @@ export function autoWidth(headers: IncomingHttpHeaders): AutoWidth {
   vary.push(...DEFAULT_HEADERS);
   const saveData = headerValue(headers, "Save-Data")?.trim().toLowerCase() === "on";
   return { width: defaultWidth(headerValue(headers, "User-Agent") ?? "", saveData), vary };
+}
+
+/**
+ * A canonical transform with its `w_auto` written out for this request (`w_auto,f_webp` →
+ * `w_1080,f_webp`), still canonical, so it renders and caches as the explicit width would:
+ * one variant per step, however many User-Agent strings ask. Undefined when the transform has
+ * no `w_auto` (nothing to read, nothing to vary on).
+ */
+export function resolveAutoWidth(
+  canonical: string,
+  headers: IncomingHttpHeaders,
+): { canonical: string; auto: AutoWidth } | undefined {
+  // Most transforms have no w_auto: no parse for them on the delivery path.
+  if (!canonical.includes("w_auto")) return undefined;
+  const steps = parseTransform(canonical);
+  if (!steps.some((step) => step.w === "auto")) return undefined;
+  const auto = autoWidth(headers);
+  const resolved = steps.map((step) => (step.w === "auto" ? { ...step, w: auto.width } : step));
+  return { canonical: canonicalTransform(resolved), auto };
 }
 
 /** The smallest step at least `width`; the largest step for anything wider. */

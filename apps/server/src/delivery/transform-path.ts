@@ -14,12 +14,17 @@ import { isTransformStep, MAX_TRANSFORM_STEPS, TRANSFORM_KEYS } from "@trove/sch
 
 const KNOWN_KEYS: ReadonlySet<string> = new Set(TRANSFORM_KEYS);
 
-/** Whether a path segment reads as one transformation step (every directive has a known key). */
+/**
+ * Whether a path segment reads as one transformation step (every directive has a known key, or
+ * is the bare integer y of a `ps_{x},{y}` point right after its `ps_`).
+ */
 export function looksLikeTransformStep(segment: string): boolean {
   if (segment === "") return false;
-  return segment.split(",").every((directive) => {
+  const directives = segment.split(",");
+  return directives.every((directive, index) => {
     const underscore = directive.indexOf("_");
-    return underscore > 0 && KNOWN_KEYS.has(directive.slice(0, underscore));
+    if (underscore > 0) return KNOWN_KEYS.has(directive.slice(0, underscore));
+    return index > 0 && /^\d{1,16}$/.test(directive) && (directives[index - 1] as string).startsWith("ps_");
   });
 }
 

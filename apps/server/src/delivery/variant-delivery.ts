@@ -26,6 +26,8 @@
  *   URL of uploads) is such a variant; its cache key is the file's `thumbnailKey`.
  * - Headers: Content-Type of the variant, Content-Length, ETag (file hash + variant digest),
  *   `Cache-Control` as for files, `Vary: Accept` for every f_auto response (hit, miss or 304),
+ *   and for `w_auto` `Vary` on the headers that chose the width plus `Accept-CH` (./auto-width.ts;
+ *   the width is written into the transform before the cache key, so one entry per width step),
  *   and the delivery host's security headers. If-None-Match -> 304 without reading storage. No
  *   Range support on variants.
  * - Limits (./delivery-limits.ts): renders pass the app's RenderGate (at most N at
@@ -50,6 +52,7 @@ import { ObjectNotFoundError } from "../storage/driver.js";
 import { readObjectHead } from "../storage/object-keys.js";
 import { resolveTransform } from "../transforms/resolve-transform.js";
 import { deliveryAccess } from "./access-check.js";
+import { AUTO_WIDTH_CLIENT_HINTS, resolveAutoWidth } from "./auto-width.js";
 import type { DeliveryDeps } from "./delivery-deps.js";
 import { type DeliveryFile, PUBLIC_CACHE_CONTROL } from "./delivery-file.js";
 import { etagMatches } from "./etag-match.js";
@@ -179,6 +182,13 @@ export function variantDelivery(app: DeliveryDeps): VariantDelivery {
       );
     }
 
+    // w_auto: the width this request asks for, written out (./auto-width.ts); Vary names the
+    // headers that chose it, and Accept-CH asks the browser for its hints next time.
+    const autoWidth = resolveAutoWidth(canonical, request.headers);
+    if (autoWidth) {
+      canonical = autoWidth.canonical;
+      reply.header("accept-ch", AUTO_WIDTH_CLIENT_HINTS.join(", "));
+    }
     const accept = request.headers.accept;
     const negotiated = negotiatesFormat(canonical);
     const autoFormat = negotiateAutoFormat(accept);
@@ -187,7 +197,8 @@ export function variantDelivery(app: DeliveryDeps): VariantDelivery {
     const cacheKey = variantCacheKey(file.storageKey, canonical, autoFormat, layers?.versions);
     const identity = variantIdentity(canonical, autoFormat, layers?.versions);
     const etag = `"${file.hash.slice(0, 32)}-${digest(identity).slice(0, 16)}"`;
-    if (negotiated) reply.header("vary", "Accept");
+    const vary = [...(negotiated ? ["Accept"] : []), ...(autoWidth?.auto.vary ?? [])];
+    if (vary.length > 0) reply.header("vary", vary.join(", "));
     reply.header("etag", etag);
     if (etagMatches(request.headers["if-none-match"], etag)) return reply.status(304).send();
 
