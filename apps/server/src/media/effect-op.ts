@@ -1,54 +1,66 @@
-import { type Effect, splitEffect } from "@trove/schema";
-import type { FrameShape } from "./frame.js";
-import { type ImageOp, sameSize } from "./image-op.js";
+import { type Effect, type EffectName, type EffectParts, splitEffect } from "@trove/schema";
+import { autoEnhance, improve, normalize } from "./effects/automatic.js";
+import {
+  blackwhite,
+  fade,
+  grayscale,
+  hue,
+  invert,
+  saturation,
+  temperature,
+  tint,
+  warmth,
+} from "./effects/colour.js";
+import { blur, sharpen, structure, unsharpMask } from "./effects/detail.js";
+import type { EffectStage } from "./effects/effect-stage.js";
+import { fuseStages } from "./effects/fuse-stages.js";
+import { brightness, contrast, exposure, gamma, highlights, shadows } from "./effects/tonal.js";
+import { vignette } from "./effects/vignette.js";
+import type { ImageOp } from "./image-op.js";
+
+/** The amount of an effect the grammar only accepts with one (schema: effect.ts's RULES). */
+const n = ({ name, amount }: EffectParts): number => {
+  if (amount === undefined) throw new Error(`effect ${name} reached the renderer without its amount`);
+  return amount;
+};
 
 /**
- * `e`: the grammar's amounts mapped onto sharp's parameters. Amounts of -100..100 are a
- * percentage change (brightness:-100 is black, saturation:-100 is grey); blur and sharpen
- * amounts 1..100 scale the Gaussian sigma. None of them touches the alpha channel.
+ * Each effect's libvips stages, by family (src/media/effects/, one file each; every amount's
+ * meaning is written there and in docs/TRANSFORMS.md). A Record, so an effect the grammar adds
+ * without a renderer fails to compile.
  */
-export function effectOp(effect: Effect): ImageOp {
-  const { name, amount } = splitEffect(effect);
-  const op = (apply: ImageOp["apply"]): ImageOp => ({
-    fusable: false,
-    outputSize: sameSize,
-    apply,
-  });
-  switch (name) {
-    case "grayscale":
-      // Not sharp's greyscale(), which makes a one-band image and drops alpha: zero chroma
-      // gives the same lightness while the frame stays sRGB with its alpha.
-      return op((image) => image.modulate({ saturation: 0 }));
-    case "invert":
-      return op((image) => image.negate({ alpha: false }));
-    case "blur":
-      // 1 → sigma 0.3 (sharp's minimum), 100 → sigma 25.
-      return op((image) => image.blur(Math.max(0.3, (amount ?? 1) / 4)));
-    case "sharpen":
-      // No amount: sharp's fast mild sharpen. 1..100 → sigma 0.55..5.5.
-      return op((image) =>
-        amount === undefined ? image.sharpen() : image.sharpen({ sigma: 0.5 + amount / 20 }),
-      );
-    case "brightness":
-      return op((image) => image.modulate({ brightness: 1 + (amount ?? 0) / 100 }));
-    case "saturation":
-      return op((image) => image.modulate({ saturation: 1 + (amount ?? 0) / 100 }));
-    case "contrast":
-      return op((image, input) => contrast(image, input, 1 + (amount ?? 0) / 100));
-    default:
-      // The effects issue #32 adds are rendered by its effects work; until then they change nothing.
-      return op((image) => image);
-  }
-}
+const STAGES: Record<EffectName, (effect: EffectParts) => EffectStage[]> = {
+  brightness: (e) => brightness(n(e)),
+  contrast: (e) => contrast(n(e)),
+  exposure: (e) => exposure(n(e)),
+  highlights: (e) => highlights(n(e)),
+  shadows: (e) => shadows(n(e)),
+  gamma: (e) => gamma(n(e)),
+  saturation: (e) => saturation(n(e)),
+  hue: (e) => hue(n(e)),
+  temperature: (e) => temperature(n(e)),
+  warmth: (e) => warmth(n(e)),
+  tint: (e) => tint(n(e)),
+  grayscale: () => grayscale(),
+  blackwhite: (e) => blackwhite(n(e)),
+  invert: () => invert(),
+  fade: (e) => fade(n(e)),
+  sharpen: (e) => sharpen(e.amount),
+  unsharp_mask: (e) => unsharpMask(n(e)),
+  structure: (e) => structure(n(e)),
+  blur: (e) => blur(n(e)),
+  auto_enhance: () => autoEnhance(),
+  normalize: () => normalize(),
+  improve: (e) => improve(e.mode),
+  vignette: (e) => vignette(n(e)),
+};
 
-/** A linear stretch around mid-grey; per channel, so alpha is left as it is. */
-function contrast(image: Parameters<ImageOp["apply"]>[0], input: FrameShape, slope: number) {
-  const offset = 128 * (1 - slope);
-  const a = [slope, slope, slope];
-  const b = [offset, offset, offset];
-  if (input.channels === 4) {
-    a.push(1);
-    b.push(0);
-  }
-  return image.linear(a, b);
+/**
+ * `e`: the effects of a step (or of a layer), already in the canonical order (`effectsOf` in
+ * @trove/schema), as libvips operations: one pass per operation, neighbours that compose exactly
+ * fused into one (fuse-stages.ts). No operation touches the alpha channel; none runs a
+ * per-pixel loop in JavaScript (see image-op.ts).
+ */
+export function effectOps(effects: readonly Effect[]): ImageOp[] {
+  return fuseStages(effects.flatMap((effect) => STAGES[splitEffect(effect).name](splitEffect(effect))));
 }

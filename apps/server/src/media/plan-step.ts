@@ -1,6 +1,7 @@
 import { effectsOf, type TransformStep } from "@trove/schema";
 import { backgroundColour, TRANSPARENT } from "./background-colour.js";
-import { effectOp } from "./effect-op.js";
+import { effectOps } from "./effect-op.js";
+import { opacityOp } from "./effects/opacity-op.js";
 import { type FaceFocus, turnFaceFocus } from "./faces/face-focus.js";
 import { planFocusedResize } from "./faces/plan-focused-resize.js";
 import { flattenOp } from "./flatten-op.js";
@@ -33,12 +34,14 @@ export function planStep(
     orient,
     ...planFocusedResize(step, orient ? orient.outputSize(input) : input, turned),
   ];
-  ops.push(...effectsOf(step).map(effectOp));
+  ops.push(...effectOps(effectsOf(step)));
   if (step.br !== undefined && step.br !== 0) ops.push(roundCornersOp(step.br));
   if (step.flip !== undefined) ops.push(flipOp(step.flip));
   if (typeof step.r === "number") ops.push(rotateOp(step.r, backgroundColour(step.bg, TRANSPARENT)));
   // Layers in written order, each onto the base as it is by then (layers/layer-op.ts).
   for (const layer of step.layers ?? []) ops.push(layerOp(layer, step.dpr ?? 1, layers));
+  // o_: the base's opacity, after its layers (each has its own o_), before bg flattens it.
+  if (step.o !== undefined) ops.push(opacityOp(step.o));
   if (step.bg !== undefined && step.bg !== "transparent")
     ops.push(flattenOp(backgroundColour(step.bg, TRANSPARENT)));
   return ops.filter((op) => op !== undefined);
