@@ -27,9 +27,10 @@ export interface IngestOptions {
   expectedSize?: number;
   /**
    * Do not hash a kept body as it arrives; hash it from memory if `result().hash()` is called.
-   * For an upload with a store-time transform, whose stored bytes are the output (hashed
-   * instead): a 4 MB original is then never hashed (2 ms of the main thread). A body that
-   * outgrows `keepUpTo` is hashed as usual from then on (what was kept first).
+   * For an upload whose stored bytes may not be the ones received (a store-time transform's
+   * output, an image stripped of its metadata: hashed instead), so the received ones are never
+   * hashed (2 ms of the main thread for a 4 MB original). A body that outgrows `keepUpTo` is
+   * hashed as usual from then on (what was kept first).
    */
   deferHash?: boolean;
 }

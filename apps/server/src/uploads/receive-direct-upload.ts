@@ -165,12 +165,13 @@ async function storeFilePart(
     KEEP_IN_MEMORY_BYTES,
     (transform ? options.holdForTransformUpTo : undefined) ?? 0,
   );
-  // A held file's bytes are the ingest's own kept copy, filled as the body arrives. With a
-  // transform the stored bytes are usually its output, hashed instead: the original is hashed
-  // only if registering it asks (a transform that changes nothing).
+  // A held file's bytes are the ingest's own kept copy, filled as the body arrives, and hashed
+  // only when registering it asks: the same work as hashing as it arrives when the bytes are
+  // stored as they came, and none when they are not (a store-time transform's output, or an
+  // image whose metadata stripping changed it, is hashed instead).
   const ingest = new IngestStream({
     keepUpTo: holdUpTo,
-    deferHash: transform,
+    deferHash: true,
     ...(bodySize === undefined ? {} : { expectedSize: bodySize }),
   });
   // Busboy truncates a part at `fileSize` and emits "limit": stop storing at once.
