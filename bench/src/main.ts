@@ -20,6 +20,7 @@ import { benchListFiles } from "./benches/list-files.js";
 import { benchListScale } from "./benches/list-scale.js";
 import { benchMemory } from "./benches/memory.js";
 import { benchSmallUploads } from "./benches/small-uploads.js";
+import { benchDistinctSmallUploads } from "./benches/small-uploads-distinct.js";
 import { benchSourceDelivery } from "./benches/source-delivery.js";
 import { benchUploadFs } from "./benches/upload-fs.js";
 import { benchUploadFsWhole } from "./benches/upload-fs-whole.js";
@@ -89,6 +90,14 @@ const BENCHES: Bench[] = [
     title: "small direct uploads",
     run: benchSmallUploads,
     failedRows: [["4", "small direct uploads, req/s", "≥ 0.5×"]],
+  },
+  {
+    number: "4",
+    title: "small uploads of distinct images",
+    run: benchDistinctSmallUploads,
+    failedRows: [
+      ["4d", "small uploads whose bytes all differ, with and without the ingest features", "— (reported)"],
+    ],
   },
   {
     number: "2",

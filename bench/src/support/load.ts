@@ -15,6 +15,8 @@ export async function runLoad(options: {
   method?: "GET" | "POST";
   headers?: Record<string, string>;
   body?: Buffer;
+  /** A body per request instead of `body` (e.g. each with content of its own). */
+  nextBody?: () => Buffer;
   connections: number;
   durationSeconds: number;
 }): Promise<LoadResult> {
@@ -23,6 +25,15 @@ export async function runLoad(options: {
     method: options.method ?? "GET",
     headers: options.headers ?? {},
     ...(options.body ? { body: options.body } : {}),
+    ...(options.nextBody
+      ? {
+          requests: [
+            {
+              setupRequest: (request: autocannon.Request) => ({ ...request, body: options.nextBody?.() }),
+            },
+          ],
+        }
+      : {}),
     connections: options.connections,
     duration: options.durationSeconds,
     timeout: 30,
