@@ -35,7 +35,10 @@ export const EFFECT_NAMES = [
 export type EffectName = (typeof EFFECT_NAMES)[number];
 
 type FlagEffectName = "grayscale" | "invert" | "auto_enhance" | "normalize" | "improve" | "sharpen";
-type AmountEffectName = Exclude<EffectName, "grayscale" | "invert" | "auto_enhance" | "normalize" | "improve">;
+type AmountEffectName = Exclude<
+  EffectName,
+  "grayscale" | "invert" | "auto_enhance" | "normalize" | "improve"
+>;
 
 export const IMPROVE_MODES = ["indoor", "outdoor"] as const;
 export type ImproveMode = (typeof IMPROVE_MODES)[number];
@@ -105,9 +108,11 @@ export function readEffect(text: string): ValueResult<Effect> {
   const value = colon < 0 ? undefined : text.slice(colon + 1);
   if (!isEffectName(name)) return refuse(`effect must be one of ${EFFECT_NAMES.join(", ")}`);
   const rule = RULES[name];
-  if (rule.amount === "none") return value === undefined ? accept(name as Effect) : refuse(`${name} takes no amount`);
+  if (rule.amount === "none")
+    return value === undefined ? accept(name as Effect) : refuse(`${name} takes no amount`);
   if (rule.amount === "mode") {
-    if (value === undefined || (IMPROVE_MODES as readonly string[]).includes(value)) return accept(text as Effect);
+    if (value === undefined || (IMPROVE_MODES as readonly string[]).includes(value))
+      return accept(text as Effect);
     return refuse(`${name} mode must be one of ${IMPROVE_MODES.join(", ")}`);
   }
   if (value === undefined) {

@@ -1,7 +1,7 @@
+export { BLEND_MODES, type BlendMode } from "./blend-mode.js";
 export { buildTransform } from "./build-transform.js";
 export { canonicalizeTransform, canonicalTransform } from "./canonical-transform.js";
 export { COLOUR_NAMES, type ColourName } from "./colour.js";
-export { BLEND_MODES, type BlendMode } from "./blend-mode.js";
 export {
   EFFECT_NAMES,
   type Effect,
@@ -13,6 +13,7 @@ export {
   splitEffect,
 } from "./effect.js";
 export { FOCUS_SUBJECTS, type FocusSubject } from "./focus-subject.js";
+export { isTransformStep } from "./is-transform-step.js";
 export {
   type ImageLayerSource,
   LAYER_TYPES,
@@ -27,7 +28,6 @@ export {
   type TextLayerSource,
   type TextStyle,
 } from "./layer.js";
-export { isTransformStep } from "./is-transform-step.js";
 export {
   MAX_DIMENSION,
   MAX_FONT_SIZE,
@@ -45,8 +45,8 @@ export {
   MAX_NAMED_TRANSFORM_LENGTH,
 } from "./named-transform.js";
 export { normalizeTransform } from "./normalize-transform.js";
-export { PLACEMENT_ALIASES, PLACEMENTS, type Placement, type PlacementAlias } from "./placement.js";
 export { parseTransform, type SafeParseTransformResult, safeParseTransform } from "./parse-transform.js";
+export { PLACEMENT_ALIASES, PLACEMENTS, type Placement, type PlacementAlias } from "./placement.js";
 export { TransformParseError } from "./transform-parse-error.js";
 export {
   type AspectRatio,
@@ -65,8 +65,8 @@ export {
   type QualityPreset,
   ROTATION_MODES,
   type RotationMode,
-  STEP_FLAGS,
   type SourcePoint,
+  STEP_FLAGS,
   type StepFlag,
   TRANSFORM_KEYS,
   type Transformation,

@@ -22,5 +22,7 @@ function startsWithKnownKey(segment: string): boolean {
   if (underscore <= 0) return false;
   const comma = segment.indexOf(",");
   if (comma !== -1 && comma < underscore) return false;
-  return isTransformKey(segment.slice(0, underscore));
+  const key = segment.slice(0, underscore);
+  // A step may also start with a layer block (`l_text:…`, `l_image:…`).
+  return isTransformKey(key) || key === "l";
 }

@@ -1,12 +1,12 @@
-import { checkStep } from "./check-step.js";
 import { MAX_TRANSFORM_LENGTH, MAX_TRANSFORM_STEPS } from "./limits.js";
-import { readDirective } from "./read-directive.js";
+import { readStep } from "./parse-step.js";
 import { TransformParseError } from "./transform-parse-error.js";
-import type { Transformation, TransformKey, TransformStep } from "./transform-step.js";
+import type { Transformation } from "./transform-step.js";
 
 /**
  * Parses `w_300,h_300,c_fill/e_grayscale` into its steps, values as written (`f_jpeg` stays
- * `jpeg`; see normalizeTransform for the canonical model). Throws TransformParseError.
+ * `jpeg`, `tp_ne` stays `ne`; see normalizeTransform for the canonical model). A layer's text
+ * and path are decoded (`Hello%20World` → `Hello World`). Throws TransformParseError.
  */
 export function parseTransform(input: string): Transformation {
   if (typeof input !== "string") throw new TransformParseError("transform must be a string");
@@ -41,17 +41,7 @@ function countSteps(input: string): number {
   return steps;
 }
 
-function parseStep(text: string, position: number): TransformStep {
+function parseStep(text: string, position: number) {
   if (text === "") throw new TransformParseError(`step ${position} is empty`);
-  const step: Record<string, unknown> = {};
-  const raws = new Map<TransformKey, string>();
-  for (const raw of text.split(",")) {
-    if (raw === "") throw new TransformParseError(`step ${position} has an empty directive`);
-    const { key, value } = readDirective(raw);
-    if (raws.has(key)) throw new TransformParseError(`key ${key} is repeated in the step`, raw);
-    raws.set(key, raw);
-    step[key] = value;
-  }
-  checkStep(step, (key) => raws.get(key) ?? key);
-  return step as TransformStep;
+  return readStep(text.split(","), position);
 }

@@ -1,8 +1,8 @@
 import { readAspectRatio } from "./aspect-ratio.js";
 import { readColour } from "./colour.js";
 import { type Effect, readEffect } from "./effect.js";
-import { MAX_DIMENSION, MAX_ROTATION } from "./limits.js";
 import { FOCUS_SUBJECTS } from "./focus-subject.js";
+import { MAX_DIMENSION, MAX_ROTATION } from "./limits.js";
 import { readNamedTransformName } from "./named-transform.js";
 import { readPositionStrategy } from "./position-strategy.js";
 import { readDecimal } from "./read-decimal.js";
@@ -14,26 +14,23 @@ import {
   FLIPS,
   GRAVITIES,
   GRAVITY_ALIASES,
+  type Gravity,
   IMAGE_FORMATS,
   QUALITY_PRESETS,
-  ROTATION_MODES,
-  STEP_FLAGS,
-  type Gravity,
   type QualityPreset,
+  ROTATION_MODES,
   type RotationMode,
+  STEP_FLAGS,
   type TransformKey,
   type TransformStep,
 } from "./transform-step.js";
-import { accept, refuse, type ValueResult } from "./value-result.js";
+import { accept, oneOf, type ValueResult } from "./value-result.js";
 
 type ValueReaders = {
-  [K in TransformKey]-?: (text: string) => ValueResult<K extends "e" ? Effect : NonNullable<TransformStep[K]>>;
+  [K in TransformKey]-?: (
+    text: string,
+  ) => ValueResult<K extends "e" ? Effect : NonNullable<TransformStep[K]>>;
 };
-
-const oneOf =
-  <T extends string>(values: readonly T[], reason: string) =>
-  (text: string): ValueResult<T> =>
-    (values as readonly string[]).includes(text) ? accept(text as T) : refuse(reason);
 
 const GRAVITY_NAMES = [...GRAVITIES, ...Object.keys(GRAVITY_ALIASES)] as Gravity[];
 

@@ -15,5 +15,8 @@ export function readSize(text: string, side: "width" | "height"): ValueResult<nu
   };
   return text.includes(".")
     ? readDecimal(text, 0.01, 0.99, 2, reasons)
-    : readInteger(text, 1, MAX_DIMENSION, { kind: reasons.kind, range: `${side} must be 1..${MAX_DIMENSION}` });
+    : readInteger(text, 1, MAX_DIMENSION, {
+        kind: reasons.kind,
+        range: `${side} must be 1..${MAX_DIMENSION}`,
+      });
 }

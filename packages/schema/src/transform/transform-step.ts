@@ -36,7 +36,20 @@ export const CROP_MODES = ["fill", "fit", "limit", "scale", "pad", "crop"] as co
 export type CropMode = (typeof CROP_MODES)[number];
 
 /** Canonical gravities: the short anchors, the two strategies and `face`. */
-export const GRAVITIES = ["c", "t", "b", "l", "r", "tl", "tr", "bl", "br", "entropy", "attention", "face"] as const;
+export const GRAVITIES = [
+  "c",
+  "t",
+  "b",
+  "l",
+  "r",
+  "tl",
+  "tr",
+  "bl",
+  "br",
+  "entropy",
+  "attention",
+  "face",
+] as const;
 /** The SDK's long anchor names, read and canonicalised to the short ones (`top-left` → `tl`). */
 export const GRAVITY_ALIASES = {
   center: "c",

@@ -3,3 +3,9 @@ export type ValueResult<T> = { ok: true; value: T } | { ok: false; reason: strin
 
 export const accept = <T>(value: T): ValueResult<T> => ({ ok: true, value });
 export const refuse = (reason: string): ValueResult<never> => ({ ok: false, reason });
+
+/** A reader that accepts one of `values` as written, else refuses with `reason`. */
+export const oneOf =
+  <T extends string>(values: readonly T[], reason: string) =>
+  (text: string): ValueResult<T> =>
+    (values as readonly string[]).includes(text) ? accept(text as T) : refuse(reason);
