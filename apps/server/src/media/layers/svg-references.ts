@@ -18,7 +18,7 @@ export async function checkSvgReferences(svg: string, maxPixels: number): Promis
   if (/<!ENTITY/i.test(svg)) throw refusal("declares entities");
   let embeddedPixels = 0;
   for (const match of svg.matchAll(HREF)) {
-    const value = decodeCharacterReferences(match[2] ?? match[3] ?? "");
+    const value = decodeCharacterReferences(match[1] ?? match[2] ?? "");
     if (value === undefined) throw refusal("has an href with a named entity");
     if (value.startsWith("#")) continue;
     const data = DATA_URL.exec(value);
