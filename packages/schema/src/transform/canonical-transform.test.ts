@@ -72,6 +72,53 @@ const CASES: [input: string, canonical: string][] = [
   ["w_100/r_0/h_50", "w_100/h_50"],
   ["r_0/w_100", "w_100"],
   ["w_100/w_100", "w_100/w_100"],
+  // issue #32: new keys after the old ones, in TRANSFORM_KEYS order
+  [
+    "e_hue:30,fl_upscale,o_50,br_5,dpr_2,z_1.5,fo_face,ps_10,20,p_face,w_0.5",
+    "w_0.5,p_face,ps_10,20,fo_face,z_1.5,dpr_2,br_5,o_50,fl_upscale,e_hue:30",
+  ],
+  ["w_auto,q_auto:best,f_tiff,r_portrait", "w_auto,f_tiff,q_auto:best,r_portrait"],
+  // SDK long gravity names are the short ones
+  ["w_5,h_5,p_top-left", "w_5,h_5,c_fill,p_tl"],
+  ["w_5,h_5,p_center", "w_5,h_5,c_fill,p_c"],
+  // decimals as JavaScript writes them; defaults that do nothing dropped
+  ["z_2.0,w_5", "w_5,z_2"],
+  ["w_0.50", "w_0.5"],
+  ["z_1,dpr_1.00,o_100,w_5", "w_5"],
+  ["e_blur:2.50", "e_blur:2.5"],
+  // ar with both w and h is ignored (the hosted rule), so dropped
+  ["w_360,h_360,c_crop,ar_1:1,br_180", "w_360,h_360,c_crop,br_180"],
+  // several effects in the hosted order, then the others alphabetically; no-ops dropped
+  ["e_brightness:15,e_contrast:20,e_saturation:10", "e_saturation:10,e_contrast:20,e_brightness:15"],
+  [
+    "e_grayscale,e_sharpen,e_improve:indoor,e_vignette:5,e_blur:1",
+    "e_improve:indoor,e_sharpen,e_grayscale,e_blur:1,e_vignette:5",
+  ],
+  ["e_hue:0,e_exposure:0,e_invert", "e_invert"],
+  ["e_gamma:0,w_5", "w_5"],
+  // layers: placements long, defaults dropped, colours lower case, effects sorted, text encoded
+  [
+    "l_text:arial_32_bold_center:Sale,co_FF0000,fl_layer_apply,w_400,h_400",
+    "w_400,h_400,c_fill,l_text:arial_32_bold_center:Sale,co_ff0000,fl_layer_apply",
+  ],
+  [
+    "l_text:arial_100_bold_center:LIMITED%20EDITION,co_rgb:FFD700,tp_s,fl_layer_apply",
+    "l_text:arial_100_bold_center:LIMITED%20EDITION,tp_south,co_ffd700,fl_layer_apply",
+  ],
+  [
+    "c_crop,w_420,h_420,p_c,ps_center,l_image:logo.svg,l_type:overlay,lw_100,lh_200,ip_nw,o_100,fl_layer_apply",
+    "w_420,h_420,c_crop,p_c,ps_center,l_image:logo.svg,lw_100,lh_200,ip_north-west,fl_layer_apply",
+  ],
+  ["l_image:a.png,tp_center,ip_c,x_0,y_0,bm_normal,fl_layer_apply", "l_image:a.png,fl_layer_apply"],
+  ["l_image:a.png,tp_ne,ip_north-east,fl_layer_apply", "l_image:a.png,tp_north-east,fl_layer_apply"],
+  [
+    "l_image:a.png,e_contrast:5,e_brightness:0,e_improve,fl_layer_apply",
+    "l_image:a.png,e_improve,e_contrast:5,fl_layer_apply",
+  ],
+  [
+    "l_image:my_logo.png,l_type:underlay,fl_layer_apply",
+    "l_image:my%5Flogo.png,l_type:underlay,fl_layer_apply",
+  ],
   // a transformation that does nothing
   ["r_0", ""],
   ["r_0/br_0,e_contrast:0", ""],
@@ -98,6 +145,12 @@ describe("canonicalizeTransform", () => {
     ["w_640,ar_16:9", "ar_32:18,w_640", "w_640,ar_16.0:9.00", "w_640,ar_160:90"],
     ["h_10,ar_1.5:1", "h_10,ar_3:2", "ar_150:100,h_10", "h_10,ar_0.75:0.5"],
     ["w_100/e_grayscale", "w_100/e_grayscale,r_360", "r_0/w_100/e_grayscale"],
+    // one URL, one cache key: effects in any order, tokens on either side of a layer block
+    [
+      "w_300,e_contrast:20,e_brightness:15,l_text:arial_24:Hi,tp_ne,o_50,fl_layer_apply,h_200",
+      "e_brightness:15,h_200,l_text:arial_24:Hi,o_50,tp_north-east,fl_layer_apply,e_contrast:20,w_300",
+      "l_text:arial_24:%48%69,tp_north-east,o_50,fl_layer_apply,c_fill,h_200,w_300,e_brightness:15,e_contrast:20",
+    ],
   ];
 
   it.each(EQUAL)("writes equal transformations once: %j", (...group) => {
@@ -111,6 +164,10 @@ describe("canonicalizeTransform", () => {
     expect(canonicalizeTransform("e_grayscale/w_100")).not.toBe(canonicalizeTransform("w_100/e_grayscale"));
     expect(canonicalizeTransform("q_auto")).not.toBe(canonicalizeTransform("q_80"));
     expect(canonicalizeTransform("w_300,c_fill")).not.toBe(canonicalizeTransform("w_300"));
+    // Layer blocks keep their written order: the second is drawn over the first.
+    expect(canonicalizeTransform("l_image:a.png,fl_layer_apply,l_image:b.png,fl_layer_apply")).not.toBe(
+      canonicalizeTransform("l_image:b.png,fl_layer_apply,l_image:a.png,fl_layer_apply"),
+    );
   });
 });
 

@@ -47,6 +47,7 @@ export {
 export { normalizeTransform } from "./normalize-transform.js";
 export { parseTransform, type SafeParseTransformResult, safeParseTransform } from "./parse-transform.js";
 export { PLACEMENT_ALIASES, PLACEMENTS, type Placement, type PlacementAlias } from "./placement.js";
+export { LAYER_ONLY_URL_KEYS } from "./read-layer-directive.js";
 export { TransformParseError } from "./transform-parse-error.js";
 export {
   type AspectRatio,

@@ -10,9 +10,41 @@ describe("isTransformStep", () => {
     },
   );
 
+  // Names issue #32's keys make steps: refused as file and folder names, so a path reads one way.
+  it.each([
+    "z_2",
+    "o_50",
+    "dpr_2",
+    "fo_face",
+    "ps_center",
+    "ps_10,20",
+    "w_auto",
+    "w_0.5",
+    "r_auto",
+    "fl_upscale",
+    "f_tiff",
+    "q_auto:best",
+    "e_hue:30",
+    "e_blur:0.5",
+    "l_image:logo.png,fl_layer_apply",
+    "l_text:arial_24:Hello%20World,fl_layer_apply",
+  ])("reads %s as a step now", (segment) => {
+    expect(isTransformStep(segment)).toBe(true);
+  });
+
   it.each([
     "",
     "photos",
+    "z_photo.jpg",
+    "o_my.png",
+    "x_5",
+    "lw_5",
+    "tp_north",
+    "l_text",
+    "l_image:logo.png",
+    "fo_car",
+    "ps_10",
+    "e_blur:0.1",
     "w_abc",
     "e_ticket.pdf",
     "w_100.jpg",
@@ -38,6 +70,15 @@ describe("isTransformStep", () => {
       "bg",
       "ar",
       "x",
+      "z",
+      "o",
+      "l",
+      "lw",
+      "tp",
+      "fl",
+      "ps",
+      "fo",
+      "dpr",
       "constructor",
       "toString",
       "__proto__",
@@ -55,8 +96,17 @@ describe("isTransformStep", () => {
       "",
       ".jpg",
       "_300.jpg",
+      "_1.5",
+      "_0.5",
+      "_auto",
+      "_face",
+      "_upscale",
+      "_layer_apply",
+      "_text:arial_24:Hi",
+      "_image:a.png",
+      "_10",
     ];
-    const joins = ["", ",h_200", ",", ",c_limit,f_webp", ",w_abc"];
+    const joins = ["", ",h_200", ",", ",c_limit,f_webp", ",w_abc", ",20", ",fl_layer_apply"];
     for (const head of heads) {
       for (const tail of tails) {
         for (const join of joins) {

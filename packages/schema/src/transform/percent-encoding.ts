@@ -5,7 +5,7 @@ const ENCODER = new TextEncoder();
 
 /**
  * Decodes a layer's text or path. `%XX` escapes give bytes; other characters stand for
- * themselves (a URL carries them encoded, a JSON `transform` field may not). The bytes must be
+ * themselves (a URL carries them encoded, a JSON `transform` field may not), except `,` and `/`. The bytes must be
  * UTF-8: an escape that is not `%` + two hex digits, or bytes that are not UTF-8 (a lone
  * `%C3`, an overlong form, a lone surrogate), are refused, never replaced. Scanned by hand, in
  * one pass, after the caller has bounded the length.
@@ -20,6 +20,9 @@ export function percentDecode(text: string, what: string): ValueResult<string> {
       if (high < 0 || low < 0) return refuse(`${what} has a % that is not followed by two hex digits`);
       bytes.push(high * 16 + low);
       i += 2;
+    } else if (code === 0x2c || code === 0x2f) {
+      // `,` and `/` separate directives and steps: written raw they cannot be text.
+      return refuse(`${what} must write , and / as %2C and %2F`);
     } else if (code < 0x80) {
       bytes.push(code);
     } else {
