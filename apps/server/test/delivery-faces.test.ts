@@ -4,8 +4,7 @@
 import { readFile } from "node:fs/promises";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { detectFaces } from "../src/media/faces/detect-faces.js";
-import { FACE_FIXTURE_PATH, FIXTURE_FACE } from "../src/media/faces/face-fixture.js";
+import { FACE_FIXTURE_PATH, FIXTURE_FACE, FIXTURE_GREY, facesIn } from "./support/face-images.js";
 import { createTestApp, type TestApp } from "./support/index.js";
 import { directUpload, uploaded } from "./uploads-helpers.js";
 
@@ -51,17 +50,17 @@ async function render(transform: string, file: string) {
   return { body: res.rawPayload, data, width: info.width, height: info.height };
 }
 
-/** The faces the detector finds in a rendered image (boxes in its pixels). */
-async function facesIn(image: { data: Buffer; width: number; height: number }) {
-  return detectFaces(image, 30_000);
-}
-
 /** True when the column at `x` is the fixture's plain grey right half from top to bottom. */
 function greyColumn(image: { data: Buffer; width: number; height: number }, x: number): boolean {
   for (let y = 0; y < image.height; y += 4) {
     const i = (y * image.width + x) * 3;
     const [r = 0, g = 0, b = 0] = image.data.subarray(i, i + 3);
-    if (Math.abs(r - 58) > 12 || Math.abs(g - 62) > 12 || Math.abs(b - 70) > 12) return false;
+    if (
+      Math.abs(r - FIXTURE_GREY.r) > 12 ||
+      Math.abs(g - FIXTURE_GREY.g) > 12 ||
+      Math.abs(b - FIXTURE_GREY.b) > 12
+    )
+      return false;
   }
   return true;
 }
@@ -74,10 +73,10 @@ describe("p_face", () => {
     // p_c's window is the middle 512 px (256..768): half of it is the grey right half, and the
     // face (x 150..290) is cut.
     expect(greyColumn(centred, 150)).toBe(true);
-    expect(await facesIn(centred)).toHaveLength(0);
+    expect(await facesIn(centred.body)).toHaveLength(0);
     // p_face's window is pushed to the left edge: the whole portrait, with its face.
     expect(greyColumn(faced, 199)).toBe(false);
-    const [face] = await facesIn(faced);
+    const [face] = await facesIn(faced.body);
     expect(face).toBeDefined();
     // Where the fixture's face is, at 200/512 of its size.
     expect(Math.abs((face?.left ?? 0) - FIXTURE_FACE.left * (200 / 512))).toBeLessThan(12);
@@ -86,7 +85,7 @@ describe("p_face", () => {
   it("c_crop,p_face cuts the w×h window around the face", async () => {
     const crop = await render("w_200,h_200,c_crop,p_face", "astronaut.jpg");
     expect([crop.width, crop.height]).toEqual([200, 200]);
-    const [face] = await facesIn(crop);
+    const [face] = await facesIn(crop.body);
     // The face (140 px) sits in the middle of the 200 px window.
     expect(face).toBeDefined();
     const centre = (face?.left ?? 0) + (face?.width ?? 0) / 2;
@@ -106,17 +105,17 @@ describe("fo_face", () => {
     // The face (about 140×120) plus half a face each side, no enlargement: about 280 px.
     expect(framed.width).toBeGreaterThan(180);
     expect(framed.width).toBeLessThan(300);
-    const [face] = await facesIn(framed);
+    const [face] = await facesIn(framed.body);
     expect((face?.width ?? 0) / framed.width).toBeGreaterThan(0.35);
     const upscaled = await render("fo_face,w_300,fl_upscale", "astronaut.jpg");
     expect(upscaled.width).toBe(300);
-    expect(await facesIn(upscaled)).toHaveLength(1);
+    expect(await facesIn(upscaled.body)).toHaveLength(1);
   });
 
   it("fo_face,w_300,h_300,br_150 is a square avatar of the face", async () => {
     const avatar = await render("fo_face,w_300,h_300,br_150,fl_upscale", "astronaut.jpg");
     expect([avatar.width, avatar.height]).toEqual([300, 300]);
-    const [face] = await facesIn(avatar);
+    const [face] = await facesIn(avatar.body);
     expect(face).toBeDefined();
     const centre = (face?.left ?? 0) + (face?.width ?? 0) / 2;
     expect(Math.abs(centre - 150)).toBeLessThan(30);
@@ -126,7 +125,7 @@ describe("fo_face", () => {
 
   it("several faces are framed as their union", async () => {
     const framed = await render("fo_face,w_800", "pair.jpg");
-    expect(await facesIn(framed)).toHaveLength(2);
+    expect(await facesIn(framed.body)).toHaveLength(2);
     // From the left face's margin to the right one's: most of the 1600 px, not all of it.
     expect(framed.width).toBe(800);
     expect(framed.height).toBeLessThan(400);

@@ -1,10 +1,10 @@
-import sharp from "sharp";
+import sharp, { type Sharp } from "sharp";
 import { describe, expect, it } from "vitest";
+import { FACE_FIXTURE_PATH, FIXTURE_FACE } from "../../../test/support/face-images.js";
 import { MediaError } from "../media-error.js";
 import { detectFaces } from "./detect-faces.js";
-import { FACE_FIXTURE_PATH, FIXTURE_FACE } from "./face-fixture.js";
 
-async function rgb(image: sharp.Sharp) {
+async function rgb(image: Sharp) {
   const { data, info } = await image.removeAlpha().raw().toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
 }

@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { MediaError } from "../media-error.js";
-import type { Box } from "./box.js";
+import { type Box, overlap } from "./box.js";
 import { FACE_WORKER_SOURCE } from "./face-worker-source.js";
 
 /** An 8-bit RGB image, small enough for the detector (see find-faces.ts for the size). */
@@ -25,10 +25,21 @@ export interface DetectedFace extends Box {
  */
 export const DETECTOR_INPUT_SIDE = 640;
 
-/** A smaller image is looked at one to one too (the side rounded up to a multiple of 32): enlarged, its large faces are missed. */
+/**
+ * The input side for an image: its longer side rounded up to a multiple of 32, so that a 640 px
+ * copy is looked at one to one, but at least face-api's default 416: below that the model sees
+ * faces in clothes and flags (a 180 px portrait gave a second "face" at 0.79).
+ */
+const MIN_INPUT_SIDE = 416;
 const inputSideFor = ({ width, height }: RgbImage) =>
-  Math.min(DETECTOR_INPUT_SIDE, Math.max(32, Math.ceil(Math.max(width, height) / 32) * 32));
+  Math.min(DETECTOR_INPUT_SIDE, Math.max(MIN_INPUT_SIDE, Math.ceil(Math.max(width, height) / 32) * 32));
+
 const SCORE_THRESHOLD = 0.5;
+/**
+ * Boxes overlapping more than this are one face. face-api's own suppression lets through a
+ * second box on the same face at some scales (seen at a 640 px input: IoU 0.7).
+ */
+const SAME_FACE_OVERLAP = 0.3;
 /**
  * The worker's JavaScript heap. The model (190 KB of weights) and TensorFlow's tensors live in
  * the WebAssembly heap, which a 640 px input keeps at a few tens of MB.
@@ -176,5 +187,14 @@ export function detectFaces(image: RgbImage, timeoutMs: number): Promise<Detecte
   return new Promise<DetectedFace[]>((resolve, reject) => {
     queue.push({ id: nextId++, image, timeoutMs, resolve, reject });
     pump();
-  }).then((faces) => faces.sort((a, b) => b.score - a.score));
+  }).then(oneBoxPerFace);
+}
+
+/** The most confident box of each face, most confident first. */
+function oneBoxPerFace(faces: DetectedFace[]): DetectedFace[] {
+  const kept: DetectedFace[] = [];
+  for (const face of [...faces].sort((a, b) => b.score - a.score)) {
+    if (kept.every((other) => overlap(face, other) <= SAME_FACE_OVERLAP)) kept.push(face);
+  }
+  return kept;
 }
