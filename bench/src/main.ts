@@ -14,6 +14,7 @@ import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { stopAllChildren } from "@trove/test-support/children";
 import { benchBundleSize } from "./benches/bundle-size.js";
+import { benchFreshRenders } from "./benches/fresh-renders.js";
 import { benchHeicRender } from "./benches/heic-render.js";
 import { benchImages } from "./benches/images.js";
 import { benchListFiles } from "./benches/list-files.js";
@@ -84,6 +85,16 @@ const BENCHES: Bench[] = [
     title: "HEIC to WebP",
     run: benchHeicRender,
     failedRows: [["10", "fresh w_800,f_webp of a 12 MP HEIC, wall time ms", "— (reported)"]],
+  },
+  {
+    number: "11",
+    title: "fresh renders, imgproxy's shape",
+    run: benchFreshRenders,
+    failedRows: [
+      ["11a", "fresh renders/s, 2 clients, ~2K JPEGs fit into 512×512, JPEG q80", "≥ 0.9×"],
+      ["11b", "fresh renders/s, 2 clients, ~2K JPEGs fit into 512×512, WebP q75", "≥ 0.9×"],
+      ["11c", "fresh renders/s, 2 clients, ~2K JPEGs fit into 512×512, AVIF q65", "≥ 0.9×"],
+    ],
   },
   {
     number: "4",
