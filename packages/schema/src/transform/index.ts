@@ -45,9 +45,15 @@ export {
   MAX_NAMED_TRANSFORM_LENGTH,
 } from "./named-transform.js";
 export { normalizeTransform } from "./normalize-transform.js";
+export { LAYER_APPLY } from "./parse-step.js";
 export { parseTransform, type SafeParseTransformResult, safeParseTransform } from "./parse-transform.js";
 export { PLACEMENT_ALIASES, PLACEMENTS, type Placement, type PlacementAlias } from "./placement.js";
-export { LAYER_ONLY_URL_KEYS } from "./read-layer-directive.js";
+export {
+  LAYER_KEYS,
+  LAYER_ONLY_URL_KEYS,
+  LAYER_ONLY_URL_KEYS,
+  type LayerKey,
+} from "./read-layer-directive.js";
 export { TransformParseError } from "./transform-parse-error.js";
 export {
   type AspectRatio,
