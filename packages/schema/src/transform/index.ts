@@ -51,7 +51,6 @@ export { PLACEMENT_ALIASES, PLACEMENTS, type Placement, type PlacementAlias } fr
 export {
   LAYER_KEYS,
   LAYER_ONLY_URL_KEYS,
-  LAYER_ONLY_URL_KEYS,
   type LayerKey,
 } from "./read-layer-directive.js";
 export { TransformParseError } from "./transform-parse-error.js";
