@@ -58,15 +58,59 @@ const colour = valid(
   fc.oneof(oneOf(COLOUR_NAMES), fc.constantFrom("ff8000", "FFFFFF")),
   fc.constantFrom("zzzzzz", "12345", "Red"),
 );
+// The documented ranges (issue #32); the renderers are in apps/server/src/media/effects/.
 const effect = valid(
   fc.oneof(
-    fc.constantFrom("grayscale", "invert", "sharpen"),
-    fc.tuple(fc.constantFrom("blur", "sharpen"), int(1, 100)).map(([name, n]) => `${name}:${n}`),
+    fc.constantFrom(
+      "grayscale",
+      "invert",
+      "sharpen",
+      "auto_enhance",
+      "normalize",
+      "improve",
+      "improve:indoor",
+    ),
+    fc.tuple(fc.constantFrom("sharpen", "unsharp_mask"), int(1, 2000)).map(([name, n]) => `${name}:${n}`),
     fc
-      .tuple(fc.constantFrom("brightness", "contrast", "saturation"), int(-100, 100))
+      .tuple(fc.constantFrom("structure", "blackwhite", "fade", "vignette"), int(0, 100))
       .map(([name, n]) => `${name}:${n}`),
+    fc.constantFrom(
+      "blur:0.3",
+      "blur:2.5",
+      "blur:40",
+      "blur:1000",
+      "gamma:-50",
+      "gamma:150",
+      "hue:-180",
+      "hue:180",
+    ),
+    fc
+      .tuple(
+        fc.constantFrom(
+          "contrast",
+          "saturation",
+          "exposure",
+          "highlights",
+          "shadows",
+          "temperature",
+          "warmth",
+          "tint",
+        ),
+        int(-100, 100),
+      )
+      .map(([name, n]) => `${name}:${n}`),
+    int(-99, 100).map((n) => `brightness:${n}`),
   ),
-  fc.constantFrom("blur:0", "blur:101", "brightness:-101", "nope", "grayscale:5"),
+  fc.constantFrom(
+    "blur:0.2",
+    "blur:1001",
+    "sharpen:2001",
+    "brightness:-100",
+    "hue:181",
+    "improve:kitchen",
+    "nope",
+    "grayscale:5",
+  ),
 );
 
 /** One directive of the transformation grammar, names from @trove/schema. */
