@@ -1,7 +1,7 @@
 // Delivery-time transforms: GET {assets}/{workspace_no}/{transform}/{path}. Rendered with sharp,
 // cached in storage under variantCacheKey, negotiated for f_auto with Vary: Accept, 304 on
 // If-None-Match, 400 naming the directive, and never served for a deleted file.
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { variantCachePrefix } from "../src/media/variant-cache-key.js";
@@ -268,6 +268,10 @@ describe("delivery-time transforms", () => {
     expect((await get(`/assets/${ws}/w_32/gone.png`)).statusCode).toBe(200);
     const prefix = variantCachePrefix(row.storageKey);
     expect((await listObjects(storage.root)).filter((key) => key.startsWith(prefix))).toHaveLength(2);
+    // A variant an older renderer version cached goes with the file too.
+    const older = `${variantCachePrefix(row.storageKey, 1)}${"0".repeat(64)}`;
+    await storage.put(older, Readable.from([Buffer.from("v1 bytes")]));
+    expect(await listObjects(storage.root)).toContain(older);
 
     await t.app.db.file.update({ where: { id: row.id }, data: { isPrivate: true } });
     expect((await get(`/assets/${ws}/w_64/gone.png`)).statusCode).toBe(404);
@@ -281,6 +285,7 @@ describe("delivery-time transforms", () => {
     expect(deleted.statusCode).toBe(200);
     const left = await listObjects(storage.root);
     expect(left.filter((key) => key.startsWith(prefix))).toEqual([]);
+    expect(left).not.toContain(older);
     expect(left).not.toContain(row.storageKey);
     expect(left).not.toContain(row.thumbnailKey);
     expect((await get(`/assets/${ws}/w_64/gone.png`)).statusCode).toBe(404);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { negotiatesFormat, variantCacheKey, variantCachePrefix } from "./variant-cache-key.js";
+import {
+  allVariantCachePrefixes,
+  negotiatesFormat,
+  variantCacheKey,
+  variantCachePrefix,
+} from "./variant-cache-key.js";
 
 describe("variantCacheKey", () => {
   const key = "ws_1/photos/cat.jpg";
@@ -8,7 +13,7 @@ describe("variantCacheKey", () => {
     const first = variantCacheKey(key, "w_300,h_300,c_fill", "avif");
     expect(variantCacheKey(key, "w_300,h_300,c_fill", "avif")).toBe(first);
     expect(first.startsWith(variantCachePrefix(key))).toBe(true);
-    expect(first).toMatch(/^variants\/v1\/[0-9a-f]{32}\/[0-9a-f]{64}$/);
+    expect(first).toMatch(/^variants\/v2\/[0-9a-f]{32}\/[0-9a-f]{64}$/);
   });
 
   it("differs by file and by transform", () => {
@@ -26,6 +31,13 @@ describe("variantCacheKey", () => {
     // An explicit format does not depend on Accept: one entry for every client.
     expect(variantCacheKey(key, "w_300,f_webp", "avif")).toBe(variantCacheKey(key, "w_300,f_webp", "legacy"));
     expect(variantCacheKey(key, "q_auto", "avif")).toBe(variantCacheKey(key, "q_auto", "webp"));
+  });
+
+  it("names every renderer version's prefix, so a file's older variants go with it", () => {
+    expect(allVariantCachePrefixes(key)).toEqual([
+      variantCachePrefix(key),
+      variantCachePrefix(key).replace("variants/v2/", "variants/v1/"),
+    ]);
   });
 
   it("keeps any storage key out of the cache key's text", () => {

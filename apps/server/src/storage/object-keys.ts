@@ -2,8 +2,8 @@
  * Storage keys of an upload, and reading a stored image for the media pipeline.
  *
  *   objectKey(workspaceId, fileId, name)   <workspaceId>/<fileId>/<safe name>   the file (src/storage/driver.ts)
- *   variantCachePrefix(storageKey)          variants/v1/<digest>/...             delivery variants (src/media)
- *   thumbnailKeyOf(storageKey)              variants/v1/<digest>/<digest>        the thumbnail variant
+ *   variantCachePrefix(storageKey)          variants/v2/<digest>/...             delivery variants (src/media)
+ *   thumbnailKeyOf(storageKey)              variants/v2/<digest>/<digest>        the thumbnail variant
  *
  * A thumbnail is the delivery variant of THUMBNAIL_TRANSFORM, rendered on its first request and
  * cached where delivery caches that variant; `files.thumbnail_key` names that key (non-null:

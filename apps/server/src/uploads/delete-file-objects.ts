@@ -1,10 +1,11 @@
 /**
  * `deleteFileObjects(storage, file)`: removes every stored object of a file: the file itself,
- * its thumbnail and every cached delivery variant (`variantCachePrefix(storageKey)`). Idempotent
+ * its thumbnail and every cached delivery variant (`allVariantCachePrefixes(storageKey)`: those
+ * an older renderer version cached too). Idempotent
  * (missing objects are not errors). Call it after the file's row is gone, so delivery can no
  * longer find the file and no variant is rendered again meanwhile.
  */
-import { variantCachePrefix } from "../media/variant-cache-key.js";
+import { allVariantCachePrefixes } from "../media/variant-cache-key.js";
 import type { StorageDriver } from "../storage/driver.js";
 
 export interface FileObjects {
@@ -27,6 +28,8 @@ export async function deleteVariants(
   storageKey: string,
 ): Promise<void> {
   const keys: string[] = [];
-  for await (const object of storage.list(variantCachePrefix(storageKey))) keys.push(object.key);
+  for (const prefix of allVariantCachePrefixes(storageKey)) {
+    for await (const object of storage.list(prefix)) keys.push(object.key);
+  }
   for (const key of keys) await storage.delete(key);
 }
