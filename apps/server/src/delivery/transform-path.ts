@@ -10,9 +10,9 @@
  *   transform, with no lookup (an origin cannot be listed), so an origin object whose first
  *   segment reads as a step is not reachable.
  */
-import { isTransformStep, MAX_TRANSFORM_STEPS, TRANSFORM_KEYS } from "@trove/schema";
+import { isTransformStep, LAYER_ONLY_URL_KEYS, MAX_TRANSFORM_STEPS, TRANSFORM_KEYS } from "@trove/schema";
 
-const KNOWN_KEYS: ReadonlySet<string> = new Set(TRANSFORM_KEYS);
+const KNOWN_KEYS: ReadonlySet<string> = new Set([...TRANSFORM_KEYS, ...LAYER_ONLY_URL_KEYS]);
 
 /**
  * Whether a path segment reads as one transformation step (every directive has a known key, or

@@ -16,7 +16,8 @@ const draw = (text: string, more: Partial<TextLayerSource> = {}, colour = "00000
 function inkColumns(frame: Frame): number[] {
   const columns = new Array<number>(frame.width).fill(0);
   for (let y = 0; y < frame.height; y++)
-    for (let x = 0; x < frame.width; x++) columns[x] += frame.data[(y * frame.width + x) * 4 + 3] as number;
+    for (let x = 0; x < frame.width; x++)
+      columns[x] = (columns[x] as number) + (frame.data[(y * frame.width + x) * 4 + 3] as number);
   return columns;
 }
 const ink = (frame: Frame) => inkColumns(frame).reduce((a, b) => a + b, 0);
