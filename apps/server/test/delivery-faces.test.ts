@@ -137,6 +137,27 @@ describe("fo_face", () => {
     expect(Buffer.compare(framed.body, plain.body)).toBe(0);
   });
 
+  it("r_portrait turns the image first: the faces found before the turn are framed after it", async () => {
+    const framed = await render("r_portrait,fo_face,w_300,fl_upscale", "astronaut.jpg");
+    expect(framed.width).toBe(300);
+    // Turned back, the frame holds the face (the unturned box would have framed her shoulder).
+    expect(await facesIn(await sharp(framed.body).rotate(270).toBuffer())).toHaveLength(1);
+  });
+
+  it("a store-time transform with p_face stores the face-placed crop", async () => {
+    const portrait = await readFile(FACE_FIXTURE_PATH);
+    const stored = uploaded(
+      await directUpload(
+        t,
+        { file_name: "stored.jpg", folder: "faces", transform: "w_200,h_200,c_fill,p_face" },
+        { content: portrait },
+      ),
+    );
+    expect(stored).toMatchObject({ width: 200, height: 200 });
+    const res = await t.app.inject({ method: "GET", url: `/assets/${ws}/faces/stored.jpg` });
+    expect(await facesIn(res.rawPayload)).toHaveLength(1);
+  });
+
   it("fo_car is refused with a 400 that names what is supported", async () => {
     const res = await t.app.inject({ method: "GET", url: `/assets/${ws}/fo_car,w_600/faces/astronaut.jpg` });
     expect(res.statusCode).toBe(400);
