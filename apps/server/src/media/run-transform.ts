@@ -32,7 +32,8 @@ export interface RenderedImage {
  * it is a resize or extract, runs inside the decoding pipeline (shrink-on-load), so the input
  * is decoded once and never held whole when it is reduced. Every frame, intermediate or final,
  * is checked against maxOutputPixels, and if it has more pixels than the input against
- * maxUpscalePixels, before it is made.
+ * maxUpscalePixels, before it is made. A step that asks for faces (p_face, fo_face) is
+ * planned once they are found in its input (faces/face-focus.ts).
  */
 export async function runTransform(
   open: () => Sharp,
