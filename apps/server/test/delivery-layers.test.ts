@@ -4,6 +4,7 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signDelivery } from "../src/signing/delivery-signature.js";
+import { flatPixels, near } from "./support/flat-pixels.js";
 import { createTestApp, type TestApp } from "./support/index.js";
 import { solid } from "./support/test-images.js";
 import { directUpload, uploaded } from "./uploads-helpers.js";
@@ -58,24 +59,9 @@ const get = (transform: string, file = "base.png", query = "") =>
 async function render(transform: string, file = "base.png", query = "") {
   const res = await get(transform, file, query);
   expect(res.statusCode, `${transform}: ${res.body.slice(0, 300)}`).toBe(200);
-  const { data, info } = await sharp(res.rawPayload)
-    .flatten({ background: "#ffffff" })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const at = (x: number, y: number) => [
-    ...data.subarray((y * info.width + x) * 3, (y * info.width + x) * 3 + 3),
-  ];
-  /** Pixels of the box [x0, x1) × [y0, y1) that pass `test`. */
-  const count = (x0: number, y0: number, x1: number, y1: number, test: (pixel: number[]) => boolean) => {
-    let n = 0;
-    for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (test(at(x, y))) n++;
-    return n;
-  };
-  return { res, width: info.width, height: info.height, at, count };
+  return { res, ...(await flatPixels(res.rawPayload)) };
 }
 
-const near = (actual: number[], expected: number[], tolerance = 12) =>
-  actual.every((value, index) => Math.abs(value - (expected[index] as number)) <= tolerance);
 const isRed = (pixel: number[]) => near(pixel, RED, 60);
 const isWhite = (pixel: number[]) => near(pixel, WHITE, 2);
 /** Ink of any colour: a pixel that is not the white base. */
