@@ -261,6 +261,16 @@ describe("alpha", () => {
   }
   const alphaOf = (frame: Frame) => [...frame.data].filter((_, i) => i % 4 === 3);
 
+  it("blur weighs colours by alpha: a cut-out's transparent black does not darken its edge", async () => {
+    const [width, height] = [40, 4];
+    const data = Buffer.alloc(width * height * 4); // transparent black
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width / 2; x++) data.set([255, 0, 0, 255], (y * width + x) * 4);
+    }
+    const out = await render({ data, width, height, channels: 4 }, "blur:5");
+    expect(pixel(out, 19)).toEqual([255, 0, 0, 255]);
+  });
+
   it.each<Effect>([
     "brightness:30",
     "contrast:40",
@@ -293,6 +303,51 @@ describe("alpha", () => {
     expect(alphaOf(out)).toEqual(alphaOf(input));
     expect(out.data.equals(input.data)).toBe(false);
   });
+});
+
+describe("tiny frames", () => {
+  const every: Effect[] = [
+    "improve:indoor",
+    "unsharp_mask:2000",
+    "saturation:100",
+    "contrast:100",
+    "brightness:100",
+    "gamma:150",
+    "sharpen:2000",
+    "grayscale",
+    "blackwhite:100",
+    "auto_enhance",
+    "blur:1000",
+    "exposure:100",
+    "fade:100",
+    "highlights:100",
+    "hue:180",
+    "invert",
+    "normalize",
+    "shadows:-100",
+    "structure:100",
+    "temperature:100",
+    "tint:100",
+    "vignette:100",
+    "warmth:100",
+  ];
+
+  it.each([
+    [1, 1, 3],
+    [1, 300, 4],
+    [300, 1, 3],
+  ] as const)(
+    "every effect at its extreme renders a %i×%i frame (%i channels) at its size",
+    async (width, height, channels) => {
+      const input = patch(channels === 3 ? [90, 140, 200] : [90, 140, 200, 120], width, height);
+      for (const effect of every) {
+        const out = await render(input, effect);
+        expect(out, effect).toMatchObject({ width, height, channels });
+      }
+      const all = await render(input, ...every);
+      expect(all).toMatchObject({ width, height, channels });
+    },
+  );
 });
 
 describe("several effects in a step", () => {
