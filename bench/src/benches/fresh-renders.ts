@@ -17,10 +17,12 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { startListeningScript } from "../support/child-script.js";
 import type { BenchContext } from "../support/context.js";
+import { profileTroveServer } from "../support/profile-server.js";
 import { type BenchResult, fmt, ratioText, verdict } from "../support/report.js";
 import { median } from "../support/stats.js";
 import { makeJpeg } from "../support/test-files.js";
 import { troveClient } from "../support/trove-client.js";
+import type { TroveServer } from "../support/trove-server.js";
 
 const CLIENTS = 2;
 const TARGET = 0.9;
@@ -77,19 +79,31 @@ async function drive(urlOf: (i: number) => string, next: () => number, seconds: 
   return (counts.reduce((a, b) => a + b, 0) * 1000) / (performance.now() - started);
 }
 
-export async function benchFreshRenders(ctx: BenchContext): Promise<BenchResult> {
-  const server = await ctx.fsServer();
+/** The photos stored in `server`; `urlOf(output)(i)` is request i's URL for that output. */
+async function storePhotos(server: TroveServer, photos: Buffer[]) {
   const { client } = troveClient(server);
+  const files: StoredFile[] = [];
+  for (const [index, photo] of photos.entries()) {
+    files.push(await client.upload(new Uint8Array(photo), { fileName: `fresh-${index}.jpg` }));
+  }
+  return (output: (typeof OUTPUTS)[number]) => (i: number) => {
+    const box = boxOf(i);
+    const transform = `w_${box.width},h_${box.height},c_fit,f_${output.trove},q_${output.quality}`;
+    return client.url(files[box.file] as StoredFile, transform);
+  };
+}
+
+export async function benchFreshRenders(ctx: BenchContext): Promise<BenchResult> {
   const dir = join(ctx.scratch.dir, "fresh-renders");
   await mkdir(dir, { recursive: true });
   const names: string[] = [];
-  const troveFiles: StoredFile[] = [];
+  const photos: Buffer[] = [];
   for (const [index, [width, height]] of SHAPES.entries()) {
-    const photo = await makeJpeg(width, height);
+    photos.push(await makeJpeg(width, height));
     names.push(`photo-${index}.jpg`);
-    await writeFile(join(dir, `photo-${index}.jpg`), photo);
-    troveFiles.push(await client.upload(new Uint8Array(photo), { fileName: `fresh-${index}.jpg` }));
+    await writeFile(join(dir, `photo-${index}.jpg`), photos[index] as Buffer);
   }
+  const troveUrlOf = await storePhotos(await ctx.fsServer(), photos);
   const bare = await startListeningScript("baselines/bare-sharp-render.ts", [dir]);
   const seconds = ctx.quick ? 5 : 15;
   const rows: BenchResult["rows"] = [];
@@ -98,11 +112,7 @@ export async function benchFreshRenders(ctx: BenchContext): Promise<BenchResult>
     for (const output of OUTPUTS) {
       let troveNext = 0;
       let bareNext = 0;
-      const troveUrl = (i: number) => {
-        const box = boxOf(i);
-        const transform = `w_${box.width},h_${box.height},c_fit,f_${output.trove},q_${output.quality}`;
-        return client.url(troveFiles[box.file] as StoredFile, transform);
-      };
+      const troveUrl = troveUrlOf(output);
       const bareUrl = (i: number) => {
         const box = boxOf(i);
         return `${bare.baseUrl}/${names[box.file]}/${box.width}/${box.height}/${output.format}/${output.quality}`;
@@ -130,6 +140,29 @@ export async function benchFreshRenders(ctx: BenchContext): Promise<BenchResult>
   } finally {
     await bare.child.stop();
   }
+  const profile: string[] = [];
+  if (ctx.profile && rows.some((row) => row.met === "no")) {
+    const jpeg = OUTPUTS[0];
+    let urlOf: (i: number) => string = () => "";
+    let next = 0;
+    profile.push(
+      await profileTroveServer(
+        ctx,
+        `- Profile of trove-server's main thread during ${seconds} s more of fresh ${jpeg.label} renders (\`--cpu-prof\`, ` +
+          "unmeasured; libvips works on its own threads, which this profile does not see)",
+        { databaseUrl: await ctx.databaseUrl() },
+        {
+          warm: async (profiled) => {
+            urlOf = (await storePhotos(profiled, photos))(jpeg);
+            await drive(urlOf, () => next++, 1);
+          },
+          work: async () => {
+            await drive(urlOf, () => next++, seconds);
+          },
+        },
+      ),
+    );
+  }
   return {
     rows,
     notes: [
@@ -143,6 +176,7 @@ export async function benchFreshRenders(ctx: BenchContext): Promise<BenchResult>
         `2 vCPUs, k6 with 2 virtual users over the DIV2K validation set, input in the output's format): JPEG ` +
         `${IMGPROXY_2VCPU.jpeg}/s, WebP ${IMGPROXY_2VCPU.webp}/s, AVIF ${IMGPROXY_2VCPU.avif}/s. Context only: another ` +
         `machine, other photos, and their WebP/AVIF inputs decode slower than these JPEGs.`,
+      ...profile,
     ],
   };
 }
