@@ -17,6 +17,7 @@ import { benchBundleSize } from "./benches/bundle-size.js";
 import { benchFreshRenders } from "./benches/fresh-renders.js";
 import { benchHeicRender } from "./benches/heic-render.js";
 import { benchImages } from "./benches/images.js";
+import { benchLayerRenders } from "./benches/layer-renders.js";
 import { benchListFiles } from "./benches/list-files.js";
 import { benchListScale } from "./benches/list-scale.js";
 import { benchMemory } from "./benches/memory.js";
@@ -85,6 +86,15 @@ const BENCHES: Bench[] = [
     title: "HEIC to WebP",
     run: benchHeicRender,
     failedRows: [["10", "fresh w_800,f_webp of a 12 MP HEIC, wall time ms", "— (reported)"]],
+  },
+  {
+    number: "12",
+    title: "layers on a 12 MP JPEG",
+    run: benchLayerRenders,
+    failedRows: [
+      ["12a", "fresh w_1200 of a 12 MP JPEG with a text and an image layer, wall time ms", "— (reported)"],
+      ["12b", "the same variants cached, mean latency ms", "— (reported)"],
+    ],
   },
   {
     number: "11",

@@ -11,17 +11,10 @@ import { renderVariant } from "../../../apps/server/src/media/index.js";
 import type { BenchContext } from "../support/context.js";
 import { type BenchResult, fmt, ratioText } from "../support/report.js";
 import { MiB, median } from "../support/stats.js";
+import { timedRender } from "../support/timed-render.js";
 import { troveClient } from "../support/trove-client.js";
 
 const HEIC = new URL("../../fixtures/photo-12mp.heic", import.meta.url);
-
-async function timedRender(url: string): Promise<number> {
-  const started = performance.now();
-  const response = await fetch(url);
-  await response.arrayBuffer();
-  if (!response.ok) throw new Error(`GET ${url}: ${response.status}`);
-  return performance.now() - started;
-}
 
 export async function benchHeicRender(ctx: BenchContext): Promise<BenchResult> {
   const server = await ctx.fsServer();

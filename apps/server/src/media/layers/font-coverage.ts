@@ -1,3 +1,4 @@
+/// <reference path="./fontkit.d.ts" />
 import { openSync } from "fontkit";
 import { MediaError } from "../media-error.js";
 import { bundledFontFiles } from "./bundled-fonts.js";
