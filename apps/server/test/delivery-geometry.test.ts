@@ -291,7 +291,7 @@ describe("w_auto", () => {
     expect((await render("w_auto", "wide.png", { "sec-ch-width": "1920" })).width).toBe(400);
   });
 
-  it.each([
+  it.each<Record<string, string>>([
     { "sec-ch-width": "-800" },
     { width: "abc" },
     { "sec-ch-width": "1e400" },
