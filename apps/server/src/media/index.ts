@@ -57,7 +57,8 @@
  *   at most 16, lowercase, else `bin`).
  * - **SVG is never rasterised** by libvips, and a stored SVG is never transformed. It is sniffed
  *   (`image/svg+xml`, isRasterImage false) and stored as bytes. (An SVG named by an image layer is
- *   drawn by resvg after a scan that refuses every reference outside the file: ./layers/.) Handing user SVG to libvips (librsvg) or any XML parser invites XXE and SSRF
+ *   drawn by resvg after a scan that refuses every reference outside the file: ./layers/.)
+ *   Handing user SVG to libvips (librsvg) or any XML parser invites XXE and SSRF
  *   (external entities, `<image href="http://169.254.169.254/...">`), and SVG can carry script.
  *   Delivery must serve SVG (and any text) with `X-Content-Type-Options: nosniff` and
  *   `Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'; sandbox`. XML, HTML
@@ -87,9 +88,9 @@
  *   crop runs inside the decoding pipeline (libvips shrink-on-load), later operations each get a
  *   pipeline over the previous raw frame, because sharp reorders operations within one pipeline.
  * - **Within a step** the order is: resize/crop, effect, rounded corners, flip, rotation,
- *   layers (in written order, ./layers/), flatten onto `bg`. Steps sequence everything else. `f` and `q` apply to the output, last
- *   wins. Without `f` the input format is kept (TIFF becomes png/jpeg); `f_auto` is webp at
- *   store time. JPEG output lays transparency on white.
+ *   layers (in written order, ./layers/), flatten onto `bg`. Steps sequence everything else.
+ *   `f` and `q` apply to the output, last wins. Without `f` the input format is kept (TIFF
+ *   becomes png/jpeg); `f_auto` is webp at store time. JPEG output lays transparency on white.
  * - **No transform, no re-encode, no decode.** processImage keeps the upload's bytes (EXIF
  *   included) and reports dimensions as displayed, from the header alone: an upload costs no
  *   pixel work, and corrupt pixel data behind a sound header is found when a variant (the
