@@ -67,6 +67,8 @@ function normalizeStep(step: TransformStep): TransformStep {
   if (out.o === 100) delete out.o;
 
   // e: sorted into the canonical effect order; brightness:0 and the like are dropped.
+  // `sharpen:100` and `sharpen` now mean the same, but both were valid strings before issue #32
+  // with different looks, and a canonical string is what a signature covers: both are kept.
   setEffects(out, effectsOf(out));
 
   // layers: kept in written order, each normalised.
