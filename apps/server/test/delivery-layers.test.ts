@@ -177,6 +177,22 @@ describe("image layers", () => {
     expect(near(both.at(98, 22), WHITE)).toBe(true);
   });
 
+  it("e_ inside a block applies to the layer, e_ outside to the base before its layers", async () => {
+    const { at } = await render(
+      "l_image:layers%2Fblue.png,e_invert,tp_north-west,fl_layer_apply,e_grayscale",
+      "holes.png",
+    );
+    // The layer inverted (blue → yellow), over a base made grey first.
+    expect(near(at(10, 10), [255, 255, 0])).toBe(true);
+    const [r = 0, g = 0, b = 0] = at(300, 150);
+    expect(Math.abs(r - g) <= 3 && Math.abs(g - b) <= 3).toBe(true);
+    const layerOnly = await render(
+      "l_image:layers%2Fblue.png,e_invert,tp_north-west,fl_layer_apply",
+      "holes.png",
+    );
+    expect(near(layerOnly.at(300, 150), RED)).toBe(true);
+  });
+
   it("o_50 halves the layer's opacity", async () => {
     const { at } = await render("l_image:layers%2Fblue.png,o_50,fl_layer_apply");
     expect(near(at(200, 150), [128, 128, 255], 4)).toBe(true);
