@@ -34,6 +34,9 @@ export async function resolveLayerSources(
   canonical: string,
   maxInputBytes: number,
 ): Promise<ResolvedLayerSources | undefined> {
+  // Most variants have no image layer: spare them a second parse (a canonical string spells
+  // every image layer `l_image:`, and nothing else can hold those characters unescaped).
+  if (!canonical.includes("l_image:")) return undefined;
   const paths = imageLayerPaths(parseTransform(canonical));
   if (paths.length === 0) return undefined;
   const rows = await app.db.file.findMany({
