@@ -44,6 +44,15 @@ describe("variantCacheKey", () => {
     expect(variantCacheKey("../../etc/passwd\n", "w_1", "legacy")).not.toContain("..");
   });
 
+  it("follows the content of the files image layers name, and only when there are some", () => {
+    const transform = "l_image:logo.png,fl_layer_apply";
+    expect(variantCacheKey(key, "w_1", "legacy", [])).toBe(variantCacheKey(key, "w_1", "legacy"));
+    const before = variantCacheKey(key, transform, "legacy", ["logo.png\nhash-a"]);
+    expect(variantCacheKey(key, transform, "legacy", ["logo.png\nhash-b"])).not.toBe(before);
+    expect(variantCacheKey(key, transform, "legacy", ["logo.png\nhash-a"])).toBe(before);
+    expect(variantCacheKey(key, transform, "legacy")).not.toBe(before);
+  });
+
   it("tells which transforms depend on Accept", () => {
     expect(negotiatesFormat("f_auto")).toBe(true);
     expect(negotiatesFormat("w_300,f_auto,q_auto")).toBe(true);
