@@ -35,8 +35,8 @@ export async function checkSvgReferences(svg: string, maxPixels: number): Promis
   }
 }
 
-// An attribute whose name ends in href, and its quoted value.
-const HREF = /[\w.:-]*href\s*=\s*(?:"([^"]*)"|'([^']*)')/gi;
+// An attribute whose name ends in href (whatever its prefix), and its quoted value.
+const HREF = /href\s*=\s*(?:"([^"]*)"|'([^']*)')/gi;
 const DATA_URL = /^data:image\/(?:png|jpeg|jpg|gif|webp);base64,([A-Za-z0-9+/=\s]*)$/i;
 
 /** The value with `&#N;`, `&#xN;` and the five predefined entities replaced; undefined if another entity is used. */
