@@ -143,7 +143,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Before rate limit and auth: preflights carry no key (TROVE_CORS_ORIGINS, src/plugins/cors.ts).
     await app.register(corsPlugin, { origins: config.corsOrigins });
     await app.register(dbPlugin, { database, closeOnShutdown: ownsDatabase });
-    app.addHook("onClose", async () => services.close());
+    // Fresh renders' bookkeeping (variant rows, evictions) finishes before the database closes.
+    app.addHook("onClose", async () => {
+      await services.decorators.delivery.settled();
+      services.close();
+    });
     await app.register(rateLimitPlugin, {
       limits: config.rateLimit,
       assetsPrefix: config.assetsPrefix,

@@ -13,7 +13,7 @@ import { createTestApp, type TestApp } from "./support/index.js";
 import { solid } from "./support/test-images.js";
 import { directUpload, listObjects, uploaded } from "./uploads-helpers.js";
 
-/** An fs driver whose writes of variants wait until `release()`: a render that holds its slot. */
+/** An fs driver whose writes of variants wait until `release()`. */
 class HoldingStorage extends FsStorageDriver {
   holding = false;
   readonly #waiting: (() => void)[] = [];
@@ -51,16 +51,24 @@ async function appWith(delivery: Record<string, number>) {
   const app = t.app;
   const get = (transform: string) =>
     app.inject({ method: "GET", url: `/assets/${t?.workspace.workspaceNo}/${transform}/green.png` });
-  return { storage, row, get };
+  /** Takes one slot of the render gate until the returned function is called. */
+  const holdSlot = async () => {
+    let free = () => {};
+    const held = new Promise<void>((resolve) => {
+      free = resolve;
+    });
+    const running = app.renderGate.load.running;
+    void app.renderGate.run(() => held);
+    await vi.waitFor(() => expect(app.renderGate.load.running).toBe(running + 1));
+    return free;
+  };
+  return { storage, row, get, holdSlot };
 }
 
 describe("render gate", () => {
   it("answers 503 with Retry-After in the files envelope when every slot and the queue are taken", async () => {
-    const { storage, get } = await appWith({ renderConcurrency: 1, renderQueue: 0, renderWaitMs: 2000 });
-    storage.holding = true;
-    const slow = get("w_10");
-    // The first render holds the only slot until its variant is stored.
-    await vi.waitFor(() => expect(storage.waiting).toBe(1));
+    const { get, holdSlot } = await appWith({ renderConcurrency: 1, renderQueue: 0, renderWaitMs: 2000 });
+    const free = await holdSlot();
     const busy = await get("w_11");
     expect(busy.statusCode).toBe(503);
     expect(busy.headers["retry-after"]).toBe("2");
@@ -73,16 +81,13 @@ describe("render gate", () => {
       error: "Service Unavailable",
       message: "The image renderer is busy; retry in 2 seconds",
     });
-    storage.release();
-    expect((await slow).statusCode).toBe(200);
+    free();
     expect((await get("w_11")).statusCode).toBe(200);
   });
 
   it("admits transform uploads through the same gate: 503 in the upload envelope, nothing stored", async () => {
-    const { storage, get } = await appWith({ renderConcurrency: 1, renderQueue: 0, renderWaitMs: 1000 });
-    storage.holding = true;
-    const slow = get("w_10");
-    await vi.waitFor(() => expect(storage.waiting).toBe(1));
+    const { get, holdSlot } = await appWith({ renderConcurrency: 1, renderQueue: 0, renderWaitMs: 1000 });
+    const free = await holdSlot();
     const app = t as TestApp;
     const before = await app.app.db.file.count();
     const png = await solid(40, 30, { r: 1, g: 2, b: 3 }, "png");
@@ -93,19 +98,37 @@ describe("render gate", () => {
     expect(await app.app.db.file.count()).toBe(before);
     // Without a transform an upload renders nothing and is not held back.
     expect((await directUpload(app, { file_name: "plain.png" }, { content: png })).statusCode).toBe(200);
-    storage.release();
-    expect((await slow).statusCode).toBe(200);
+    free();
+    expect((await get("w_10")).statusCode).toBe(200);
   });
 
   it("queues a render while a slot is taken and runs it when the slot frees", async () => {
-    const { storage, get } = await appWith({ renderConcurrency: 1, renderQueue: 1, renderWaitMs: 60_000 });
+    const { storage, get, holdSlot } = await appWith({
+      renderConcurrency: 1,
+      renderQueue: 1,
+      renderWaitMs: 60_000,
+    });
+    storage.holding = true;
+    const free = await holdSlot();
+    const second = get("w_12");
+    // The render waits in the queue: it reaches nothing until the slot frees.
+    await vi.waitFor(() => expect((t as TestApp).app.renderGate.load.waiting).toBe(1));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(storage.waiting).toBe(0);
+    free();
+    await vi.waitFor(() => expect(storage.waiting).toBe(1));
+    storage.release();
+    expect((await second).statusCode).toBe(200);
+  });
+
+  it("frees the slot before the variant is written: a slow write does not hold the next render back", async () => {
+    const { storage, get } = await appWith({ renderConcurrency: 1, renderQueue: 0, renderWaitMs: 60_000 });
     storage.holding = true;
     const first = get("w_10");
     await vi.waitFor(() => expect(storage.waiting).toBe(1));
+    // With the only slot and no queue, this would be a 503 if the first write held the slot.
     const second = get("w_12");
-    // The second waits in the queue: nothing else reaches storage until the slot frees.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(storage.waiting).toBe(1);
+    await vi.waitFor(() => expect(storage.waiting).toBe(2));
     storage.release();
     expect((await first).statusCode).toBe(200);
     expect((await second).statusCode).toBe(200);
@@ -120,6 +143,8 @@ describe("stored variants per file", () => {
     const keyOf = async (transform: string) => {
       const before = new Set(await stored());
       expect((await get(transform)).headers["x-cache"]).toBe("MISS");
+      // The variant's row and the eviction run after the response.
+      await t?.app.delivery.settled();
       const added = (await stored()).filter((key) => !before.has(key));
       expect(added).toHaveLength(1);
       return added[0] as string;
@@ -145,6 +170,7 @@ describe("stored variants per file", () => {
     // The thumbnail is not one of the N.
     const thumbnail = await get("w_256,h_256,c_limit,f_webp");
     expect(thumbnail.statusCode).toBe(200);
+    await t?.app.delivery.settled();
     expect(await t?.app.db.fileVariant.count({ where: { fileId: row.id } })).toBe(2);
   });
 });

@@ -11,12 +11,22 @@ import { variantDelivery } from "./variant-delivery.js";
 export interface Delivery {
   files: FileDelivery;
   origins: OriginDelivery;
-  /** Releases the origin readers' connections (call on app close). */
+  /** Resolves when fresh renders' bookkeeping (variant rows, evictions) has finished. */
+  settled(): Promise<void>;
+  /** Releases the origin readers' connections and deferred evictions (call on app close). */
   close(): void;
 }
 
 export function createDelivery(deps: DeliveryDeps): Delivery {
   const variants = variantDelivery(deps);
   const origins = originDelivery(deps, variants);
-  return { files: fileDelivery(deps, variants.fallback), origins, close: () => origins.close() };
+  return {
+    files: fileDelivery(deps, variants.fallback),
+    origins,
+    settled: () => variants.settled(),
+    close: () => {
+      origins.close();
+      variants.close();
+    },
+  };
 }

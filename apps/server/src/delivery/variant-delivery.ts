@@ -32,7 +32,9 @@
  *   Range support on variants.
  * - Limits (./delivery-limits.ts): renders pass the app's RenderGate (at most N at
  *   once, a short queue, then 503 with Retry-After; src/delivery/render-gate.ts), and each file keeps at
- *   most N stored variants, least recently used evicted first (VariantStore).
+ *   most N stored variants, least recently used evicted first (VariantStore). A fresh render is
+ *   answered once its variant is written; the variant's row and the eviction run after the
+ *   response (`settled()` waits for them).
  * - Variants of a deleted file are never served: delivery finds no row. Their bytes are removed
  *   with the file by `deleteFileObjects` (src/uploads/delete-file-objects.ts).
  */
@@ -102,6 +104,13 @@ export interface VariantDelivery {
     transform: string,
     options: VariantServeOptions,
   ): Promise<FastifyReply>;
+  /**
+   * Resolves when the bookkeeping of the variants rendered so far (rows, evictions; run after
+   * their responses) has finished: for tests and anything reading those rows right after.
+   */
+  settled(): Promise<void>;
+  /** Drops deferred evictions (app close). */
+  close(): void;
 }
 
 /** Transformed variants: the delivery fallback for stored files, and `serve` for origin objects. */
@@ -266,5 +275,5 @@ export function variantDelivery(app: DeliveryDeps): VariantDelivery {
       return false;
     },
   };
-  return { fallback, serve };
+  return { fallback, serve, settled: () => variants.settled(), close: () => variants.close() };
 }

@@ -1,8 +1,13 @@
 /**
  * Renders a variant once and caches it in storage. Concurrent misses for one cache key share one
- * render; every render passes the app's RenderGate (src/delivery/render-gate.ts), whose slot is held until
- * the variant is stored, because its bytes are in memory until then. A variant that cannot be
- * cached is still answered: the next request renders it again.
+ * render, until its object is written. Every render passes the app's RenderGate
+ * (src/delivery/render-gate.ts) for the work the gate exists to bound, reading the original and
+ * decoding, resizing and encoding it (CPU and tens of MB); the slot is free again before the
+ * variant is written, so the next render need not wait for storage. The encoded bytes then stay
+ * in memory until written, as the response that sends them does. The answer waits for the write
+ * (so the next request for it is a cache hit) but not for the bookkeeping: the variant's row and
+ * eviction run after it (./variant-store.ts). A variant that cannot be cached is still answered:
+ * the next request renders it again.
  */
 import type { FastifyBaseLogger } from "fastify";
 import type { LayerSources } from "../media/layers/layer-sources.js";
@@ -10,9 +15,10 @@ import type { MediaLimits } from "../media/media-limits.js";
 import { renderVariant } from "../media/render-variant.js";
 import type { TroveMetrics } from "../metrics/trove-metrics.js";
 import type { StorageDriver } from "../storage/driver.js";
-import { imageInputOf, putBuffer } from "../storage/object-keys.js";
+import { putBuffer } from "../storage/object-keys.js";
 import { inSpan } from "../tracing/in-span.js";
 import type { DeliveryFile } from "./delivery-file.js";
+import { readStoredOriginal } from "./read-stored-original.js";
 import type { RenderGate } from "./render-gate.js";
 import type { VariantOwner, VariantStore } from "./variant-store.js";
 
@@ -51,9 +57,7 @@ export class VariantRenderer {
   render(variant: VariantRequest): Promise<RenderedVariant> {
     let pending = this.#inFlight.get(variant.cacheKey);
     if (!pending) {
-      pending = this.deps.gate
-        .run(() => this.#measured(variant))
-        .finally(() => this.#inFlight.delete(variant.cacheKey));
+      pending = this.#renderAndStore(variant).finally(() => this.#inFlight.delete(variant.cacheKey));
       this.#inFlight.set(variant.cacheKey, pending);
     }
     return pending;
@@ -66,7 +70,7 @@ export class VariantRenderer {
     let outcome: "ok" | "error" = "error";
     try {
       const rendered = await inSpan("render", { "trove.render.transform": variant.canonical }, () =>
-        this.#renderAndStore(variant),
+        this.#render(variant),
       );
       outcome = "ok";
       return rendered;
@@ -76,16 +80,26 @@ export class VariantRenderer {
     }
   }
 
-  async #renderAndStore({
-    file,
-    owner,
-    canonical,
-    accept,
-    cacheKey,
-    layerSources,
-  }: VariantRequest): Promise<RenderedVariant> {
-    const { storage, limits, variants, log } = this.deps;
-    const input = await imageInputOf(storage, file.storageKey, limits.maxInputBytes);
+  /** Renders in a slot of the gate, then writes the variant outside it. */
+  async #renderAndStore(variant: VariantRequest): Promise<RenderedVariant> {
+    const rendered = await this.deps.gate.run(() => this.#measured(variant));
+    const { storage, variants, log } = this.deps;
+    const { file, owner, cacheKey } = variant;
+    try {
+      await putBuffer(storage, cacheKey, rendered.body, rendered.mimeType);
+    } catch (error) {
+      log.warn({ err: error, cacheKey }, "rendered variant not cached");
+      return rendered;
+    }
+    // The thumbnail is not one of the file's capped variants (./variant-store.ts).
+    if (cacheKey !== file.thumbnailKey) variants.stored(owner, cacheKey);
+    return rendered;
+  }
+
+  /** The CPU work: the original read once, decoded, transformed and encoded. */
+  async #render({ file, canonical, accept, layerSources }: VariantRequest): Promise<RenderedVariant> {
+    const { storage, limits } = this.deps;
+    const input = await readStoredOriginal(storage, file.storageKey, limits.maxInputBytes);
     const variant = await renderVariant({
       input,
       transform: canonical,
@@ -93,13 +107,6 @@ export class VariantRenderer {
       ...(accept ? { accept } : {}),
       ...(layerSources ? { layerSources } : {}),
     });
-    try {
-      await putBuffer(storage, cacheKey, variant.body, variant.mimeType);
-      // The thumbnail is not one of the file's capped variants (./variant-store.ts).
-      if (cacheKey !== file.thumbnailKey) await variants.stored(owner, cacheKey);
-    } catch (error) {
-      log.warn({ err: error, cacheKey }, "rendered variant not cached");
-    }
     return { body: variant.body, mimeType: variant.mimeType };
   }
 }
