@@ -217,3 +217,19 @@ describe("concurrent identical requests", () => {
     expect((await app.inject({ method: "GET", url })).headers["x-cache"]).toBe("HIT");
   });
 });
+
+describe("a variant request's queries", () => {
+  it("reads strict mode with the workspace: no query of its own for a transform without named steps", async () => {
+    t = await createTestApp();
+    const png = await solid(64, 48, { r: 10, g: 200, b: 30 }, "png");
+    uploaded(await directUpload(t, { file_name: "green.png" }, { content: png }));
+    const app = t.app;
+    const raw = vi.spyOn(app.db, "$queryRaw");
+    const answer = await app.inject({
+      method: "GET",
+      url: `/assets/${t.workspace.workspaceNo}/w_16/green.png`,
+    });
+    expect(answer.statusCode).toBe(200);
+    expect(raw).not.toHaveBeenCalled();
+  });
+});

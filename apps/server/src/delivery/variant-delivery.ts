@@ -152,8 +152,10 @@ export function variantDelivery(app: DeliveryDeps): VariantDelivery {
   ) => {
     const { owner } = options;
     // Named steps (`t_card`) written out, and strict mode enforced: src/transforms/.
+    // The strict flag read with the workspace saves a query per request.
     const resolved = await resolveTransform(app.db, options.workspaceId, transform, {
       signed: options.signed,
+      ...(options.strict === undefined ? {} : { strict: options.strict }),
     });
     let canonical: string;
     try {

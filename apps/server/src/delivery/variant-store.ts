@@ -5,14 +5,15 @@
  * (`file_variants`) go with their owner by foreign key; the objects go with it through
  * deleteFileObjects (the variant prefix).
  *
- * Bookkeeping is off the response's path: `stored` (called once the variant's object is written,
- * so no row ever names a variant that is not stored) records the row in the background, and a
- * failure is logged, never turned into an error for a response already sent. Eviction is
- * amortised: an owner's variants are counted at most once a second (EVICT_DELAY_MS after its
- * first unchecked render), or at once when EVICT_BATCH renders of it are unchecked; so a file
- * holds at most `maxPerFile + EVICT_BATCH - 1` variants per process, and `maxPerFile` again a
- * second later. `settled()` runs what is deferred and resolves when all of it has finished (tests,
- * and anything that reads the rows right after a response).
+ * Bookkeeping is off the response's path: `stored` (called once the variant's object is
+ * written, so no row ever names a variant that is not stored) records the row in the background,
+ * and a failure is logged, never turned into an error for a response already sent. Eviction is
+ * amortised: an owner's variants are counted a second (EVICT_DELAY_MS) after its first unchecked
+ * render, or at once when EVICT_BATCH renders of it are unchecked; so a burst leaves a file at
+ * most `maxPerFile + 2 × EVICT_BATCH` variants per process (those not yet counted, and those of a
+ * count under way), and `maxPerFile` again about a second after it. `settled()` runs what is
+ * deferred and resolves when all of it has finished (tests, app close, anything that reads the
+ * rows right after a response).
  *
  * Use is recorded on every render and on cache hits at most once a minute per variant and
  * process, so a hot variant costs no write per request. Variants stored before rows existed have
