@@ -48,6 +48,19 @@ describe("named transforms at the delivery host", () => {
     expect(unknown.json().message).toContain("t_nope");
   });
 
+  it("t_card,e_grayscale is t_card/e_grayscale: the recipe, then the rest of its step", async () => {
+    const chained = await get("t_card/e_grayscale");
+    const inline = await get("t_card,e_grayscale");
+    expect(inline.statusCode, inline.body).toBe(200);
+    // One canonical string, so one cache key: the same variant, byte for byte.
+    expect(inline.headers.etag).toBe(chained.headers.etag);
+    expect(inline.rawPayload.equals(chained.rawPayload)).toBe(true);
+    const { width, height, format } = await sharp(inline.rawPayload).metadata();
+    expect({ width, height, format }).toEqual({ width: 400, height: 300, format: "webp" });
+    const { channels } = await sharp(inline.rawPayload).stats();
+    expect(channels[0]?.mean).toBeCloseTo(channels[2]?.mean ?? -1, 0);
+  });
+
   it("a new definition applies to the next request", async () => {
     await setNamedTransform(t.app.db, t.workspace.id, "thumb", "w_100,f_png");
     expect((await sharp((await get("t_thumb")).rawPayload).metadata()).width).toBe(100);
@@ -63,6 +76,14 @@ describe("named transforms at the delivery host", () => {
       expect(refused.statusCode).toBe(403);
       expect(refused.json()).toEqual({ error: "Forbidden", message: STRICT_TRANSFORMS_MESSAGE });
       expect((await get("t_card/e_grayscale")).statusCode).toBe(403);
+      expect((await get("t_card,e_grayscale")).statusCode).toBe(403);
+      // A signature covers the canonical string: one issued for t_card/e_grayscale (or for
+      // t_card,e_grayscale, which the API canonicalises) holds for either spelling of the URL.
+      for (const issued of ["t_card/e_grayscale", "t_card,e_grayscale"]) {
+        const query = await signed(issued);
+        expect((await get("t_card,e_grayscale", query)).statusCode).toBe(200);
+        expect((await get("t_card/e_grayscale", query)).statusCode).toBe(200);
+      }
       const ok = await get("w_123", await signed("w_123"));
       expect(ok.statusCode).toBe(200);
       expect((await sharp(ok.rawPayload).metadata()).width).toBe(123);

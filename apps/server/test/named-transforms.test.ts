@@ -85,12 +85,12 @@ describe("resolveTransform", () => {
     await setNamedTransform(db, workspaceId, "gray", "e_grayscale");
   });
 
-  it("replaces each named step by its definition, other steps as written", async () => {
+  it("replaces each named step by its definition, other steps written canonically", async () => {
     expect(await resolveTransform(db, workspaceId, "t_card", { signed: false })).toBe(
       "w_400,h_300,c_fill,f_auto",
     );
     expect(await resolveTransform(db, workspaceId, "t_card/t_gray/h_20,w_10", { signed: false })).toBe(
-      "w_400,h_300,c_fill,f_auto/e_grayscale/h_20,w_10",
+      "w_400,h_300,c_fill,f_auto/e_grayscale/w_10,h_20,c_fill",
     );
     expect(await resolveTransform(db, workspaceId, "t_gray/t_gray", { signed: true })).toBe(
       "e_grayscale/e_grayscale",
@@ -113,9 +113,25 @@ describe("resolveTransform", () => {
     });
   });
 
+  it("writes t_<name>,REST as the definition, then REST as one more step", async () => {
+    // The hosted docs' t_thumbnail-2,q_90: the recipe, then the other tokens of the list. REST
+    // never edits the recipe: w_100 resizes the recipe's output, it does not replace its width.
+    expect(await resolveTransform(db, workspaceId, "t_card,w_100", { signed: false })).toBe(
+      "w_400,h_300,c_fill,f_auto/w_100",
+    );
+    expect(await resolveTransform(db, workspaceId, "e_blur:20,t_card/t_gray,q_90", { signed: false })).toBe(
+      "w_400,h_300,c_fill,f_auto/e_blur:20/e_grayscale/q_90",
+    );
+    // A rest that does nothing adds no step.
+    expect(await resolveTransform(db, workspaceId, "t_gray,r_0", { signed: false })).toBe("e_grayscale");
+  });
+
   it("refuses an invalid transform with the grammar's message", async () => {
-    expect(await refusal("t_card,w_100")).toMatchObject({ status: 400, errorCode: "INVALID_TRANSFORM" });
-    expect((await refusal("t_card,w_100")).message).toMatch(/^t_card: a named transform stands alone/);
+    expect(await refusal("t_card,t_gray")).toMatchObject({
+      status: 400,
+      errorCode: "INVALID_TRANSFORM",
+      message: "t_gray: key t is repeated in the step",
+    });
     expect(await refusal("q_200")).toMatchObject({ status: 400, message: "q_200: quality must be 1..100" });
   });
 
@@ -133,7 +149,8 @@ describe("resolveTransform", () => {
     expect(await resolveTransform(db, workspaceId, "t_card/t_gray", { signed: false })).toBe(
       "w_400,h_300,c_fill,f_auto/e_grayscale",
     );
-    for (const transform of ["w_100", "t_card/w_100", "r_0", "w_100/t_card"]) {
+    // t_card,q_90 is t_card/q_90: q_90 is the caller's choice, not a named transform.
+    for (const transform of ["w_100", "t_card/w_100", "r_0", "w_100/t_card", "t_card,q_90", "q_90,t_card"]) {
       expect(await refusal(transform), transform).toMatchObject({
         status: 403,
         message: STRICT_TRANSFORMS_MESSAGE,

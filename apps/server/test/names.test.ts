@@ -29,6 +29,8 @@ const STEP_NAMES = [
   "fo_face",
   "w_auto",
   "l_image:a.png,fl_layer_apply",
+  "t_card,e_blur:20",
+  "r_450",
 ];
 const BIDI_NAMES = ["cat\u202egpj.exe", "a\u2066b", "x\u200fy"];
 const STEP_MESSAGE = /must not read as a transformation step/;

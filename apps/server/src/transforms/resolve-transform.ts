@@ -4,6 +4,8 @@
  *
  *   await resolveTransform(db, workspaceId, "t_card/e_grayscale", { signed: false })
  *     -> "w_400,h_300,c_fill,f_auto/e_grayscale"
+ *   "t_card,e_grayscale" (the recipe, then the rest of its step)  -> the same
+ *   strict workspace, "t_card,q_90"     -> 403: q_90 is a step of the caller's choosing
  *   unknown name                       -> 400 "Unknown named transform t_x" (INVALID_TRANSFORM)
  *   strict workspace, a plain step     -> 403, unless the URL is signed or asks for the thumbnail
  *
@@ -14,7 +16,13 @@
  * workspace's strict flag and the definitions of the names used, read together by primary key.
  * There is no cache, so a change made by the CLI on one instance holds at once on every other.
  */
-import { isNamedStep, parseTransform, safeParseTransform, TransformParseError } from "@trove/schema";
+import {
+  buildTransform,
+  isNamedStep,
+  parseTransform,
+  safeParseTransform,
+  TransformParseError,
+} from "@trove/schema";
 import { HttpError } from "../errors/index.js";
 import { THUMBNAIL_TRANSFORM } from "../files/file-urls.js";
 import type { PrismaClient } from "../generated/prisma/client.js";
@@ -74,13 +82,12 @@ export async function resolveTransform(
   const missing = names.find((name) => !definitions.has(name));
   if (missing !== undefined) throw invalid(`Unknown named transform t_${missing}`);
 
-  // Steps and URL segments are one to one: the parser splits on "/" and nothing else.
-  const expanded = transform
-    .split("/")
-    .map((segment, index) => {
-      const step = steps[index];
-      return step && isNamedStep(step) ? (definitions.get(step.t) as string) : segment;
-    })
+  // Written from the parsed steps, not the URL's segments: `t_card,e_blur:20` is one segment
+  // but two steps (the recipe, then the rest). The other steps are written canonically, which is
+  // what the caller does with the result anyway; one that does nothing is left out.
+  const expanded = steps
+    .map((step) => (isNamedStep(step) ? (definitions.get(step.t) as string) : buildTransform(step)))
+    .filter((text) => text !== "")
     .join("/");
   const checked = safeParseTransform(expanded);
   if (!checked.success) {

@@ -47,7 +47,7 @@ Keys and values are case-sensitive, a key appears at most once per step (except 
 | \`bg\` | a 6-digit hex without \`#\`, or a colour name | background for \`pad\`, rotation, flattening |
 | \`br\` | integer 0..${MAX_DIMENSION}, or \`max\` | rounded corners; \`max\` gives a circle or ellipse |
 | \`e\` | ${list(EFFECT_NAMES)}, most with \`:N\` (e.g. \`brightness:15\`, \`blur:0.3\`..\`blur:1000\`) | effects; several per step (\`e_brightness:15,e_contrast:20\`), each once |
-| \`t\` | a name, 1..${MAX_NAMED_TRANSFORM_LENGTH} of \`a-z 0-9 _ -\` | a named transform of the workspace; alone in its step |
+| \`t\` | a name, 1..${MAX_NAMED_TRANSFORM_LENGTH} of \`a-z 0-9 _ -\` | a named transform of the workspace; \`t_card,q_90\` is \`t_card/q_90\` (the definition, then the rest) |
 
 Colour names: ${COLOUR_NAMES.join(", ")}.
 

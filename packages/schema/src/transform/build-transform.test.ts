@@ -54,7 +54,7 @@ describe("buildTransform", () => {
       "w_Infinity: width must be an integer 1..8192 or a fraction 0.01..0.99",
     ],
     [{ w: 1e21 }, "w_1e+21: width must be an integer 1..8192 or a fraction 0.01..0.99"],
-    [{ r: 720 }, "r_720: rotation must be -360..360 degrees"],
+    [{ r: 36001 }, "r_36001: rotation must be -36000..36000 degrees"],
     [{ br: -1 }, "br_-1: corner radius must be 0..8192"],
     [{ ar: { w: 16, h: 9 } }, "ar_16:9: aspect ratio needs w or h in the same step"],
     [

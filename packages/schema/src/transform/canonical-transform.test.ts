@@ -36,6 +36,12 @@ const CASES: [input: string, canonical: string][] = [
   ["r_0,w_5", "w_5"],
   ["r_360,w_5", "w_5"],
   ["r_-360,w_5", "w_5"],
+  // any turn, as the hosted documentation reads r_450 (E/rotate.mdx), within -36000..36000
+  ["r_450", "r_90"],
+  ["r_-450", "r_270"],
+  ["r_720,w_5", "w_5"],
+  ["r_36000,w_5", "w_5"],
+  ["r_-35999", "r_1"],
   // bg
   ["bg_grey", "bg_gray"],
   ["bg_cyan", "bg_aqua"],

@@ -14,8 +14,12 @@ export const MAX_TRANSFORM_STEPS = 10;
 /** Largest width, height and corner radius, in pixels. */
 export const MAX_DIMENSION = 8192;
 
-/** Rotations are written in -360..360 degrees and canonicalised into 0..359. */
-export const MAX_ROTATION = 360;
+/**
+ * Rotations are written in -36000..36000 degrees (any turn, as the hosted service reads `r_450`
+ * as `r_90`, up to a hundred turns either way: a bound keeps the value a small integer) and
+ * canonicalised into 0..359.
+ */
+export const MAX_ROTATION = 36000;
 
 /** Layer blocks per step. */
 export const MAX_LAYERS = 8;

@@ -1,5 +1,6 @@
+import { MAX_TRANSFORM_STEPS } from "./limits.js";
 import { TransformParseError } from "./transform-parse-error.js";
-import type { TransformKey, TransformStep } from "./transform-step.js";
+import type { TransformStep } from "./transform-step.js";
 import { accept, refuse, type ValueResult } from "./value-result.js";
 
 /** Longest name of a named transform (`t_<name>`). */
@@ -22,18 +23,26 @@ export function readNamedTransformName(text: string): ValueResult<string> {
 }
 
 /**
- * A named step stands for a whole transformation, so it cannot share its step with directives:
- * `t_card,w_100` would mix two definitions of the output within one step. Chaining is written
- * as steps (`t_card/e_grayscale`).
+ * `t_card,e_blur:20` is the recipe, then the rest of its step: the hosted service applies the
+ * stored string and then "the other tokens of the list". Read here as two steps, `t_card` and
+ * `e_blur:20`, so it means, canonicalises and caches exactly as `t_card/e_blur:20` (one meaning,
+ * one string), and the rest never edits the recipe's own directives (`t_card,w_100` resizes the
+ * recipe's output; it does not replace the recipe's width). Two `t_` in one step stay refused
+ * (a key appears once per step). The split can add a step per segment, so the step limit is
+ * checked again on the result: whatever is read, the canonical string writes it within limits.
  */
-export function checkNamedStep(step: TransformStep, rawOf: (key: TransformKey) => string): void {
-  if (step.t === undefined) return;
-  if (Object.keys(step).some((key) => key !== "t")) {
+export function splitNamedSteps(steps: readonly TransformStep[]): TransformStep[] {
+  const split = steps.flatMap((step) => {
+    if (step.t === undefined) return [step];
+    const { t, ...rest } = step;
+    return Object.keys(rest).length === 0 ? [step] : [{ t }, rest];
+  });
+  if (split.length > MAX_TRANSFORM_STEPS) {
     throw new TransformParseError(
-      "a named transform stands alone in its step (chain it with /, e.g. t_card/e_grayscale)",
-      rawOf("t"),
+      `transform has more than ${MAX_TRANSFORM_STEPS} steps (t_<name> followed by directives is two steps)`,
     );
   }
+  return split;
 }
 
 /** Whether a parsed step is a named transform (`{ t: "card" }`). */

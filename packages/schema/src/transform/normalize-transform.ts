@@ -52,7 +52,7 @@ function normalizeStep(step: TransformStep): TransformStep {
 
   // q: kept as given. q_auto is not a default (an absent q means the renderer's fixed default).
 
-  // r: into 0..359 (r_-90 → r_270, r_360 → none); r_0 does nothing and is dropped. Modes stay.
+  // r: into 0..359 (r_-90 → r_270, r_450 → r_90, r_360 → none); r_0 does nothing and is dropped. Modes stay.
   if (typeof out.r === "number") {
     const degrees = ((out.r % 360) + 360) % 360;
     if (degrees === 0) delete out.r;

@@ -1,4 +1,5 @@
 import { MAX_TRANSFORM_LENGTH, MAX_TRANSFORM_STEPS } from "./limits.js";
+import { splitNamedSteps } from "./named-transform.js";
 import { readStep } from "./parse-step.js";
 import { TransformParseError } from "./transform-parse-error.js";
 import type { Transformation } from "./transform-step.js";
@@ -6,7 +7,9 @@ import type { Transformation } from "./transform-step.js";
 /**
  * Parses `w_300,h_300,c_fill/e_grayscale` into its steps, values as written (`f_jpeg` stays
  * `jpeg`, `tp_ne` stays `ne`; see normalizeTransform for the canonical model). A layer's text
- * and path are decoded (`Hello%20World` → `Hello World`). Throws TransformParseError.
+ * and path are decoded (`Hello%20World` → `Hello World`). A named transform followed by
+ * directives is two steps (`t_card,q_90` → `[{ t: "card" }, { q: 90 }]`). Throws
+ * TransformParseError.
  */
 export function parseTransform(input: string): Transformation {
   if (typeof input !== "string") throw new TransformParseError("transform must be a string");
@@ -18,7 +21,8 @@ export function parseTransform(input: string): Transformation {
   if (countSteps(input) > MAX_TRANSFORM_STEPS) {
     throw new TransformParseError(`transform has more than ${MAX_TRANSFORM_STEPS} steps`);
   }
-  return input.split("/").map((text, index) => parseStep(text, index + 1));
+  // `t_card,e_blur:20` is read as the steps `t_card` and `e_blur:20` (splitNamedSteps).
+  return splitNamedSteps(input.split("/").map((text, index) => parseStep(text, index + 1)));
 }
 
 export type SafeParseTransformResult =

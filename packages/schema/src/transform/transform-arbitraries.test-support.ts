@@ -145,7 +145,7 @@ export const step: fc.Arbitrary<TransformStep> = fc
       dpr: hundredths(10, 1000),
       f: fc.constantFrom(...IMAGE_FORMATS),
       q: fc.oneof(int(1, 100), fc.constantFrom(...QUALITY_PRESETS)),
-      r: fc.oneof(int(-360, 360), fc.constantFrom(...ROTATION_MODES)),
+      r: fc.oneof(int(-360, 360), int(-36000, 36000), fc.constantFrom(...ROTATION_MODES)),
       flip: fc.constantFrom(...FLIPS),
       bg: fc.oneof(fc.constantFrom(...COLOUR_NAMES), fc.stringMatching(/^[0-9a-fA-F]{6}$/)),
       br: fc.oneof(int(0, 8192), fc.constant("max" as const)),
@@ -159,16 +159,27 @@ export const step: fc.Arbitrary<TransformStep> = fc
   // ar needs w or h.
   .map((s) => (s.ar !== undefined && s.w === undefined && s.h === undefined ? { ...s, w: 640 } : s));
 
-/** A named step (`t_card`), always alone in its step. */
+/**
+ * A named step (`t_card`), alone or with other directives (`t_card,e_blur:20`: the recipe, then
+ * the rest as one more step).
+ */
 export const namedStep: fc.Arbitrary<TransformStep> = fc
-  .stringMatching(/^[a-z0-9_-]{1,64}$/)
-  .map((name) => ({ t: name }));
+  .tuple(fc.stringMatching(/^[a-z0-9_-]{1,64}$/), fc.option(step, { nil: undefined }))
+  .map(([name, rest]) => ({ ...rest, t: name }));
+
+/** Steps once read: a named step with other directives is two (splitNamedSteps). */
+const readStepCount = (steps: readonly TransformStep[]) =>
+  steps.reduce(
+    (count, s) =>
+      count + (s.t !== undefined && Object.entries(s).some(([k, v]) => k !== "t" && v !== undefined) ? 2 : 1),
+    0,
+  );
 
 // At most 6 steps of at most 2 layers keep every canonical string under MAX_TRANSFORM_LENGTH;
-// limits.test.ts checks the longest ones.
-export const transformation: fc.Arbitrary<Transformation> = fc.array(fc.oneof(step, namedStep), {
-  maxLength: 6,
-});
+// limits.test.ts checks the longest ones. At most 10 once named steps are split.
+export const transformation: fc.Arbitrary<Transformation> = fc
+  .array(fc.oneof(step, namedStep), { maxLength: 6 })
+  .filter((steps) => readStepCount(steps) <= 10);
 
 const HEX = "0123456789ABCDEF";
 
@@ -247,7 +258,10 @@ export const nonEmptyStep = fc
 
 export const writtenStep = nonEmptyStep.chain((s) => writeStep(s).map((text) => ({ model: s, text })));
 
-export const written = fc.array(writtenStep, { minLength: 1, maxLength: 6 }).map((steps) => ({
-  model: steps.map((s) => s.model),
-  text: steps.map((s) => s.text).join("/"),
-}));
+export const written = fc
+  .array(writtenStep, { minLength: 1, maxLength: 6 })
+  .filter((steps) => readStepCount(steps.map((s) => s.model)) <= 10)
+  .map((steps) => ({
+    model: steps.map((s) => s.model),
+    text: steps.map((s) => s.text).join("/"),
+  }));

@@ -5,8 +5,8 @@ import type { Layer } from "./layer.js";
 
 /**
  * Keys in canonical order: a canonical string writes a step's directives in this order, then
- * the step's layer blocks in written order. `t` (a named transform) is always alone in its step,
- * so its place only matters to this list. Keys added for issue #32 come after the old ones'
+ * the step's layer blocks in written order. `t` (a named transform) is alone in its step once
+ * read (`t_card,q_90` is the steps `t_card` and `q_90`), so its place only matters to this list. Keys added for issue #32 come after the old ones'
  * relative order is kept, so every string that was canonical before still is.
  */
 export const TRANSFORM_KEYS = [
@@ -102,8 +102,9 @@ export interface AspectRatio {
 export interface TransformStep {
   /**
    * A named transform (`t_card`): a transformation the workspace defines under that name, 1 to
-   * 64 of `a-z`, `0-9`, `_` and `-`. Alone in its step; the server replaces it by its definition
-   * before rendering, so the grammar keeps it as written.
+   * 64 of `a-z`, `0-9`, `_` and `-`. With other keys (`{ t: "card", q: 90 }`) it is two steps,
+   * the recipe then the rest; the server replaces it by its definition before rendering, so the
+   * grammar keeps the name as written.
    */
   t?: string;
   /**
@@ -131,7 +132,7 @@ export interface TransformStep {
   f?: ImageFormat;
   /** Output quality, integer 1..100, or a preset (`auto`, `auto:best`, …). */
   q?: number | QualityPreset;
-  /** Rotation in integer degrees, -360..360 (canonicalised into 0..359), or a mode. */
+  /** Rotation in integer degrees, -36000..36000 (canonicalised into 0..359: `r_450` is `r_90`), or a mode. */
   r?: number | RotationMode;
   flip?: Flip;
   /** Background: a colour name (lowercase) or a 6-digit hex colour without `#`. */

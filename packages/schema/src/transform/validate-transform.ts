@@ -1,5 +1,6 @@
 import { formatValue, stepDirectives } from "./format-transform.js";
 import { MAX_LAYERS, MAX_TRANSFORM_STEPS } from "./limits.js";
+import { splitNamedSteps } from "./named-transform.js";
 import { readStep } from "./parse-step.js";
 import { isTransformKey } from "./read-directive.js";
 import { LAYER_KEYS } from "./read-layer-directive.js";
@@ -22,7 +23,8 @@ export function validateTransform(steps: readonly TransformStep[]): Transformati
   if (steps.length > MAX_TRANSFORM_STEPS) {
     throw new TransformParseError(`transform has more than ${MAX_TRANSFORM_STEPS} steps`);
   }
-  return steps.map((step, index) => validateStep(step, index + 1));
+  // `{ t: "card", q: 90 }` is the recipe, then q_90: two steps, as the parser reads `t_card,q_90`.
+  return splitNamedSteps(steps.map((step, index) => validateStep(step, index + 1)));
 }
 
 function validateStep(step: TransformStep, position: number): TransformStep {

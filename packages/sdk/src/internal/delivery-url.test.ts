@@ -41,14 +41,19 @@ describe("client.url", () => {
     });
   });
 
-  it("writes named transforms, as a string or typed, and refuses one that is not alone", () => {
+  it("writes named transforms, as a string or typed; t_card,w_100 is t_card/w_100", () => {
     expect(client.url(fileListRow, "t_card")).toBe(`${ASSETS_URL}/ws1/t_card/photos/cat.jpg`);
     expect(client.url(fileListRow, { t: "card" })).toBe(`${ASSETS_URL}/ws1/t_card/photos/cat.jpg`);
     expect(client.url(fileListRow, [{ t: "hero_2x" }, { e: "grayscale" }])).toBe(
       `${ASSETS_URL}/ws1/t_hero_2x/e_grayscale/photos/cat.jpg`,
     );
-    expect(() => client.url(fileListRow, "t_card,w_100")).toThrow(
-      "Invalid transform: t_card: a named transform stands alone in its step",
+    // A string is written as given (it was checked); typed, the canonical two steps.
+    expect(client.url(fileListRow, "t_card,w_100")).toBe(`${ASSETS_URL}/ws1/t_card,w_100/photos/cat.jpg`);
+    expect(client.url(fileListRow, { t: "card", w: 100 })).toBe(
+      `${ASSETS_URL}/ws1/t_card/w_100/photos/cat.jpg`,
+    );
+    expect(() => client.url(fileListRow, "t_card,t_other")).toThrow(
+      "Invalid transform: t_other: key t is repeated in the step",
     );
     expect(() => client.url(fileListRow, { t: "Card" })).toThrow(
       /Invalid transform: t_Card: a transform name is/,
