@@ -144,6 +144,20 @@ describe("resolveTransform", () => {
     });
   });
 
+  it("refuses with a 400 a step whose canonical spelling outgrows the limit beside a name", async () => {
+    // Raw `_` in a layer path is 1 character in the URL and 3 (`%5F`) once canonical: 7 such
+    // layers fit in 8192 as written, not once written out.
+    const layer = `l_image:${"_".repeat(1000)}.png,fl_layer_apply`;
+    const long = Array(7).fill(layer).join(",");
+    for (const transform of [`t_card/${long}`, `t_card,${long}`]) {
+      expect(await refusal(transform), transform.slice(0, 20)).toMatchObject({
+        status: 400,
+        errorCode: "INVALID_TRANSFORM",
+        message: "Once its named transforms are written out: transform is longer than 8192 characters",
+      });
+    }
+  });
+
   it("in strict mode serves only named steps, or anything signed", async () => {
     await setStrictTransforms(db, workspaceId, true);
     expect(await resolveTransform(db, workspaceId, "t_card/t_gray", { signed: false })).toBe(
