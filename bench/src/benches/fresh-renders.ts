@@ -170,8 +170,9 @@ export async function benchFreshRenders(ctx: BenchContext): Promise<BenchResult>
         `stored in Trove (fs driver) and in a directory the baseline reads. ${CLIENTS} client loops for ${seconds} s per ` +
         `figure and run, Trove and the baseline alternating; every Trove request a transform no earlier one used ` +
         `(\`w_{512−i mod 64},h_{512−⌊i/64⌋ mod 64},c_fit,f_…,q_…\`), the baseline the same boxes. Trove's side ` +
-        `includes the delivery path (file lookup, transform parse and canonical form, render gate, storing the ` +
-        `variant and evicting beyond TROVE_MAX_VARIANTS_PER_FILE). Per run (renders/s): ${runsText.join("; ")}. ` +
+        `includes the delivery path (file lookup, transform parse and canonical form, render gate, writing the ` +
+        `variant; its row and the eviction beyond TROVE_MAX_VARIANTS_PER_FILE follow the response). Per run ` +
+        `(renders/s): ${runsText.join("; ")}. ` +
         `imgproxy's published figures (github.com/imgproxy/image-servers-benchmark, results/x86_64.md; AWS c7i.large, ` +
         `2 vCPUs, k6 with 2 virtual users over the DIV2K validation set, input in the output's format): JPEG ` +
         `${IMGPROXY_2VCPU.jpeg}/s, WebP ${IMGPROXY_2VCPU.webp}/s, AVIF ${IMGPROXY_2VCPU.avif}/s. Context only: another ` +
