@@ -233,3 +233,19 @@ describe("a variant request's queries", () => {
     expect(raw).not.toHaveBeenCalled();
   });
 });
+
+describe("a fresh render of an original missing from storage", () => {
+  it("is a 404 in the files envelope, not a 5xx", async () => {
+    t = await createTestApp();
+    const png = await solid(64, 48, { r: 10, g: 200, b: 30 }, "png");
+    const body = uploaded(await directUpload(t, { file_name: "gone.png" }, { content: png }));
+    const row = await t.app.db.file.findUniqueOrThrow({ where: { id: body.id } });
+    await t.app.storage.delete(row.storageKey);
+    const answer = await t.app.inject({
+      method: "GET",
+      url: `/assets/${t.workspace.workspaceNo}/w_16/gone.png`,
+    });
+    expect(answer.statusCode).toBe(404);
+    expect(answer.json()).toEqual({ error: "File not found" });
+  });
+});
