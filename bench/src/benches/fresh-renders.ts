@@ -36,7 +36,7 @@ const SHAPES: Array<[number, number]> = [
   [2040, 1404],
 ];
 
-/** imgproxy's published figures (results/x86_64.md, c7i.large: 2 vCPUs), renders/s. */
+/** imgproxy's published figures (its benchmark repository's x86-64 results, c7i.large: 2 vCPUs), renders/s. */
 const IMGPROXY_2VCPU = { jpeg: 79.6, webp: 22.0, avif: 13.2 } as const;
 
 const OUTPUTS = [
