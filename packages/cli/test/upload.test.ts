@@ -191,6 +191,7 @@ describe("trove upload", () => {
   });
 
   it("a transformation is applied to an image when it is stored", async () => {
+    // Enlarging a 1 px image needs fl_upscale: without it no mode enlarges (docs/TRANSFORMS.md).
     await writeTree(work, { "grow/pixel.png": PIXEL_PNG });
     const result = await run([
       "upload",
@@ -198,7 +199,7 @@ describe("trove upload", () => {
       "--folder",
       "transformed",
       "--transform",
-      "w_4,h_4,c_scale",
+      "w_4,h_4,c_scale,fl_upscale",
     ]);
     expect(result.code, result.stderr).toBe(0);
     const file = (await allFiles()).find((row) => row.path === "transformed/pixel.png");
