@@ -102,7 +102,7 @@ export function createServices({ config, database, storage: given, log }: Servic
       metrics,
     };
     const multipartDeps = createMultipartDeps({ db, storage, config, upload: uploadDeps, log });
-    const delivery = createDelivery({ db, storage, config, renderGate, log, metrics });
+    const delivery = createDelivery({ db, sql: database.sql, storage, config, renderGate, log, metrics });
     const decorators: Services = {
       config,
       database,

@@ -4,6 +4,7 @@
  */
 import type { FastifyBaseLogger } from "fastify";
 import type { ServerConfig } from "../config.js";
+import type { RawQuery } from "../db/direct-sql.js";
 import type { PrismaClient } from "../generated/prisma/client.js";
 import type { TroveMetrics } from "../metrics/trove-metrics.js";
 import type { StorageDriver } from "../storage/driver.js";
@@ -11,6 +12,8 @@ import type { RenderGate } from "./render-gate.js";
 
 export interface DeliveryDeps {
   db: PrismaClient;
+  /** The direct path (src/db/direct-sql.ts), for the one lookup every delivery request makes. */
+  sql: RawQuery;
   storage: StorageDriver;
   config: ServerConfig;
   renderGate: RenderGate;
