@@ -26,19 +26,13 @@ export const LAYER_KEYS = [
 ] as const;
 export type LayerKey = (typeof LAYER_KEYS)[number];
 
-/** Keys that exist only inside a layer block, as written in a URL (`l_type:` is `l`). */
+/**
+ * Keys that exist only inside a layer block, as written in a URL: LAYER_KEYS less the ones the
+ * base step has too (`o`, `e`), with `type` written as `l_type:`.
+ */
 export const LAYER_ONLY_URL_KEYS: ReadonlySet<string> = new Set([
   "l",
-  "lw",
-  "lh",
-  "lx",
-  "ly",
-  "x",
-  "y",
-  "tp",
-  "ip",
-  "co",
-  "bm",
+  ...LAYER_KEYS.filter((key) => key !== "type" && key !== "o" && key !== "e"),
 ]);
 
 type LayerReaders = {
