@@ -69,6 +69,8 @@ for (const { major, ci } of majors) {
     ...process.env,
     PATH: `${bin}${delimiter}${process.env.PATH}`,
     TROVE_NODE_MAJOR: String(major),
+    // Leaves out the media-heavy files `npm test` ran once (scripts/once-only-tests.json).
+    TROVE_RERUN: "1",
   };
   if (resultsDir) env.TROVE_VITEST_JSON = join(resultsDir, `node${major}.json`);
   const vitest = join(root, "node_modules/vitest/vitest.mjs");
