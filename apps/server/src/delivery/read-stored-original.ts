@@ -6,7 +6,7 @@
  * larger file is handed to libvips as its path (decoded from disk, never buffered by us), and an
  * object elsewhere is read into memory up to `maxBytes`, as before.
  */
-import { open } from "node:fs/promises";
+import { type FileHandle, open } from "node:fs/promises";
 import type { ImageInput } from "../media/image-input.js";
 import { readMediaInput } from "../media/read-media-input.js";
 import { ObjectNotFoundError, type StorageDriver } from "../storage/driver.js";
@@ -27,8 +27,24 @@ export async function readStoredOriginal(
   try {
     const { size } = await file.stat();
     if (size > Math.min(IN_MEMORY_MAX_BYTES, maxBytes)) return path;
-    return await file.readFile();
+    return await readExactly(file, size);
   } finally {
     await file.close();
   }
+}
+
+/**
+ * The file's `size` bytes, in as few reads as the kernel allows (one, for a file in the page
+ * cache): `FileHandle.readFile` would stat it again and read in chunks, each a thread-pool round
+ * trip. A file that shrank since the stat is returned as far as it goes.
+ */
+async function readExactly(file: FileHandle, size: number): Promise<Buffer> {
+  const buffer = Buffer.allocUnsafe(size);
+  let filled = 0;
+  while (filled < size) {
+    const { bytesRead } = await file.read(buffer, filled, size - filled, filled);
+    if (bytesRead === 0) return buffer.subarray(0, filled);
+    filled += bytesRead;
+  }
+  return buffer;
 }

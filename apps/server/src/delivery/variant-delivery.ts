@@ -115,7 +115,7 @@ export interface VariantDelivery {
 
 /** Transformed variants: the delivery fallback for stored files, and `serve` for origin objects. */
 export function variantDelivery(app: DeliveryDeps): VariantDelivery {
-  const variants = new VariantStore(app.db, app.storage, app.config.delivery.maxVariantsPerFile, app.log);
+  const variants = new VariantStore(app.sql, app.storage, app.config.delivery.maxVariantsPerFile, app.log);
   const limits = resolveMediaLimits(app.config.mediaLimits);
   const renderer = new VariantRenderer({
     storage: app.storage,

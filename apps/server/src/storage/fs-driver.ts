@@ -101,10 +101,7 @@ export class FsStorageDriver implements StorageDriver {
           throw new SizeMismatchError(expectedSize, size);
         }
       }
-      if (!newKey) {
-        await mkdir(dirname(target), { recursive: true });
-        await rename(path, target);
-      }
+      if (!newKey) await renameInto(path, target);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       // The temporary directory was removed under us: make it again on the next put.
@@ -173,5 +170,20 @@ export class FsStorageDriver implements StorageDriver {
       }
     };
     yield* walk.call(this, start);
+  }
+}
+
+/**
+ * Moves a written temporary file to its key, making the key's directory only when the move says
+ * it is missing: most puts land in a directory that exists, and a mkdir per put is a thread-pool
+ * round trip of its own.
+ */
+async function renameInto(path: string, target: string): Promise<void> {
+  try {
+    await rename(path, target);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    await mkdir(dirname(target), { recursive: true });
+    await rename(path, target);
   }
 }
