@@ -22,3 +22,4 @@ export * from "./sources.js";
 export * from "./transform/index.js";
 export * from "./upload-tokens.js";
 export * from "./uploads.js";
+export * from "./video/index.js";

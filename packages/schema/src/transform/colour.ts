@@ -40,6 +40,16 @@ export function readColour(text: string): ValueResult<string> {
 }
 
 /**
+ * The 6 lowercase hex digits of a colour readColour accepted (`grey` → `808080`, `FF0000` →
+ * `ff0000`), or undefined for `transparent`, which has none. The video grammar stores colours so.
+ */
+export function hexOfColour(colour: string): string | undefined {
+  if (HEX.test(colour)) return colour.toLowerCase();
+  const name = canonicalColour(colour);
+  return Object.hasOwn(NAMED_HEX, name) ? NAMED_HEX[name as keyof typeof NAMED_HEX] : undefined;
+}
+
+/**
  * One spelling per colour: aliases become their CSS name (grey → gray), hex is lowercased, and
  * a hex that has a name becomes the name (ffffff → white), so `bg_white` and `bg_FFFFFF` agree.
  */

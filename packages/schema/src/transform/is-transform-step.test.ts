@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { isVideoStep } from "../video/is-video-step.js";
 import { isTransformStep } from "./is-transform-step.js";
 import { safeParseTransform } from "./parse-transform.js";
 
@@ -30,6 +31,39 @@ describe("isTransformStep", () => {
     "l_text:arial_24:Hello%20World,fl_layer_apply",
   ])("reads %s as a step now", (segment) => {
     expect(isTransformStep(segment)).toBe(true);
+  });
+
+  // Issue #33's video steps: `{ws}/so_5,eo_15/clip.mp4` is a trim of clip.mp4, not a folder.
+  it.each([
+    "thumb_ar",
+    "so_5",
+    "so_0",
+    "d_10",
+    "so_5,eo_15,w_400",
+    "cm_pad_resize",
+    "cm_extract,w_400,h_400",
+    "w_400,h_400,cm_pad_resize,bg_blurred_10",
+    "f_gif,so_5,d_10,w_400",
+    "w_4320,r_90",
+    "st_240_360",
+    "st_240_360_480_720",
+  ])("reads the video step %s as a step", (segment) => {
+    expect(isTransformStep(segment)).toBe(true);
+  });
+
+  it.each([
+    "so_5.mp4",
+    "so_",
+    "thumb_nail",
+    "thumb_ar.webp",
+    "d_day",
+    "eo_5,d_5",
+    "cm_fill",
+    "st_240_180",
+    "st_240.m3u8",
+    "so_5,e_grayscale",
+  ])("does not read %j as a video step", (segment) => {
+    expect(isTransformStep(segment)).toBe(false);
   });
 
   it.each([
@@ -79,6 +113,12 @@ describe("isTransformStep", () => {
       "ps",
       "fo",
       "dpr",
+      "so",
+      "eo",
+      "d",
+      "cm",
+      "thumb",
+      "st",
       "constructor",
       "toString",
       "__proto__",
@@ -105,6 +145,9 @@ describe("isTransformStep", () => {
       "_text:arial_24:Hi",
       "_image:a.png",
       "_10",
+      "_ar",
+      "_pad_resize",
+      "_240_360",
     ];
     const joins = ["", ",h_200", ",", ",c_limit,f_webp", ",w_abc", ",20", ",fl_layer_apply"];
     for (const head of heads) {
@@ -112,7 +155,8 @@ describe("isTransformStep", () => {
         for (const join of joins) {
           for (const segment of [`${head}${tail}${join}`, `${join.slice(1)},${head}${tail}`]) {
             if (segment === "" || segment.includes("/")) continue;
-            expect(isTransformStep(segment), segment).toBe(safeParseTransform(segment).success);
+            const step = safeParseTransform(segment).success || isVideoStep(segment);
+            expect(isTransformStep(segment), segment).toBe(step);
           }
         }
       }
