@@ -5,6 +5,7 @@
  *   {assets}/{workspace_no}/{path}                      a stored file
  *   {assets}/{workspace_no}/{transform}/{path}          a variant of it
  *   {assets}/{workspace_no}-{source name}/{path}        an object of a source (transform optional)
+ *   {assets}/{workspace_no}/st_{h}_{h}/{path}/ar-master.m3u8   a video's HLS ladder (issue #33)
  *
  * Every path segment is percent-encoded on its own, the slashes between them kept. Zod-free: the
  * SDK and the server's hot path (up to three URLs per row of a file list) read it.
@@ -27,6 +28,9 @@ const UNRESERVED_PATH = /^[\w.!~*'()/-]*$/;
 export function encodeDeliveryPath(path: string): string {
   return UNRESERVED_PATH.test(path) ? path : encodeURIComponent(path).replaceAll("%2F", "/");
 }
+
+/** The HLS master playlist's name, after a video's path in a streaming URL (the hosted service's). */
+export const HLS_MASTER_PLAYLIST = "ar-master.m3u8";
 
 /** The assets URL without its trailing slashes (a lone `/` after the host is kept). */
 export function trimAssetsUrl(assetsUrl: string): string {

@@ -7,7 +7,12 @@ export type {
 } from "./internal/client/client-options.js";
 export { createClient, type TroveClient } from "./internal/client/create-client.js";
 export { createUploadClient, type TroveUploadClient } from "./internal/client/create-upload-client.js";
-export { type DeliveryTarget, type DeliveryTransform, deliveryUrl } from "./internal/delivery-url.js";
+export {
+  type DeliveryTarget,
+  type DeliveryTransform,
+  deliveryUrl,
+  streamingUrl,
+} from "./internal/delivery-url.js";
 export * from "./internal/errors.js";
 export type {
   FileList,

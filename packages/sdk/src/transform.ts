@@ -5,6 +5,7 @@ export {
   type BlendMode,
   buildTransform,
   canonicalizeTransform,
+  canonicalVideoTransform,
   type Effect,
   type FocusSubject,
   type ImageLayerSource,
@@ -12,8 +13,14 @@ export {
   type LayerSource,
   type Placement,
   type PlacementAlias,
+  parseStreamingLadder,
   parseTransform,
+  parseVideoTransform,
   type TextLayerSource,
   TransformParseError,
   type TransformStep,
+  type VideoBackground,
+  type VideoTransform,
 } from "@trove/schema";
+// Video (issue #33): `client.url(file, buildVideoTransform({ startOffset: 5, width: 400 }))`.
+export { buildVideoTransform, type VideoTransformOptions } from "./video-transform.js";

@@ -1,7 +1,16 @@
-import { buildTransform, parseTransform, type TransformStep } from "@trove/schema";
+import {
+  buildTransform,
+  parseStreamingLadder,
+  parseVideoTransform,
+  safeParseTransform,
+  TRANSFORM_KEYS,
+  type TransformStep,
+  VIDEO_TRANSFORM_KEYS,
+} from "@trove/schema";
 import {
   deliveryBase,
   encodeDeliveryPath,
+  HLS_MASTER_PLAYLIST,
   joinDeliveryUrl,
   SOURCE_NAME_PATTERN,
   trimAssetsUrl,
@@ -63,7 +72,39 @@ export function deliveryUrl(
   assetsUrl?: string,
   workspaceNo?: string,
 ): string {
-  const segment = transformSegment(transform);
+  return urlWithSegment(
+    target,
+    checked("transform", () => transformSegment(transform)),
+    assetsUrl,
+    workspaceNo,
+  );
+}
+
+/**
+ * `{assetsUrl}/{workspace_no}/st_{h}_{h}/{path}/ar-master.m3u8`: the HLS ladder of a stored video
+ * with these rendition heights (144..2160, ascending; @trove/schema's parseStreamingLadder). The
+ * server does not serve streaming yet (issue #33 parses the form; a later release renders it).
+ */
+export function streamingUrl(
+  target: DeliveryTarget,
+  heights: readonly number[],
+  assetsUrl?: string,
+  workspaceNo?: string,
+): string {
+  const ladder = checked("streaming heights", () => {
+    const step = `st_${heights.join("_")}`;
+    parseStreamingLadder(step);
+    return step;
+  });
+  return `${urlWithSegment(target, ladder, assetsUrl, workspaceNo)}/${HLS_MASTER_PLAYLIST}`;
+}
+
+function urlWithSegment(
+  target: DeliveryTarget,
+  segment: string,
+  assetsUrl: string | undefined,
+  workspaceNo: string | undefined,
+): string {
   const assets = assetsUrl === undefined ? undefined : trimAssetsUrl(assetsUrl);
   const { base, path } =
     typeof target === "object" && "origin" in target
@@ -72,18 +113,37 @@ export function deliveryUrl(
   return joinDeliveryUrl(base, path, segment);
 }
 
-function transformSegment(transform: DeliveryTransform | undefined): string {
-  if (transform === undefined) return "";
+/** The grammar's TransformParseError as the SDK's INVALID_ARGUMENT, naming what was invalid. */
+function checked(what: string, write: () => string): string {
   try {
-    if (typeof transform !== "string") return buildTransform(transform);
-    parseTransform(transform);
-    return transform;
+    return write();
   } catch (error) {
-    throw new TroveError(`Invalid transform: ${error instanceof Error ? error.message : String(error)}`, {
+    throw new TroveError(`Invalid ${what}: ${error instanceof Error ? error.message : String(error)}`, {
       code: "INVALID_ARGUMENT",
       cause: error,
     });
   }
+}
+
+/** Keys only the video grammar has (`thumb`, `so`, `eo`, `d`, `cm`): a string with one is video. */
+const VIDEO_ONLY_KEYS: ReadonlySet<string> = new Set(
+  VIDEO_TRANSFORM_KEYS.filter((key) => !(TRANSFORM_KEYS as readonly string[]).includes(key)),
+);
+
+/**
+ * A typed transform written canonically; a string checked and kept as written, by the image
+ * grammar, or by the video one (`so_5,eo_15,w_400`, `thumb_ar`; see buildVideoTransform). A
+ * string that fits neither is refused with the message of the grammar it was meant for.
+ */
+function transformSegment(transform: DeliveryTransform | undefined): string {
+  if (transform === undefined) return "";
+  if (typeof transform !== "string") return buildTransform(transform);
+  const image = safeParseTransform(transform);
+  if (image.success) return transform;
+  const keys = transform.split(",").map((directive) => directive.slice(0, directive.indexOf("_")));
+  if (!keys.some((key) => VIDEO_ONLY_KEYS.has(key))) throw image.error;
+  parseVideoTransform(transform);
+  return transform;
 }
 
 function locateSourceObject(

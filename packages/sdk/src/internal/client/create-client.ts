@@ -3,7 +3,7 @@ import {
   multipartCompleteResponseSchema,
   multipartSessionSchema,
 } from "@trove/schema";
-import { type DeliveryTarget, type DeliveryTransform, deliveryUrl } from "../delivery-url.js";
+import { type DeliveryTarget, type DeliveryTransform, deliveryUrl, streamingUrl } from "../delivery-url.js";
 import {
   type KyRequestsOptions,
   kyRequests,
@@ -36,6 +36,12 @@ export interface TroveClient<TInput = UploadInput> extends TroveUploadClient<TIn
   uploadTokens: UploadTokensResource;
   /** The delivery URL of a file, optionally transformed: `{assetsUrl}/{workspace_no}/{transform}/{path}`. */
   url(file: DeliveryTarget, transform?: DeliveryTransform): string;
+  /**
+   * The HLS master playlist of a stored video with these rendition heights (144..2160,
+   * ascending): `{assetsUrl}/{workspace_no}/st_240_360/{path}/ar-master.m3u8`. Served from a later
+   * release: the server parses the form but does not render streams yet.
+   */
+  streamingUrl(file: DeliveryTarget, heights: readonly number[]): string;
   /**
    * A signed delivery URL of a file (private or not), from the server: `files.signedUrl` for a
    * file record or a file number.
@@ -76,6 +82,7 @@ export function clientOf<TInput>(
     sources: sourcesResource(ctx),
     uploadTokens: uploadTokensResource(ctx),
     url: (file, transform) => deliveryUrl(file, transform, delivery.assetsUrl, delivery.workspaceNo),
+    streamingUrl: (file, heights) => streamingUrl(file, heights, delivery.assetsUrl, delivery.workspaceNo),
     signedUrl: (file, options) => files.signedUrl(typeof file === "string" ? file : file.file_no, options),
   };
 }
