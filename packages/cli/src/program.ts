@@ -3,6 +3,7 @@ import { registerFileCommands } from "./commands/files.js";
 import { registerFolderCommands } from "./commands/folders.js";
 import { registerSourceCommands } from "./commands/sources.js";
 import { registerUploadCommand } from "./commands/upload.js";
+import { registerUrlCommand } from "./commands/url.js";
 import type { Runtime } from "./runtime.js";
 import { VERSION } from "./version.js";
 
@@ -20,6 +21,7 @@ Examples:
   trove upload ./photos --folder site --tags summer
   trove ls --folder-no k3j2 --sort size_desc --limit 50
   trove ls --all --json | jq -r '.files[].url'
+  trove url 1001 so_5,eo_15,w_400
   trove folders create campaign
   trove sources create --type s3 --name media --config region=eu-west-1 --config bucket=media`;
 
@@ -42,6 +44,7 @@ export function buildProgram(runtime: Runtime): Command {
 
   registerUploadCommand(program, runtime);
   registerFileCommands(program, runtime);
+  registerUrlCommand(program, runtime);
   registerFolderCommands(program, runtime);
   registerSourceCommands(program, runtime);
   return program;

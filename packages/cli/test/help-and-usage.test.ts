@@ -30,7 +30,7 @@ describe("--help", () => {
   it("lists every command, the configuration precedence and the exit codes", async () => {
     const result = await trove(["--help"], { env: home.env });
     expect(result.code).toBe(0);
-    for (const command of ["upload", "ls", "info", "mv", "rm", "folders", "sources"]) {
+    for (const command of ["upload", "ls", "info", "url", "mv", "rm", "folders", "sources"]) {
       expect(result.stdout).toMatch(new RegExp(`^  ${command} `, "m"));
     }
     expect(result.stdout).toContain("1. environment   TROVE_API_KEY, TROVE_BASE_URL, TROVE_ASSETS_URL");

@@ -1,4 +1,5 @@
 export { canonicalVideoTransform } from "./canonical-video-transform.js";
+export { checkDeliveryTransform } from "./delivery-transform.js";
 export { isVideoStep } from "./is-video-step.js";
 export { isVideoTransform, parseVideoTransform } from "./parse-video-transform.js";
 export { parseStreamingLadder } from "./streaming-ladder.js";

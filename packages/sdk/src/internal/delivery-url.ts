@@ -1,11 +1,8 @@
 import {
   buildTransform,
+  checkDeliveryTransform,
   parseStreamingLadder,
-  parseVideoTransform,
-  safeParseTransform,
-  TRANSFORM_KEYS,
   type TransformStep,
-  VIDEO_TRANSFORM_KEYS,
 } from "@trove/schema";
 import {
   deliveryBase,
@@ -125,24 +122,14 @@ function checked(what: string, write: () => string): string {
   }
 }
 
-/** Keys only the video grammar has (`thumb`, `so`, `eo`, `d`, `cm`): a string with one is video. */
-const VIDEO_ONLY_KEYS: ReadonlySet<string> = new Set(
-  VIDEO_TRANSFORM_KEYS.filter((key) => !(TRANSFORM_KEYS as readonly string[]).includes(key)),
-);
-
 /**
- * A typed transform written canonically; a string checked and kept as written, by the image
- * grammar, or by the video one (`so_5,eo_15,w_400`, `thumb_ar`; see buildVideoTransform). A
- * string that fits neither is refused with the message of the grammar it was meant for.
+ * A typed transform written canonically; a string checked (by the image grammar, or the video one:
+ * `so_5,eo_15,w_400`, `thumb_ar`, see buildVideoTransform) and kept as written.
  */
 function transformSegment(transform: DeliveryTransform | undefined): string {
   if (transform === undefined) return "";
   if (typeof transform !== "string") return buildTransform(transform);
-  const image = safeParseTransform(transform);
-  if (image.success) return transform;
-  const keys = transform.split(",").map((directive) => directive.slice(0, directive.indexOf("_")));
-  if (!keys.some((key) => VIDEO_ONLY_KEYS.has(key))) throw image.error;
-  parseVideoTransform(transform);
+  checkDeliveryTransform(transform);
   return transform;
 }
 
