@@ -5,16 +5,18 @@ const USE_CLIENT = '"use client";';
 
 export default defineConfig({
   // `index` has everything; `image` only <TroveImage> and its URL helpers, for pages that show
-  // files but never upload (no upload engine in their bundle). Shared chunks keep one React
-  // context for both, so a TroveProvider from either entry reaches components of the other.
-  entry: ["src/index.ts", "src/image.ts"],
+  // files but never upload (no upload engine in their bundle); `video` likewise <TroveVideo>.
+  // Shared chunks keep one React context for all, so a TroveProvider from any entry reaches
+  // components of the others.
+  entry: ["src/index.ts", "src/image.ts", "src/video.ts"],
   format: ["esm", "cjs"],
   splitting: true,
   dts: true,
   clean: true,
   sourcemap: true,
   target: "es2022",
-  external: ["react", "react/jsx-runtime", "@trove/sdk"],
+  // hls.js stays an import of the user's bundle, which splits it off at its dynamic import.
+  external: ["react", "react/jsx-runtime", "@trove/sdk", "hls.js"],
   // esbuild drops module-level directives when it bundles, so the React Server Components marker
   // is put back on every output file: the components use hooks and state and must run on the client.
   banner: { js: USE_CLIENT },

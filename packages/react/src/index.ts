@@ -1,4 +1,4 @@
-// `@trove/react`: the provider, the upload hook, the uploader and the image. Every module is
+// `@trove/react`: the provider, the upload hook, the uploader, the image and the video. Every module is
 // safe to import on a server (nothing touches a browser global until an effect or an event runs);
 // the built files start with "use client" for React Server Components.
 export type { StoredSessionSummary, TroveError, UploadResult } from "@trove/sdk/upload";
@@ -23,3 +23,4 @@ export {
   type UseUploadResult,
   useUpload,
 } from "./use-upload.js";
+export * from "./video.js";

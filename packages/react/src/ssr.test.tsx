@@ -74,6 +74,18 @@ describe("server rendering", () => {
     expect(html).toContain("w_24,h_16,c_fill,f_auto,q_30");
   });
 
+  it("imports the video entry and renders a stream's poster without a browser global", async () => {
+    const assets = "http://127.0.0.1:1/assets";
+    const { value: video, touched } = await watchingGlobals(async () => {
+      const entry = await import("./video.js");
+      const stream = <entry.TroveVideo src="ws1/clips/a.mp4" assetsUrl={assets} streaming={[240, 360]} />;
+      return { entry, html: renderToString(stream) };
+    });
+    expect(touched).toEqual([]);
+    expect(video.html).toContain(`poster="${assets}/ws1/thumb_ar/clips/a.mp4"`);
+    expect(video.entry.TroveVideo).toBe((await import("./index.js")).TroveVideo);
+  });
+
   it("labels the file input with the drop zone and links the hint", async () => {
     const { TroveUploader } = await import("./index.js");
     const html = renderToString(<TroveUploader hint="Up to 10 MB" capture="environment" />);

@@ -1,5 +1,6 @@
 import { placeholderUrl } from "@trove/sdk/placeholder";
 import { type CSSProperties, type ImgHTMLAttributes, useEffect, useRef, useState } from "react";
+import { type FileRecordSize, recordOf, recordSize } from "./file-record.js";
 import { type ImageSourceOptions, imageSources } from "./image-sources.js";
 import { useTroveContext } from "./trove-context.js";
 
@@ -31,12 +32,8 @@ export interface TroveImageProps
 }
 
 /** What `<TroveImage file>` reads of a file record: list rows, details and upload responses all fit. */
-export interface TroveImageFile {
+export interface TroveImageFile extends FileRecordSize {
   placeholder?: { thumbhash: string; color: string; data_url?: string | undefined } | null | undefined;
-  width?: number | null | undefined;
-  height?: number | null | undefined;
-  /** The details' form of width and height. */
-  dimensions?: { width: number | null; height: number | null } | undefined;
 }
 
 /**
@@ -76,7 +73,7 @@ export function TroveImage({
   useEffect(() => {
     if (ref.current?.complete) setLoaded(true);
   }, []);
-  const record = file === undefined ? recordOf(src) : file;
+  const record = file === undefined ? recordOf<TroveImageFile>(src) : file;
   const recorded = record?.placeholder ?? null;
   const shown = placeholder ?? (recorded ? "blur" : "none");
   const background =
@@ -117,17 +114,6 @@ function tinyUrl(options: ImageSourceOptions): string {
   const { width, height } = options;
   const tinyHeight = width && height ? Math.max(1, Math.round((24 * height) / width)) : undefined;
   return imageSources({ ...options, width: 24, height: tinyHeight, sizes: undefined, quality: 30 }).src;
-}
-
-/** `src` when it is a file record (not a string, nor a source object, which has no record). */
-function recordOf(src: TroveImageProps["src"]): TroveImageFile | null {
-  return typeof src === "object" && src !== null && !("origin" in src) ? (src as TroveImageFile) : null;
-}
-
-function recordSize(file: TroveImageFile | null | undefined): { width: number; height: number } | undefined {
-  const width = file?.width ?? file?.dimensions?.width;
-  const height = file?.height ?? file?.dimensions?.height;
-  return width && height ? { width, height } : undefined;
 }
 
 /** The record's placeholder image; null without one, or when its ThumbHash does not decode. */
