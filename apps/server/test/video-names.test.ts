@@ -2,6 +2,8 @@
 // clip.mp4, so a folder or file named `so_5` or `thumb_ar` would make that URL mean two things.
 // The names are refused with the same documented message as image steps (see names.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseDeliveryPath } from "../src/delivery/delivery-path.js";
+import { splitTransform } from "../src/delivery/transform-path.js";
 import { createTestApp, type TestApp } from "./support/index.js";
 import { directUpload, uploaded } from "./uploads-helpers.js";
 
@@ -67,5 +69,20 @@ describe("names that read as a video step", () => {
     expect(res.statusCode).toBe(200);
     const file = uploaded(await directUpload(t, { file_name: `${name}.txt` }, { content: Buffer.from("x") }));
     expect(file.name).toBe(`${name}.txt`);
+  });
+});
+
+describe("a delivery path with a video step", () => {
+  it.each(["so_5,eo_15", "thumb_ar", "so_5,eo_15,w_400,f_gif", "st_240_360"])(
+    "reads /ws1/%s/clips/clip.mp4 as that transform and the path",
+    (step) => {
+      const target = parseDeliveryPath(`/ws1/${step}/clips/clip.mp4`);
+      expect(target).toEqual({ workspaceNo: "ws1", path: `${step}/clips/clip.mp4` });
+      expect(splitTransform(target?.path ?? "")).toEqual({ transform: step, path: "clips/clip.mp4" });
+    },
+  );
+
+  it("keeps a near miss as a folder", () => {
+    expect(splitTransform("so_5.mp4/clip.mp4")).toEqual({ transform: "", path: "so_5.mp4/clip.mp4" });
   });
 });
