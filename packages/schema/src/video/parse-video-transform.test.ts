@@ -94,7 +94,7 @@ describe("parseVideoTransform", () => {
     ["so_5,eo_5", "eo_5: end offset must be after the start offset (5 s)"],
     ["so_5,eo_4", "eo_4: end offset must be after the start offset (5 s)"],
     ["eo_0", "eo_0: end offset must be after the start offset (0 s)"],
-    ["d_0", "d_0: duration must be more than 0..86400 seconds"],
+    ["d_0", "d_0: duration must be more than 0 and at most 86400 seconds"],
     ["e_grayscale", "e_grayscale: e_ does not apply to video"],
     ["w_400,q_80", "q_80: q_ does not apply to video"],
     ["l_text:arial_20:Hi", "l_text:arial_20:Hi: l_ does not apply to video"],

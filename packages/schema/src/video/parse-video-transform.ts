@@ -37,7 +37,7 @@ export function parseVideoTransform(text: string): VideoTransform {
   return dropNoOps(transform);
 }
 
-/** Directives that are valid alone but contradict each other, or need another one. */
+/** Directives that are valid alone but contradict each other. */
 function checkCombination(t: VideoTransform, written: Written): void {
   const refuse = (key: VideoTransformKey, reason: string) => {
     throw new TransformParseError(reason, written[key]);

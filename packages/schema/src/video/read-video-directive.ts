@@ -39,7 +39,10 @@ function readVideoSize(text: string, side: "width" | "height"): ValueResult<numb
 function readSeconds(text: string, what: string, min: number): ValueResult<number> {
   return readDecimal(text, min, MAX_VIDEO_OFFSET_SECONDS, VIDEO_OFFSET_DECIMALS, {
     kind: `${what} must be seconds, a non-negative number with at most ${VIDEO_OFFSET_DECIMALS} decimals`,
-    range: `${what} must be ${min === 0 ? "0" : "more than 0"}..${MAX_VIDEO_OFFSET_SECONDS} seconds`,
+    range:
+      min === 0
+        ? `${what} must be 0..${MAX_VIDEO_OFFSET_SECONDS} seconds`
+        : `${what} must be more than 0 and at most ${MAX_VIDEO_OFFSET_SECONDS} seconds`,
   });
 }
 
