@@ -4,8 +4,8 @@
  * JSX so the e2e TypeScript setup needs nothing more.
  */
 import { TroveImage, TroveProvider, TroveUploader, type UploadResult } from "@trove/react";
-import { createElement as h, StrictMode, useState } from "react";
-import { createRoot } from "react-dom/client";
+import { createElement as h, useState } from "react";
+import { renderStrict } from "./support/react-root.js";
 
 export interface ReactPageConfig {
   baseUrl: string;
@@ -55,23 +55,17 @@ function App({ config }: { config: ReactPageConfig }) {
 
 window.troveReact = {
   mount(config) {
-    const root = document.getElementById("root");
-    if (!root) throw new Error("no #root");
-    createRoot(root).render(
+    renderStrict(
       h(
-        StrictMode,
-        null,
-        h(
-          TroveProvider,
-          {
-            baseUrl: config.baseUrl,
-            publicKey: config.publicKey,
-            assetsUrl: config.assetsUrl,
-            clientOptions:
-              config.partConcurrency === undefined ? undefined : { concurrency: config.partConcurrency },
-          },
-          h(App, { config }),
-        ),
+        TroveProvider,
+        {
+          baseUrl: config.baseUrl,
+          publicKey: config.publicKey,
+          assetsUrl: config.assetsUrl,
+          clientOptions:
+            config.partConcurrency === undefined ? undefined : { concurrency: config.partConcurrency },
+        },
+        h(App, { config }),
       ),
     );
   },

@@ -10,6 +10,7 @@ const BROWSER_SUITES = [
   "**/example-backend-and-browser.chromium.test.ts",
   "**/react-uploader.browser.test.ts",
   "**/react-uploader-example.browser.test.ts",
+  "**/trove-video.browser.test.ts",
 ];
 const browserTests = process.env.TROVE_BROWSER_TESTS === "1";
 // Suites that need a PostgreSQL server run only when TROVE_TEST_DATABASE_URL names one.
