@@ -15,6 +15,7 @@
  *   stripper says so without copying and nothing is written.
  * - A file whose container cannot be parsed (truncated, hostile) is refused with 400
  *   UNSUPPORTED_MEDIA_TYPE rather than stored with a location that could not be removed.
+ * - MP4 and MOV videos under the same mode: ./strip-upload-video-metadata.ts (never read whole).
  */
 import { hashStream } from "../content-hash/index.js";
 import { HttpError } from "../errors/index.js";
@@ -30,6 +31,7 @@ import { putBuffer } from "../storage/object-keys.js";
 import { embeddedMetadataMode } from "./embedded-metadata-rule.js";
 import type { RegisterFileInput } from "./register-file-input.js";
 import type { SniffedUpload } from "./sniff-upload.js";
+import { isIsobmffVideo, stripUploadVideoMetadata } from "./strip-upload-video-metadata.js";
 import type { UploadDeps } from "./upload-deps.js";
 
 export async function stripUploadMetadata(
@@ -37,7 +39,8 @@ export async function stripUploadMetadata(
   input: RegisterFileInput,
   { described, isRasterImage }: SniffedUpload,
 ): Promise<RegisterFileInput> {
-  if (!isRasterImage || !carriesEmbeddedMetadata(described.format)) return input;
+  const isVideo = !isRasterImage && isIsobmffVideo(described.format);
+  if (!isVideo && (!isRasterImage || !carriesEmbeddedMetadata(described.format))) return input;
   const mode = embeddedMetadataMode({
     credential: input.credential ?? "private",
     workspace: input.workspaceEmbeddedMetadata,
@@ -45,6 +48,11 @@ export async function stripUploadMetadata(
     requested: input.embeddedMetadata,
   });
   if (mode === "keep") return input;
+  if (isVideo) {
+    return stripUploadVideoMetadata(deps, input, described, mode).catch((error: unknown) => {
+      throw notStripped("video", error);
+    });
+  }
 
   const bytes = input.bytes
     ? input.bytes()
@@ -55,12 +63,7 @@ export async function stripUploadMetadata(
   try {
     stripped = stripEmbeddedMetadata(bytes, described.format, mode);
   } catch (error) {
-    if (!isEmbeddedMetadataError(error)) throw error;
-    throw new HttpError(
-      400,
-      `image metadata could not be removed (${error.message}); the file was not stored`,
-      { errorCode: "UNSUPPORTED_MEDIA_TYPE" },
-    );
+    throw notStripped("image", error);
   }
   if (!stripped) return held;
 
@@ -77,6 +80,18 @@ export async function stripUploadMetadata(
     hash,
     head: stripped.subarray(0, SNIFF_HEAD_BYTES),
   };
+}
+
+/** A container that could not be parsed within its bounds: the upload's 400; anything else as it is. */
+function notStripped(kind: "image" | "video", error: unknown): unknown {
+  if (!isEmbeddedMetadataError(error)) return error;
+  return new HttpError(
+    400,
+    `${kind} metadata could not be removed (${error.message}); the file was not stored`,
+    {
+      errorCode: "UNSUPPORTED_MEDIA_TYPE",
+    },
+  );
 }
 
 async function readStored(deps: UploadDeps, key: string, maxBytes: number): Promise<Buffer> {
