@@ -20,6 +20,7 @@ import { type Environment, formatIssues, readSettings } from "./config/read-sett
 import { type LOG_LEVELS, SETTINGS, type SettingValues, UPLOAD_RESPONSE_FORMS } from "./config/settings.js";
 import { type DeliveryLimits, resolveDeliveryLimits } from "./delivery/delivery-limits.js";
 import { type MediaLimits, resolveMediaLimits } from "./media/media-limits.js";
+import { resolveVideoConfig, type VideoConfig } from "./media/video/video-config.js";
 import { type MetricsConfig, resolveMetricsConfig } from "./metrics/metrics-config.js";
 import { type MultipartConfig, resolveMultipartConfig } from "./multipart/multipart-config.js";
 import type { Connector, LookupAll } from "./network/guarded-connector.js";
@@ -103,6 +104,8 @@ export interface ServerConfig {
   remoteFetchTimeoutMs: number;
   /** Pixel, time and byte limits of the media pipeline (src/media/media-limits.ts). */
   mediaLimits: MediaLimits;
+  /** ffmpeg/ffprobe paths, transcodes at once and the limits of a video transform (src/media/video/video-config.ts). */
+  video: VideoConfig;
   webhooks: { maxAttempts: number; timeoutMs: number };
   /** Run background workers (webhook delivery, object cleanup) in this process. */
   workers: boolean;
@@ -258,6 +261,16 @@ export function loadConfig(env: Environment = process.env): ServerConfig {
       maxUpscalePixels: e.TROVE_MAX_UPSCALE_PIXELS,
       timeoutSeconds: e.TROVE_MEDIA_TIMEOUT_SECONDS,
     },
+    video: {
+      ffmpegPath: e.TROVE_FFMPEG_PATH,
+      ffprobePath: e.TROVE_FFPROBE_PATH,
+      concurrency: e.TROVE_VIDEO_CONCURRENCY,
+      timeoutMs: e.TROVE_VIDEO_TIMEOUT_MS,
+      maxOutputBytes: e.TROVE_VIDEO_MAX_OUTPUT_BYTES,
+      maxDurationSeconds: e.TROVE_VIDEO_MAX_DURATION_SECONDS,
+      maxPixels: e.TROVE_VIDEO_MAX_PIXELS,
+      maxFrameRate: e.TROVE_VIDEO_MAX_FRAME_RATE,
+    },
     webhooks: { maxAttempts: e.TROVE_WEBHOOK_MAX_ATTEMPTS, timeoutMs: e.TROVE_WEBHOOK_TIMEOUT_MS },
     workers: e.TROVE_WORKERS,
     jobPollIntervalMs: e.TROVE_JOB_POLL_INTERVAL_MS,
@@ -308,6 +321,7 @@ export type ConfigInput = Partial<
     | "urlSigning"
     | "trustedRanges"
     | "mediaLimits"
+    | "video"
     | "multipart"
     | "rateLimit"
     | "delivery"
@@ -326,6 +340,7 @@ export type ConfigInput = Partial<
   /** Parsed ranges, or "127.0.0.0/8,::1/128" / an array of CIDRs. */
   trustedRanges?: TrustedRanges | string | readonly string[];
   mediaLimits?: Partial<MediaLimits>;
+  video?: Partial<VideoConfig>;
 };
 
 /**
@@ -376,6 +391,7 @@ export function resolveConfig(input: ConfigInput): ServerConfig {
     trustedRanges: parseTrustedRanges(input.trustedRanges),
     remoteFetchTimeoutMs: input.remoteFetchTimeoutMs ?? SETTINGS.TROVE_REMOTE_FETCH_TIMEOUT_MS.default,
     mediaLimits: resolveMediaLimits(input.mediaLimits),
+    video: resolveVideoConfig(input.video),
     webhooks: input.webhooks ?? {
       maxAttempts: SETTINGS.TROVE_WEBHOOK_MAX_ATTEMPTS.default,
       timeoutMs: SETTINGS.TROVE_WEBHOOK_TIMEOUT_MS.default,

@@ -20,6 +20,7 @@ export const SETTING_GROUPS = [
   "Multipart uploads",
   "Upload policy of public keys",
   "Image work",
+  "Video work",
   "Delivery host",
   "Sources' origins",
   "Rate limits",

@@ -317,6 +317,58 @@ export const SETTINGS = {
     description: "CPU time one image pipeline may take, seconds.",
   }),
 
+  // Video work (src/media/video/video-config.ts)
+  TROVE_FFMPEG_PATH: text({
+    group: "Video work",
+    defaultText: "`ffmpeg` on PATH, else the optional package `@ffmpeg-installer/linux-x64`",
+    description:
+      "The ffmpeg binary video transforms run; a path that is not an executable file stops startup.",
+  }),
+  TROVE_FFPROBE_PATH: text({
+    group: "Video work",
+    defaultText: "`ffprobe` on PATH, else the optional package `@ffprobe-installer/linux-x64`",
+    description:
+      "The ffprobe binary that reads a video before it is transformed; checked like `TROVE_FFMPEG_PATH`.",
+  }),
+  TROVE_VIDEO_CONCURRENCY: int({
+    group: "Video work",
+    min: 1,
+    default: 1,
+    description:
+      "Video transcodes at once in this instance (each ffmpeg runs 2 threads); others wait in the job queue.",
+  }),
+  TROVE_VIDEO_TIMEOUT_MS: int({
+    group: "Video work",
+    min: 1,
+    default: 300_000,
+    description: "Longest one video transcode may run, ms; then ffmpeg is killed and the job fails.",
+  }),
+  TROVE_VIDEO_MAX_OUTPUT_BYTES: bytes({
+    group: "Video work",
+    default: 512 * MiB,
+    description: "Largest output of one video transform; ffmpeg is killed when its file grows past it.",
+  }),
+  TROVE_VIDEO_MAX_DURATION_SECONDS: int({
+    group: "Video work",
+    min: 1,
+    default: 3600,
+    description: "Longest video a transform is made of, seconds; a longer one is a 400.",
+  }),
+  TROVE_VIDEO_MAX_PIXELS: int({
+    group: "Video work",
+    min: 1,
+    // 3840×2160: 4K UHD, the largest frame phones and cameras record for the web.
+    default: 8_294_400,
+    defaultText: "`8294400` (3840×2160)",
+    description: "Largest video frame, width × height, a transform is made of; a larger one is a 400.",
+  }),
+  TROVE_VIDEO_MAX_FRAME_RATE: int({
+    group: "Video work",
+    min: 1,
+    default: 120,
+    description: "Highest frame rate, frames per second, a transform is made of; a higher one is a 400.",
+  }),
+
   // Delivery host (src/delivery/delivery-limits.ts)
   TROVE_RENDER_CONCURRENCY: int({
     group: "Delivery host",
