@@ -161,7 +161,7 @@ describe("<TroveVideo> plays an HLS ladder in Chromium", () => {
   }
 
   const hlsChunks = (seen: Map<string, string>) =>
-    [...seen.keys()].filter((path) => /^\/hls-[A-Z0-9]+\.js$/.test(path));
+    [...seen.keys()].filter((path) => /^\/hls(\.light)?-[A-Za-z0-9]+\.js$/.test(path));
 
   it("without native HLS: hls.js is loaded on demand and plays the ladder over MediaSource", async () => {
     const page = chrome.tab.page;

@@ -30,7 +30,7 @@ const hls = vi.hoisted(() => {
   }
   return { Hls, instances };
 });
-vi.mock("hls.js", () => ({ default: hls.Hls }));
+vi.mock("hls.js/light", () => ({ default: hls.Hls }));
 
 afterEach(() => {
   cleanup();
