@@ -1,13 +1,16 @@
-import { TroveImage, TroveUploader, type UploadResult } from "@trove/react";
+import { TroveImage, TroveUploader, TroveVideo, type UploadResult } from "@trove/react";
 import { useState } from "react";
 
 // HEIC too: an iPhone photo is shown through delivery URLs, which convert it to WebP/AVIF/JPEG.
 const IMAGE_FORMATS = new Set(["png", "jpg", "jpeg", "webp", "gif", "avif", "heic"]);
+// The containers the server transcodes (MP4/MOV by their ftyp, WebM/Matroska by EBML).
+const VIDEO_FORMATS = new Set(["mp4", "mov", "m4v", "webm", "mkv"]);
 
-/** The uploader, then a gallery of what it uploaded (images only), newest first. */
+/** The uploader, then a gallery of what it uploaded (images, then videos), newest first. */
 export function App() {
   const [uploaded, setUploaded] = useState<UploadResult[]>([]);
   const images = uploaded.filter((file) => IMAGE_FORMATS.has(file.format));
+  const videos = uploaded.filter((file) => VIDEO_FORMATS.has(file.format));
   return (
     <main>
       <h1>Upload to Trove</h1>
@@ -24,6 +27,21 @@ export function App() {
             {images.map((file) => (
               <li key={file.file_no}>
                 <TroveImage src={file} alt={file.name} width={240} height={180} placeholder="blur" />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {videos.length > 0 ? (
+        <section aria-labelledby="videos-title">
+          <h2 id="videos-title">Videos</h2>
+          <ul className="gallery">
+            {videos.map((file) => (
+              <li key={file.file_no}>
+                {/* The original as uploaded, with the server's thumb_ar still as poster (made on
+                    first request: until it is ready the poster stays blank). With
+                    streaming={[240, 360, 720]} it plays HLS, once the server renders ladders. */}
+                <TroveVideo src={file} controls playsInline preload="metadata" />
               </li>
             ))}
           </ul>
