@@ -1,5 +1,5 @@
 import { TroveImage, TroveUploader, TroveVideo, type UploadResult } from "@trove/react";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 
 // HEIC too: an iPhone photo is shown through delivery URLs, which convert it to WebP/AVIF/JPEG.
 const IMAGE_FORMATS = new Set(["png", "jpg", "jpeg", "webp", "gif", "avif", "heic"]);
@@ -20,33 +20,35 @@ export function App() {
         hint="Any file up to 100 MB; files over 8 MB go up in parts and can pause"
         onComplete={(file) => setUploaded((all) => [file, ...all])}
       />
-      {images.length > 0 ? (
-        <section aria-labelledby="gallery-title">
-          <h2 id="gallery-title">Gallery</h2>
-          <ul className="gallery">
-            {images.map((file) => (
-              <li key={file.file_no}>
-                <TroveImage src={file} alt={file.name} width={240} height={180} placeholder="blur" />
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
-      {videos.length > 0 ? (
-        <section aria-labelledby="videos-title">
-          <h2 id="videos-title">Videos</h2>
-          <ul className="gallery">
-            {videos.map((file) => (
-              <li key={file.file_no}>
-                {/* The original as uploaded, with the server's thumb_ar still as poster (made on
-                    first request: until it is ready the poster stays blank). With
-                    streaming={[240, 360, 720]} it plays HLS, once the server renders ladders. */}
-                <TroveVideo src={file} controls playsInline preload="metadata" />
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      <Gallery id="gallery-title" title="Gallery" files={images}>
+        {(file) => <TroveImage src={file} alt={file.name} width={240} height={180} placeholder="blur" />}
+      </Gallery>
+      <Gallery id="videos-title" title="Videos" files={videos}>
+        {/* The original as uploaded, with the server's thumb_ar still as poster (made on first
+            request: until it is ready the poster stays blank). With streaming={[240, 360, 720]}
+            it plays HLS, once the server renders ladders. */}
+        {(file) => <TroveVideo src={file} controls playsInline preload="metadata" />}
+      </Gallery>
     </main>
+  );
+}
+
+/** A titled list of uploaded files, each shown by `children`; nothing while there are none. */
+function Gallery(props: {
+  id: string;
+  title: string;
+  files: UploadResult[];
+  children: (file: UploadResult) => ReactNode;
+}) {
+  if (props.files.length === 0) return null;
+  return (
+    <section aria-labelledby={props.id}>
+      <h2 id={props.id}>{props.title}</h2>
+      <ul className="gallery">
+        {props.files.map((file) => (
+          <li key={file.file_no}>{props.children(file)}</li>
+        ))}
+      </ul>
+    </section>
   );
 }

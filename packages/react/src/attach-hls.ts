@@ -1,3 +1,4 @@
+/// <reference path="./hls-light.d.ts" />
 /**
  * Puts an HLS playlist on a <video>: natively where the browser plays HLS itself (Safari, iOS,
  * some Android and Chromium builds), else with hls.js over Media Source Extensions, loaded by
