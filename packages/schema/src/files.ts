@@ -79,6 +79,20 @@ export const folderReferenceSchema = z.object({
   path: z.string(),
 });
 
+/**
+ * Trove's addition (optional: the hosted service does not send them; issue #33): a stored video's
+ * duration in seconds and the codecs of its video and audio streams (`h264`, `aac`; no audio:
+ * null), read by ffprobe once the upload is stored; its frame, as displayed, is `width` and
+ * `height`. Null for anything that is not a video, and for a video that could not be probed (or
+ * was stored where the server cannot probe it). Spread into the upload response, the details and
+ * the record; the list row leaves them out (the spec fixes its keys).
+ */
+export const videoFileFields = {
+  duration: z.number().min(0).nullable().optional(),
+  video_codec: z.string().nullable().optional(),
+  audio_codec: z.string().nullable().optional(),
+};
+
 /** Endpoint 7 `data`. */
 export const fileDetailsSchema = z.object({
   id: uuidSchema,
@@ -105,6 +119,7 @@ export const fileDetailsSchema = z.object({
   expires_at: timestampSchema.nullable().optional(),
   /** Trove's addition (optional, as above): the image's placeholder (./placeholder.ts). */
   placeholder: placeholderSchema.nullable().optional(),
+  ...videoFileFields,
 });
 export type FileDetails = z.infer<typeof fileDetailsSchema>;
 
@@ -177,5 +192,6 @@ export const fileRecordSchema = z.object({
   extension: z.string(),
   /** Trove's addition (optional): the image's placeholder (./placeholder.ts). */
   placeholder: placeholderSchema.nullable().optional(),
+  ...videoFileFields,
 });
 export type FileRecord = z.infer<typeof fileRecordSchema>;

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { commaListSchema, fileNoSchema, metadataObjectSchema, tagSchema, timestampSchema } from "./common.js";
 import { embeddedMetadataModeSchema } from "./embedded-metadata.js";
+import { videoFileFields } from "./files.js";
 import { placeholderSchema } from "./placeholder.js";
 import { transformStringSchema } from "./transform/index.js";
 
@@ -158,6 +159,8 @@ export const uploadResponseSchema = z.object({
    * null here: it is computed in the background just after the upload; the details carry it.
    */
   placeholder: placeholderSchema.nullable().optional(),
+  /** Trove's addition (optional, as above): a video's duration and codecs (./files.ts). */
+  ...videoFileFields,
 });
 
 /**

@@ -12,6 +12,7 @@ import type { FileDetails, FileListRow, FileRecord } from "@trove/schema";
 import type { File, Folder, Workspace } from "../generated/prisma/client.js";
 import { toListPlaceholder, toPlaceholder } from "../placeholders/placeholder-fields.js";
 import { fileUrl, thumbnailUrl, type UrlBuilder } from "./file-urls.js";
+import { toVideoFields } from "./video-fields.js";
 
 export type FileListSource = Pick<
   File,
@@ -84,6 +85,7 @@ export function toFileDetails(app: UrlBuilder, row: FileDetailsSource): FileDeta
     is_private: row.isPrivate,
     expires_at: row.expiresAt?.toISOString() ?? null,
     placeholder: toPlaceholder(row),
+    ...toVideoFields(row),
   };
 }
 
@@ -123,5 +125,6 @@ export function toFileRecord(app: UrlBuilder, workspaceNo: string, row: File): F
     orientation: row.orientation,
     extension: row.extension,
     placeholder: toPlaceholder(row),
+    ...toVideoFields(row),
   };
 }

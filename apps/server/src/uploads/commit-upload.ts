@@ -50,6 +50,9 @@ export async function commitUpload(
     expiresIn: input.expiresIn ?? null,
     // Every raster image whose header was read has a thumbnail key (process-uploaded-image.ts).
     placeholderPending: deps.placeholders !== false && described.thumbnailKey !== null,
+    duration: described.duration ?? null,
+    videoCodec: described.videoCodec ?? null,
+    audioCodec: described.audioCodec ?? null,
   };
 
   // The uploader's answer, which webhooks of this upload carry too; metrics count the real one.

@@ -52,6 +52,10 @@ export interface NewFileRow {
    * leaves the sweep nothing to write (an update of a `files` row touches every one of its indexes).
    */
   placeholderPending?: boolean;
+  /** A video's duration (seconds) and codecs, as ./probe-uploaded-video.ts read them; unset: null. */
+  duration?: number | null;
+  videoCodec?: string | null;
+  audioCodec?: string | null;
 }
 
 type InsertedRow = { isDuplicate: boolean; skip: boolean } & (
@@ -102,7 +106,8 @@ export async function insertFileRow(
         id, workspace_id, folder_id, name, path, storage_key, size, mime_type, format, extension,
         width, height, orientation, hash, tags, metadata, custom_id, upload_source,
         transform_string, original_url, thumbnail_key, created_by, is_private, created_at, updated_at,
-        expires_at, placeholder_thumbhash, placeholder_color, placeholder_data_url, placeholder_attempts
+        expires_at, placeholder_thumbhash, placeholder_color, placeholder_data_url, placeholder_attempts,
+        duration, video_codec, audio_codec
       )
       SELECT
         ${row.id}::uuid, ${row.workspaceId}::uuid, ${row.folderId}::uuid, ${row.name}, ${row.path},
@@ -113,7 +118,8 @@ export async function insertFileRow(
         ${row.isPrivate}::boolean, now(), now(),
         now() + ${row.expiresIn ?? null}::int * interval '1 second',
         k.placeholder_thumbhash, k.placeholder_color, k.placeholder_data_url,
-        CASE WHEN ${row.placeholderPending === true}::boolean AND k.placeholder_thumbhash IS NULL THEN 0 END
+        CASE WHEN ${row.placeholderPending === true}::boolean AND k.placeholder_thumbhash IS NULL THEN 0 END,
+        ${row.duration ?? null}::double precision, ${row.videoCodec ?? null}, ${row.audioCodec ?? null}
       FROM (SELECT 1) AS one LEFT JOIN known_placeholder k ON true
       WHERE NOT (SELECT skip FROM skip_insert)
       ON CONFLICT DO NOTHING
@@ -125,7 +131,8 @@ export async function insertFileRow(
         is_active AS "isActive", is_delete AS "isDelete", created_by AS "createdBy",
         created_at AS "createdAt", updated_at AS "updatedAt", expires_at AS "expiresAt",
         placeholder_thumbhash AS "placeholderThumbhash", placeholder_color AS "placeholderColor",
-        placeholder_data_url AS "placeholderDataUrl", placeholder_attempts AS "placeholderAttempts"
+        placeholder_data_url AS "placeholderDataUrl", placeholder_attempts AS "placeholderAttempts",
+        duration, video_codec AS "videoCodec", audio_codec AS "audioCodec"
     )
     SELECT s.skip, d.is_duplicate AS "isDuplicate", i.*
     FROM skip_insert s CROSS JOIN duplicate d LEFT JOIN inserted i ON true`;

@@ -24,6 +24,9 @@ export type DescribedFile = { key: string; hash: RegisterFileInput["hash"] } & P
   | "orientation"
   | "thumbnailKey"
   | "transformString"
+  | "duration"
+  | "videoCodec"
+  | "audioCodec"
 >;
 
 export interface SniffedUpload {

@@ -1,6 +1,7 @@
 import type { UploadResponse, WrappedUploadResponse } from "@trove/schema";
 import type { UploadResponseForm } from "../config.js";
 import { fileUrl, thumbnailUrl, type UrlBuilder } from "../files/file-urls.js";
+import { toVideoFields } from "../files/video-fields.js";
 import type { File, Folder } from "../generated/prisma/client.js";
 import { toPlaceholder } from "../placeholders/placeholder-fields.js";
 import { reportedDuplicate, type UploadCredential } from "./upload-credential.js";
@@ -63,5 +64,6 @@ export function toUploadResponse(
     expires_at: stored.expiresAt?.toISOString() ?? null,
     // Null on a fresh upload: computed in the background just after it (src/placeholders/).
     placeholder: toPlaceholder(stored),
+    ...toVideoFields(stored),
   };
 }
