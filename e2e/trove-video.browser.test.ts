@@ -1,8 +1,8 @@
 // <TroveVideo> in real Chromium: a 4 s, two-rendition HLS stream (made with ffmpeg at test time)
 // served at the URL shape the server will use ({assets}/{ws}/st_240_360/{path}/ar-master.m3u8,
 // poster {assets}/{ws}/thumb_ar/{path}) from a loopback static server, played through hls.js
-// where the browser lacks native HLS, and by the browser itself where it has it (Chromium has
-// since version 141). Runs with TROVE_BROWSER_TESTS=1.
+// where the browser lacks native HLS, and by the browser itself where it has it (recent
+// Chromium does: Debian's 156 here). Runs with TROVE_BROWSER_TESTS=1.
 import { execFile } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -165,7 +165,7 @@ describe("<TroveVideo> plays an HLS ladder in Chromium", () => {
 
   it("without native HLS: hls.js is loaded on demand and plays the ladder over MediaSource", async () => {
     const page = chrome.tab.page;
-    // Chromium plays HLS itself since 141; answer as Firefox and older Chromium do, so the
+    // Recent Chromium plays HLS itself; answer as Firefox and older Chromium do, so the
     // component takes the hls.js path (it decides by this call alone, when it mounts).
     await page.evaluate((type) => {
       const canPlayType = HTMLMediaElement.prototype.canPlayType;
