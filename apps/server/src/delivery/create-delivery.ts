@@ -7,6 +7,7 @@ import type { DeliveryDeps } from "./delivery-deps.js";
 import { type FileDelivery, fileDelivery } from "./file-delivery.js";
 import { type OriginDelivery, originDelivery } from "./origin-delivery.js";
 import { variantDelivery } from "./variant-delivery.js";
+import { videoDelivery } from "./video-delivery.js";
 
 export interface Delivery {
   files: FileDelivery;
@@ -18,7 +19,7 @@ export interface Delivery {
 }
 
 export function createDelivery(deps: DeliveryDeps): Delivery {
-  const variants = variantDelivery(deps);
+  const variants = variantDelivery(deps, videoDelivery(deps));
   const origins = originDelivery(deps, variants);
   return {
     files: fileDelivery(deps, variants.fallback),

@@ -3,16 +3,29 @@
  * objects read it differently:
  *
  * - a stored file's path (`basePaths`): leading segments whose every directive has a known key
- *   (`w_`, `h_`, `c_`, `f_`, ... TRANSFORM_KEYS; chained steps are several segments) may be the
+ *   (`w_`, `h_`, `c_`, `f_`, ... TRANSFORM_KEYS, and the video keys `thumb_`, `so_`, `eo_`, `d_`,
+ *   `cm_`...; chained steps are several segments) may be the
  *   transform; a segment with any other key (`my_photos`) is a folder name. Every split is a
  *   candidate, longest transform first, and the first one naming an existing file wins.
  * - a source object's path (`splitTransform`): the leading segments that are valid steps are the
  *   transform, with no lookup (an origin cannot be listed), so an origin object whose first
  *   segment reads as a step is not reachable.
  */
-import { isTransformStep, LAYER_ONLY_URL_KEYS, MAX_TRANSFORM_STEPS, TRANSFORM_KEYS } from "@trove/schema";
+import {
+  isTransformStep,
+  LAYER_ONLY_URL_KEYS,
+  MAX_TRANSFORM_STEPS,
+  TRANSFORM_KEYS,
+  VIDEO_TRANSFORM_KEYS,
+} from "@trove/schema";
 
-const KNOWN_KEYS: ReadonlySet<string> = new Set([...TRANSFORM_KEYS, ...LAYER_ONLY_URL_KEYS]);
+// The video grammar's keys too (`thumb_ar`, `so_5,eo_15`): a stored video's transform
+// (./video-delivery.ts) is found like an image's, and a refused one answers 400, not 404.
+const KNOWN_KEYS: ReadonlySet<string> = new Set([
+  ...TRANSFORM_KEYS,
+  ...LAYER_ONLY_URL_KEYS,
+  ...VIDEO_TRANSFORM_KEYS,
+]);
 
 /**
  * Whether a path segment reads as one transformation step (every directive has a known key, or

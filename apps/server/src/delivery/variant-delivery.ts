@@ -53,6 +53,7 @@ import { variantOutputFormat } from "../media/variant-output-format.js";
 import { ObjectNotFoundError } from "../storage/driver.js";
 import { readObjectHead } from "../storage/object-keys.js";
 import { resolveTransform } from "../transforms/resolve-transform.js";
+import { isVideoFile } from "../video/is-video-file.js";
 import { deliveryAccess } from "./access-check.js";
 import { AUTO_WIDTH_CLIENT_HINTS, resolveAutoWidth } from "./auto-width.js";
 import type { DeliveryDeps } from "./delivery-deps.js";
@@ -63,6 +64,7 @@ import { resolveLayerSources } from "./layer-source.js";
 import { basePaths, startsWithTransformStep } from "./transform-path.js";
 import { type RenderedVariant, VariantRenderer } from "./variant-renderer.js";
 import { type VariantOwner, VariantStore } from "./variant-store.js";
+import type { VideoDelivery } from "./video-delivery.js";
 
 /**
  * The transform a signature covers: canonical, so that equal transforms written differently share
@@ -114,7 +116,7 @@ export interface VariantDelivery {
 }
 
 /** Transformed variants: the delivery fallback for stored files, and `serve` for origin objects. */
-export function variantDelivery(app: DeliveryDeps): VariantDelivery {
+export function variantDelivery(app: DeliveryDeps, videos?: VideoDelivery): VariantDelivery {
   const variants = new VariantStore(app.sql, app.storage, app.config.delivery.maxVariantsPerFile, app.log);
   const limits = resolveMediaLimits(app.config.mediaLimits);
   const renderer = new VariantRenderer({
@@ -151,6 +153,10 @@ export function variantDelivery(app: DeliveryDeps): VariantDelivery {
     options: VariantServeOptions,
   ) => {
     const { owner } = options;
+    // A stored video's transform is the video grammar's, rendered asynchronously (./video-delivery.ts).
+    if (videos && "fileId" in owner && isVideoFile(file)) {
+      return videos.serve(request, reply, file, transform, { cacheControl: options.cacheControl });
+    }
     // Named steps (`t_card`) written out, and strict mode enforced: src/transforms/.
     // The strict flag read with the workspace saves a query per request.
     const resolved = await resolveTransform(app.db, options.workspaceId, transform, {

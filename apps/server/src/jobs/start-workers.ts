@@ -18,6 +18,8 @@
  *   attempt timeout and the test resolver/connector come from the config.
  * - `storage.delete-objects`: removal of a deleted file's objects (src/files/delete-objects-job.ts).
  * - `workspace.delete`: a forced workspace delete's rows, in batches (src/admin/delete-workspace.ts).
+ * - `video.render`: a video transform's output (src/video/render-video-job.ts), at most
+ *   `config.video.concurrency` at once on this instance.
  *
  * Beside the runner, the sweep of expired multipart sessions and orphaned objects runs on this
  * instance's own timer every `config.multipart.sweepIntervalMs` (src/multipart/sweep-timer.ts),
@@ -39,6 +41,8 @@ import { sweepExpiredSessions } from "../multipart/sweep-sessions.js";
 import { type SweepTimer, startSweepTimer } from "../multipart/sweep-timer.js";
 import { sweepPlaceholders } from "../placeholders/placeholder-sweep.js";
 import type { StorageDriver } from "../storage/driver.js";
+import { createRenderVideoHandler } from "../video/render-video-job.js";
+import { VIDEO_RENDER_JOB_KIND } from "../video/video-output-rows.js";
 import { createWebhookHandler, WEBHOOK_JOB_KIND } from "../webhooks/delivery.js";
 import { signingSecrets } from "../webhooks/workspace-secrets.js";
 import { sweepFinishedJobs } from "./job-retention.js";
@@ -48,7 +52,18 @@ import { JobRunner } from "./job-runner.js";
 export interface JobRunnerDeps {
   db: PrismaClient;
   storage: StorageDriver;
-  config: Pick<ServerConfig, "jobPollIntervalMs" | "secretKey" | "trustedRanges" | "webhooks" | "outbound">;
+  config: Pick<
+    ServerConfig,
+    | "jobPollIntervalMs"
+    | "secretKey"
+    | "trustedRanges"
+    | "webhooks"
+    | "outbound"
+    | "video"
+    | "mediaLimits"
+    | "dataDir"
+    | "delivery"
+  >;
   log: FastifyBaseLogger;
 }
 
@@ -71,6 +86,7 @@ export function createJobRunner({ db, storage, config, log }: JobRunnerDeps): Jo
   );
   runner.register(DELETE_OBJECTS_JOB_KIND, createDeleteObjectsHandler({ db, storage }));
   runner.register(DELETE_WORKSPACE_JOB_KIND, createDeleteWorkspaceHandler(db));
+  runner.register(VIDEO_RENDER_JOB_KIND, createRenderVideoHandler({ db, storage, config, log }));
   return runner;
 }
 
