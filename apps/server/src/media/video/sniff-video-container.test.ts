@@ -8,7 +8,7 @@ function ftyp(major: string, ...compatible: string[]): Buffer {
   box.writeUInt32BE(size, 0);
   box.write("ftyp", 4, "latin1");
   box.write(major, 8, "latin1");
-  compatible.forEach((brand, index) => box.write(brand, 16 + 4 * index, "latin1"));
+  for (const [index, brand] of compatible.entries()) box.write(brand, 16 + 4 * index, "latin1");
   return Buffer.concat([box, Buffer.from("\0\0\0\x08free")]);
 }
 

@@ -38,6 +38,17 @@ export async function videoToolSets(): Promise<{ name: string; tools: VideoTools
   ];
 }
 
+/** What probeVideo reads of the landscape fixture, its duration (3 s) aside. */
+export const LANDSCAPE_PROBE = {
+  container: "mp4",
+  width: 320,
+  height: 240,
+  videoCodec: "h264",
+  audioCodec: "aac",
+  frameRate: 25,
+  rotation: 0,
+} as const;
+
 const SOURCE = ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25"];
 const TONE = ["-f", "lavfi", "-i", "sine=frequency=440"];
 const H264 = ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"];
