@@ -14,7 +14,8 @@
  * - The transform is validated and canonicalised (`@trove/schema`): invalid -> 400 whose
  *   message names the directive; `""` (a no-op such as `r_0`) serves the stored image itself.
  * - Raster images only (RASTER_FORMATS, HEIC included). Any other file with a transform, a
- *   no-op one included, is a 400: an SVG or text file has one URL, its plain one.
+ *   no-op one included, is a 400: an SVG or text file has one URL, its plain one. A stored video
+ *   (src/video/is-video-file.ts) goes to ./video-delivery.ts before its transform is read.
  * - Image layers (`l_image:{path}`) name public files of the same workspace only; their content
  *   hashes join the cache key and ETag (./layer-source.ts).
  * - Rendered variants are cached in storage under `variantCacheKey(storageKey, canonical,
