@@ -6,7 +6,7 @@
  * outputs and originals, 422 after a failed job, 503 without ffmpeg (images still served), the
  * outputs of a deleted original gone, eviction beyond the per-file cap.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LightMyRequestResponse } from "fastify";
@@ -16,7 +16,7 @@ import { variantCachePrefix } from "../src/media/variant-cache-key.js";
 import { videoOutputKey } from "../src/video/video-output-key.js";
 import { createTestApp, type TestApp } from "./support/index.js";
 import { solid } from "./support/test-images.js";
-import { makeTestVideo, probeFile } from "./support/test-videos.js";
+import { makeTestVideo, probeFile, withoutLocalFiles } from "./support/test-videos.js";
 import { directUpload, listObjects, uploaded } from "./uploads-helpers.js";
 
 let dir: string;
@@ -309,6 +309,39 @@ describe("video outputs per file", () => {
       expectStatus(await request(app, `${base}/w_64/clips/clip.mp4`), "triggered");
     } finally {
       await app.close();
+    }
+  });
+});
+
+describe("a store without local files", () => {
+  it("renders from a bounded copy under the data dir's tmp, removed after; an original over the input limit fails with VIDEO_TOO_LARGE", {
+    timeout: 120_000,
+  }, async () => {
+    const small = await makeTestVideo(dir, "copy-small.mp4", [], { seconds: 1 });
+    const large = await makeTestVideo(dir, "copy-large.mp4", [], { seconds: 3 });
+    expect(large.length).toBeGreaterThan(small.length);
+    const storageDir = await mkdtemp(join(tmpdir(), "trove-video-no-local-"));
+    const app = await createTestApp({
+      storage: withoutLocalFiles(storageDir),
+      config: { mediaLimits: { maxInputBytes: small.length + 1 } },
+    });
+    try {
+      await upload(app, "small.mp4", small);
+      await upload(app, "large.mp4", large);
+      const base = `/assets/${app.workspace.workspaceNo}/w_96/clips`;
+      expectStatus(await request(app, `${base}/small.mp4`), "triggered");
+      expectStatus(await request(app, `${base}/large.mp4`), "triggered");
+      await runJobs(app);
+      const rendered = await request(app, `${base}/small.mp4`);
+      expect(rendered.statusCode).toBe(200);
+      expect((await probeOutput(rendered)).width).toBe(96);
+      const refused = await request(app, `${base}/large.mp4`);
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json().message).toMatch(/^VIDEO_TOO_LARGE: /);
+      expect(await readdir(join(app.config.dataDir, "tmp"))).toEqual([]);
+    } finally {
+      await app.close();
+      await rm(storageDir, { recursive: true, force: true });
     }
   });
 });
