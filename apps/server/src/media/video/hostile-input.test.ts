@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createServer, type Server } from "node:net";
+import { connect, createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -121,5 +121,19 @@ describe.each(toolSets)("hostile files forced through the engine with $name", ({
       }
     }
     expect(connections).toBe(0);
+  });
+});
+
+describe("the loopback server these tests watch", () => {
+  it("counts a connection, so the zero counts above mean nothing dialled it", async () => {
+    const before = connections;
+    const { port } = server.address() as { port: number };
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(port, "127.0.0.1", () => socket.end());
+      socket.resume();
+      socket.on("close", () => resolve());
+      socket.on("error", reject);
+    });
+    await expect.poll(() => connections).toBe(before + 1);
   });
 });

@@ -18,8 +18,12 @@ afterEach(() => {
 describe("locateVideoTools", () => {
   it("finds ffmpeg and ffprobe on PATH, with ffmpeg's version", async () => {
     const tools = await locateVideoTools({});
-    expect(tools).toMatchObject({ ffmpeg: "/usr/bin/ffmpeg", ffprobe: "/usr/bin/ffprobe", origin: "path" });
-    expect(tools?.version).toMatch(/^5\.1/);
+    expect(tools).toMatchObject({
+      ffmpeg: expect.stringMatching(/\/ffmpeg$/),
+      ffprobe: expect.stringMatching(/\/ffprobe$/),
+      version: expect.stringMatching(/^\d+\.\d+/),
+      origin: "path",
+    });
   });
 
   it("falls back to the npm package when PATH has none", async () => {
