@@ -77,3 +77,12 @@ describe.each(toolSets)("probeVideo with $name", ({ tools }) => {
     ).rejects.toMatchObject({ name: "VideoInputError", code: "VIDEO_TOO_LARGE" });
   });
 });
+
+describe("probeVideo without a working ffprobe", () => {
+  it("fails with a sentence that names no path", async () => {
+    const tools = { ...toolSets[0]!.tools, ffprobe: "/nonexistent/trove-test/ffprobe" };
+    const error = await probeVideo(tools, fixtures.landscape, "mp4", TEST_LIMITS).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: "VideoRenderError", code: "VIDEO_FAILED" });
+    expect((error as Error).message).not.toContain("/nonexistent");
+  });
+});

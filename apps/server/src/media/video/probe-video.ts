@@ -62,7 +62,10 @@ export async function probeVideo(
     "json",
     toolFileUrl(path),
   ];
-  const run = await runTool(tools.ffprobe, args, { timeoutMs: limits.timeoutMs });
+  // A spawn error names the binary's path: clients get a sentence instead.
+  const run = await runTool(tools.ffprobe, args, { timeoutMs: limits.timeoutMs }).catch(() => {
+    throw new VideoRenderError("VIDEO_FAILED", "The video prober could not be started.");
+  });
   if (run.killed === "timeout")
     throw new VideoRenderError("VIDEO_TIMEOUT", "Reading the video took too long.");
   if (run.exitCode !== 0) throw new VideoInputError("UNSUPPORTED_VIDEO", UNREADABLE);

@@ -238,3 +238,21 @@ describe.each(toolSets)("transcodeVideo with $name", ({ name, tools }) => {
     expect(logged[0]).toHaveProperty("stderr");
   });
 });
+
+describe("transcodeVideo without a working ffmpeg", () => {
+  it("fails with a sentence that names no path", async () => {
+    const tools = { ...toolSets[0]!.tools, ffmpeg: "/nonexistent/trove-test/ffmpeg" };
+    const probe = await probeVideo(tools, fixtures.landscape, "mp4", TEST_LIMITS);
+    const output = join(fixtures.dir, "no-ffmpeg.mp4");
+    const error = await transcodeVideo(tools, {
+      input: fixtures.landscape,
+      probe,
+      transform: {},
+      output,
+      limits: TEST_LIMITS,
+    }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: "VideoRenderError", code: "VIDEO_FAILED" });
+    expect((error as Error).message).not.toContain("/nonexistent");
+    expect(existsSync(output)).toBe(false);
+  });
+});
