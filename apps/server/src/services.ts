@@ -100,6 +100,7 @@ export function createServices({ config, database, storage: given, log }: Servic
       webhookMaxAttempts: config.webhooks.maxAttempts,
       log,
       metrics,
+      video: config.video,
     };
     const multipartDeps = createMultipartDeps({ db, storage, config, upload: uploadDeps, log });
     const delivery = createDelivery({ db, sql: database.sql, storage, config, renderGate, log, metrics });

@@ -399,6 +399,10 @@ describe("GET /api/v1/files/:fileNo (details)", () => {
         expires_at: null,
         // Not computed for a seeded row (placeholders: test/placeholders.test.ts).
         placeholder: null,
+        // Not a video (test/video-file-fields.test.ts).
+        duration: null,
+        video_codec: null,
+        audio_codec: null,
       },
     });
   });
@@ -561,6 +565,9 @@ describe("PATCH /api/v1/files/:fileNo/rename", () => {
       orientation: "landscape",
       extension: "jpg",
       placeholder: null,
+      duration: null,
+      video_codec: null,
+      audio_codec: null,
     });
     expect(record.updated_at).not.toBe(at(2).toISOString());
     const row = await t.app.db.file.findUniqueOrThrow({ where: { id: file.id } });

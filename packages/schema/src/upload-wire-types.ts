@@ -40,6 +40,10 @@ export interface UploadResponse {
   expires_at?: string | null | undefined;
   /** The image's placeholder (Trove's addition): usually null until computed, just after the upload. */
   placeholder?: FilePlaceholder | null | undefined;
+  /** A video's duration in seconds and codecs (Trove's addition, files.ts `videoFileFields`); else null. */
+  duration?: number | null | undefined;
+  video_codec?: string | null | undefined;
+  audio_codec?: string | null | undefined;
 }
 
 /** Trove's default success body: the flat record wrapped, with `file_size` and `workspace_no`. */

@@ -7,6 +7,7 @@
  *   sniffUpload            ./sniff-upload.ts            the type from the bytes, the policy's types
  *   stripUploadMetadata    ./strip-upload-metadata.ts   an image's personal metadata, losslessly
  *   processUploadedImage   ./process-uploaded-image.ts  a raster image's header, a store-time transform
+ *   probeUploadedVideo     ./probe-uploaded-video.ts    a stored video's frame, duration and codecs
  *   storedFileName         ./stored-name.ts             the name the file is stored under
  *   commitUpload           ./commit-upload.ts           the row, its folder, token count, webhook, event
  *
@@ -18,6 +19,7 @@ import { randomString } from "../ids.js";
 import { putBuffer } from "../storage/object-keys.js";
 import { applyUploadPolicy } from "./apply-upload-policy.js";
 import { commitUpload } from "./commit-upload.js";
+import { probeUploadedVideo } from "./probe-uploaded-video.js";
 import { processUploadedImage } from "./process-uploaded-image.js";
 import type { RegisteredFile, RegisterFileInput } from "./register-file-input.js";
 import { sniffUpload } from "./sniff-upload.js";
@@ -60,6 +62,7 @@ export async function registerFile(deps: UploadDeps, request: RegisterFileInput)
         newKey: true,
       });
     }
+    await probeUploadedVideo(deps, described);
     const suffix = input.randomPrefix
       ? randomString(RANDOM_SUFFIX_LENGTH, RANDOM_SUFFIX_ALPHABET)
       : undefined;

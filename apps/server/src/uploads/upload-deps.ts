@@ -9,6 +9,7 @@ import type { RenderGate } from "../delivery/render-gate.js";
 import type { UrlBuilder } from "../files/file-urls.js";
 import type { PrismaClient } from "../generated/prisma/client.js";
 import type { MediaLimits } from "../media/media-limits.js";
+import type { VideoConfig } from "../media/video/video-config.js";
 import type { TroveMetrics } from "../metrics/trove-metrics.js";
 import type { TrustedRangesInput } from "../network/trusted-ranges.js";
 import type { StorageDriver } from "../storage/driver.js";
@@ -38,4 +39,6 @@ export interface UploadDeps {
   log?: Pick<FastifyBaseLogger, "warn">;
   /** Counts each registered file (src/metrics/); null or absent when metrics are off. */
   metrics?: Pick<TroveMetrics, "upload"> | null;
+  /** ffprobe for a stored video's record fields (./probe-uploaded-video.ts); unset: not probed. */
+  video?: VideoConfig;
 }

@@ -7,9 +7,10 @@
  *
  * What goes, under `moov` and each `trak`/`mdia` (and in their `udta` and `meta` boxes):
  * - both modes: `©xyz` and `loci` (location), `meta`/`ilst` items whose `keys` name is
- *   `com.apple.quicktime.location.*`, and XMP (a top-level or `moov` XMP `uuid`, a `udta` `XMP_`)
+ *   `com.apple.quicktime.location.*` (or `location*`, as ffmpeg names them), and XMP (a top-level or `moov` XMP `uuid`, a `udta` `XMP_`)
  *   that mentions GPS;
- * - `strip` also: `©mak`, `©mod`, `©swr`, `com.apple.quicktime.make|model|software`, and every XMP.
+ * - `strip` also: `©mak`, `©mod`, `©swr`, the keys `com.apple.quicktime.make|model|software` (or
+ *   `make|model|software`), and every XMP.
  * `keep` never reaches here. WebM/Matroska tags are left as they are (phones do not write GPS
  * there; see apps/server/README.md).
  *
@@ -38,12 +39,9 @@ export const FREE_BOX_TYPE = Buffer.from("free", "latin1");
 
 const LOCATION_BOXES = new Set(["\u00a9xyz", "loci"]);
 const DEVICE_BOXES = new Set(["\u00a9mak", "\u00a9mod", "\u00a9swr"]);
-const LOCATION_KEY_PREFIX = "com.apple.quicktime.location.";
-const DEVICE_KEYS = new Set([
-  "com.apple.quicktime.make",
-  "com.apple.quicktime.model",
-  "com.apple.quicktime.software",
-]);
+/** Apple's key names; ffmpeg (`-movflags use_metadata_tags`) writes the same ones without it. */
+const APPLE_KEY_PREFIX = "com.apple.quicktime.";
+const DEVICE_KEYS = new Set(["make", "model", "software"]);
 /** The XMP packet's `uuid` (Adobe XMP specification part 3, ISO-BMFF). */
 const XMP_UUID = Buffer.from("be7acfcb97a942e89c71999491e3afac", "hex");
 /** Containers walked inside `moov` (and inside each other), and how deep. */
@@ -229,8 +227,9 @@ class VideoMetadataWalk {
     }
   }
 
-  #dropsKey(name: string): boolean {
-    if (name.startsWith(LOCATION_KEY_PREFIX)) return true;
+  #dropsKey(key: string): boolean {
+    const name = key.startsWith(APPLE_KEY_PREFIX) ? key.slice(APPLE_KEY_PREFIX.length) : key;
+    if (name.startsWith("location")) return true;
     return this.mode === "strip" && DEVICE_KEYS.has(name);
   }
 }
