@@ -100,6 +100,31 @@ describe("findVideoMetadataBoxes", () => {
     }
   });
 
+  it("renames ffmpeg's un-prefixed keys (location, make, model) the same way", async () => {
+    const keys = box(
+      "keys",
+      FULL,
+      u32(3),
+      box("mdta", "location"),
+      box("mdta", "make"),
+      box("mdta", "encoder"),
+    );
+    const item = (index: number) => {
+      const item = box("xxxx", box("data", u32(1), u32(0), "value"));
+      item.writeUInt32BE(index, 4);
+      return item;
+    };
+    const meta = box(
+      "meta",
+      box("hdlr", FULL, u32(0), "mdta", Buffer.alloc(13)),
+      keys,
+      box("ilst", item(1), item(2), item(3)),
+    );
+    const file = Buffer.concat([FTYP, box("moov", box("udta", meta)), MDAT]);
+    expect((await strip(file, "strip-location")).renamed).toEqual(["\0\0\0\u0001"]);
+    expect((await strip(file, "strip")).renamed).toEqual(["\0\0\0\u0001", "\0\0\0\u0002"]);
+  });
+
   it("drops XMP with strip, and with strip-location only when it names GPS", async () => {
     const xmp = (text: string) => box("uuid", XMP_UUID, text);
     const plain = Buffer.concat([
