@@ -27,6 +27,7 @@ import { benchSourceDelivery } from "./benches/source-delivery.js";
 import { benchUploadFs } from "./benches/upload-fs.js";
 import { benchUploadFsWhole } from "./benches/upload-fs-whole.js";
 import { benchUploadS3 } from "./benches/upload-s3.js";
+import { benchVideoTranscode } from "./benches/video-transcode.js";
 import type { BenchContext } from "./support/context.js";
 import { describeMachine, loadAverage } from "./support/machine.js";
 import { type BenchDatabase, probePostgres } from "./support/postgres.js";
@@ -86,6 +87,16 @@ const BENCHES: Bench[] = [
     title: "HEIC to WebP",
     run: benchHeicRender,
     failedRows: [["10", "fresh w_800,f_webp of a 12 MP HEIC, wall time ms", "— (reported)"]],
+  },
+  {
+    number: "13",
+    title: "video transforms through the asynchronous lifecycle",
+    run: benchVideoTranscode,
+    failedRows: [
+      ["13a", "w_720 of a 1080p 10 s clip, ms until served", "≤ 1.15×"],
+      ["13b", "f_gif,so_0,eo_5,w_400 of a 1080p 10 s clip, ms until served", "≤ 1.15×"],
+      ["13c", "growth of trove-server's RSS during those transcodes", "≤ 150 MiB"],
+    ],
   },
   {
     number: "12",

@@ -103,7 +103,17 @@ export function createServices({ config, database, storage: given, log }: Servic
       video: config.video,
     };
     const multipartDeps = createMultipartDeps({ db, storage, config, upload: uploadDeps, log });
-    const delivery = createDelivery({ db, sql: database.sql, storage, config, renderGate, log, metrics });
+    const jobRunner = config.workers ? createJobRunner({ db, storage, config, log }) : null;
+    const delivery = createDelivery({
+      db,
+      sql: database.sql,
+      storage,
+      config,
+      renderGate,
+      log,
+      metrics,
+      wakeJobs: () => jobRunner?.wake(),
+    });
     const decorators: Services = {
       config,
       database,
@@ -119,7 +129,7 @@ export function createServices({ config, database, storage: given, log }: Servic
       uploadDeps,
       multipartDeps,
       delivery,
-      jobRunner: config.workers ? createJobRunner({ db, storage, config, log }) : null,
+      jobRunner,
     };
     return {
       decorators,

@@ -20,4 +20,6 @@ export interface DeliveryDeps {
   log: FastifyBaseLogger;
   /** Null when metrics are off. */
   metrics: TroveMetrics | null;
+  /** Asks this instance's job runner to poll now (absent or a no-op when workers are off). */
+  wakeJobs?: () => void;
 }

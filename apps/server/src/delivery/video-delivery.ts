@@ -69,7 +69,9 @@ export interface VideoDelivery {
   ): Promise<FastifyReply>;
 }
 
-export function videoDelivery(app: Pick<DeliveryDeps, "db" | "storage" | "config">): VideoDelivery {
+export function videoDelivery(
+  app: Pick<DeliveryDeps, "db" | "storage" | "config" | "wakeJobs">,
+): VideoDelivery {
   const recordedUses = new Map<string, number>();
 
   const recordUse = (request: FastifyRequest, cacheKey: string) => {
@@ -127,6 +129,8 @@ export function videoDelivery(app: Pick<DeliveryDeps, "db" | "storage" | "config
       const row = await findVideoOutput(app.db, cacheKey);
       if (!row) {
         const made = await triggerVideoOutput(app.db, { cacheKey, fileId: file.id, transform: canonical });
+        // Rendered here at once if this instance runs workers, not after its next poll.
+        if (made) app.wakeJobs?.();
         return status(request, reply, made ? "triggered" : "processing", canonical);
       }
       if (row.status === "failed") {
@@ -138,6 +142,7 @@ export function videoDelivery(app: Pick<DeliveryDeps, "db" | "storage" | "config
       const stat = await app.storage.stat(cacheKey);
       if (!stat) {
         const requeued = await requeueVideoOutput(app.db, cacheKey);
+        if (requeued) app.wakeJobs?.();
         return status(request, reply, requeued ? "triggered" : "processing", canonical);
       }
       recordUse(request, cacheKey);

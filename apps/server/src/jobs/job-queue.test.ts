@@ -193,6 +193,25 @@ describe("JobRunner", () => {
     expect(await db.prisma.job.count({ where: { status: "succeeded" } })).toBe(1);
   });
 
+  it("wake() polls at once instead of at the next interval, and never runs two polls at a time", async () => {
+    const ran: string[] = [];
+    const runner = new JobRunner(db.prisma, {
+      pollIntervalMs: 3_600_000,
+      handlers: { now: async (job) => void ran.push(job.id) },
+    });
+    runner.start();
+    // Let the first (empty) poll finish, so the runner waits an hour for the next.
+    for (let i = 0; i < 200 && (runner as unknown as { timer?: unknown }).timer === undefined; i++)
+      await sleep(5);
+    const job = await enqueueJob(db.prisma, { kind: "now", payload: {} });
+    runner.wake();
+    runner.wake(); // a poll is under way: nothing more
+    for (let i = 0; i < 400 && ran.length === 0; i++) await sleep(5);
+    await runner.stop();
+    expect(ran).toEqual([job.id]);
+    expect(await db.prisma.job.count({ where: { status: "succeeded" } })).toBe(1);
+  });
+
   it("refuses two handlers for one kind", () => {
     const runner = new JobRunner(db.prisma).register("k", async () => {});
     expect(() => runner.register("k", async () => {})).toThrow(/already registered/);

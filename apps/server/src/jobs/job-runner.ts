@@ -119,6 +119,17 @@ export class JobRunner {
     await this.current;
   }
 
+  /**
+   * Polls now instead of at the next interval: a job was just enqueued on this instance (a video
+   * render a client is waiting for). A poll under way is left to finish; the next one follows it.
+   */
+  wake(): void {
+    if (!this.running || this.timer === undefined) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.current = this.tick();
+  }
+
   /** Claims one batch and runs it to the end. Returns how many jobs were claimed. */
   async runOnce(): Promise<number> {
     const jobs = await claimJobs(this.db, {
@@ -141,6 +152,7 @@ export class JobRunner {
     if (!this.running) return;
     this.timer = setTimeout(
       () => {
+        this.timer = undefined;
         this.current = this.tick();
       },
       claimed >= this.batchSize ? 0 : this.pollIntervalMs,
