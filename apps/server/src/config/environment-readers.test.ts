@@ -14,6 +14,7 @@ const ALLOWED = new Map([
   ["cli.ts", "hands the environment to loadConfig"],
   ["config.ts", "loadConfig's default argument, the one read"],
   ["media/layers/bundled-fonts.ts", "sets FONTCONFIG_FILE for libvips' fontconfig; reads nothing"],
+  ["media/video/locate-video-tools.ts", "looks for ffmpeg on PATH, as a shell would; not a setting"],
 ]);
 
 function shippedSources(dir: string): string[] {
