@@ -107,13 +107,18 @@ export function videoDelivery(
         }
         throw error;
       }
-      const head = await readObjectHead(app.storage, file.storageKey, VIDEO_SNIFF_BYTES);
-      if (!sniffVideoContainer(head)) {
-        throw new HttpError(400, `This file is not a video Trove can transform (${file.mimeType})`);
-      }
+      // The original's bytes decide whether it is a video ffmpeg may read; checked before its
+      // first output is queued (an output row exists only for a file that passed), not on every hit.
+      const assertTransformable = async () => {
+        const head = await readObjectHead(app.storage, file.storageKey, VIDEO_SNIFF_BYTES);
+        if (!sniffVideoContainer(head)) {
+          throw new HttpError(400, `This file is not a video Trove can transform (${file.mimeType})`);
+        }
+      };
       const stored = { updatedAt: file.updatedAt, cacheControl: options.cacheControl };
       if (canonical === "") {
         // A transform that does nothing: the stored file itself.
+        await assertTransformable();
         const stat = await app.storage.stat(file.storageKey);
         if (!stat) throw new HttpError(404, "File not found");
         return sendStoredObject(app.storage, request, reply, {
@@ -128,6 +133,7 @@ export function videoDelivery(
       const cacheKey = videoOutputKey(file.storageKey, canonical);
       const row = await findVideoOutput(app.db, cacheKey);
       if (!row) {
+        await assertTransformable();
         const made = await triggerVideoOutput(app.db, { cacheKey, fileId: file.id, transform: canonical });
         // Rendered here at once if this instance runs workers, not after its next poll.
         if (made) app.wakeJobs?.();
