@@ -1,41 +1,30 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { probeVideo } from "./probe-video.js";
 import { VideoInputError } from "./video-errors.js";
-import {
-  LANDSCAPE_PROBE,
-  makeVideoFixtures,
-  TEST_LIMITS,
-  type VideoFixtures,
-  videoToolSets,
-} from "./video-fixtures.test-support.js";
+import { LANDSCAPE_PROBE, TEST_LIMITS, useVideoFixtures } from "./video-fixtures.test-support.js";
 
-const toolSets = await videoToolSets();
-let fixtures: VideoFixtures;
-beforeAll(async () => {
-  fixtures = await makeVideoFixtures(toolSets[0]!.tools, toolSets[1]!.tools);
-});
-afterAll(() => fixtures.cleanup());
+const { toolSets, fixtures: made } = await useVideoFixtures();
 
 describe.each(toolSets)("probeVideo with $name", ({ tools }) => {
   it("reads duration, size, codecs and frame rate", async () => {
-    const probe = await probeVideo(tools, fixtures.landscape, "mp4", TEST_LIMITS);
+    const probe = await probeVideo(tools, made().landscape, "mp4", TEST_LIMITS);
     expect(probe).toMatchObject(LANDSCAPE_PROBE);
     expect(probe.durationSeconds).toBeCloseTo(3, 1);
   });
 
   it("gives the displayed size of a rotated video, and its rotation", async () => {
-    const probe = await probeVideo(tools, fixtures.rotated, "mp4", TEST_LIMITS);
+    const probe = await probeVideo(tools, made().rotated, "mp4", TEST_LIMITS);
     expect(probe).toMatchObject({ width: 240, height: 320 });
     expect([90, 270]).toContain(probe.rotation);
   });
 
   it("reads a portrait video without audio", async () => {
-    const probe = await probeVideo(tools, fixtures.portrait, "mp4", TEST_LIMITS);
+    const probe = await probeVideo(tools, made().portrait, "mp4", TEST_LIMITS);
     expect(probe).toMatchObject({ width: 240, height: 320, audioCodec: null, rotation: 0 });
   });
 
   it("reads a WebM", async () => {
-    const probe = await probeVideo(tools, fixtures.webm, "webm", TEST_LIMITS);
+    const probe = await probeVideo(tools, made().webm, "webm", TEST_LIMITS);
     expect(probe).toMatchObject({
       container: "webm",
       width: 320,
@@ -46,34 +35,32 @@ describe.each(toolSets)("probeVideo with $name", ({ tools }) => {
   });
 
   it("refuses a file with no video stream", async () => {
-    const error = await probeVideo(tools, fixtures.audioOnly, "matroska", TEST_LIMITS).catch(
-      (e: unknown) => e,
-    );
+    const error = await probeVideo(tools, made().audioOnly, "matroska", TEST_LIMITS).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(VideoInputError);
     expect(error).toMatchObject({ code: "UNSUPPORTED_VIDEO" });
   });
 
   it("refuses a file the forced demuxer cannot read, without its path in the message", async () => {
-    const error = await probeVideo(tools, fixtures.webm, "mp4", TEST_LIMITS).catch((e: unknown) => e);
+    const error = await probeVideo(tools, made().webm, "mp4", TEST_LIMITS).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "UNSUPPORTED_VIDEO" });
-    expect((error as Error).message).not.toContain(fixtures.dir);
+    expect((error as Error).message).not.toContain(made().dir);
   });
 
   it("refuses a video longer than the limit", async () => {
     const limits = { ...TEST_LIMITS, maxDurationSeconds: 5 };
-    await expect(probeVideo(tools, fixtures.long, "mp4", limits)).rejects.toMatchObject({
+    await expect(probeVideo(tools, made().long, "mp4", limits)).rejects.toMatchObject({
       name: "VideoInputError",
       code: "VIDEO_TOO_LONG",
     });
-    await expect(probeVideo(tools, fixtures.landscape, "mp4", limits)).resolves.toBeTruthy();
+    await expect(probeVideo(tools, made().landscape, "mp4", limits)).resolves.toBeTruthy();
   });
 
   it("refuses a frame over maxPixels and a frame rate over maxFrameRate", async () => {
     await expect(
-      probeVideo(tools, fixtures.landscape, "mp4", { ...TEST_LIMITS, maxPixels: 320 * 240 - 1 }),
+      probeVideo(tools, made().landscape, "mp4", { ...TEST_LIMITS, maxPixels: 320 * 240 - 1 }),
     ).rejects.toMatchObject({ name: "VideoInputError", code: "VIDEO_TOO_LARGE" });
     await expect(
-      probeVideo(tools, fixtures.landscape, "mp4", { ...TEST_LIMITS, maxFrameRate: 24 }),
+      probeVideo(tools, made().landscape, "mp4", { ...TEST_LIMITS, maxFrameRate: 24 }),
     ).rejects.toMatchObject({ name: "VideoInputError", code: "VIDEO_TOO_LARGE" });
   });
 });
@@ -81,7 +68,7 @@ describe.each(toolSets)("probeVideo with $name", ({ tools }) => {
 describe("probeVideo without a working ffprobe", () => {
   it("fails with a sentence that names no path", async () => {
     const tools = { ...toolSets[0]!.tools, ffprobe: "/nonexistent/trove-test/ffprobe" };
-    const error = await probeVideo(tools, fixtures.landscape, "mp4", TEST_LIMITS).catch((e: unknown) => e);
+    const error = await probeVideo(tools, made().landscape, "mp4", TEST_LIMITS).catch((e: unknown) => e);
     expect(error).toMatchObject({ name: "VideoRenderError", code: "VIDEO_FAILED" });
     expect((error as Error).message).not.toContain("/nonexistent");
   });

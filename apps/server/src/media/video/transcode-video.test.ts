@@ -1,26 +1,19 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { VideoTransform } from "@trove/schema";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { probeVideo, type VideoProbe } from "./probe-video.js";
 import { transcodeVideo } from "./transcode-video.js";
 import { VideoRenderError } from "./video-errors.js";
 import {
-  makeVideoFixtures,
   probeOutput,
   processesMentioning,
   TEST_LIMITS,
-  type VideoFixtures,
-  videoToolSets,
+  useVideoFixtures,
 } from "./video-fixtures.test-support.js";
 import { videoOutputOf } from "./video-output.js";
 
-const toolSets = await videoToolSets();
-let fixtures: VideoFixtures;
-beforeAll(async () => {
-  fixtures = await makeVideoFixtures(toolSets[0]!.tools, toolSets[1]!.tools);
-});
-afterAll(() => fixtures.cleanup());
+const { toolSets, fixtures: made } = await useVideoFixtures();
 
 describe("videoOutputOf", () => {
   it("is MP4 by default, GIF for f_gif, WebP for thumb_ar", () => {
@@ -41,7 +34,7 @@ describe("videoOutputOf", () => {
 describe.each(toolSets)("transcodeVideo with $name", ({ name, tools }) => {
   let count = 0;
   const outputPath = (extension: string) =>
-    join(fixtures.dir, `${name.replace(/\W/g, "")}-${++count}.${extension}`);
+    join(made().dir, `${name.replace(/\W/g, "")}-${++count}.${extension}`);
   const probes = new Map<string, VideoProbe>();
   const probeOf = async (input: string) => {
     const known = probes.get(input);
@@ -50,7 +43,7 @@ describe.each(toolSets)("transcodeVideo with $name", ({ name, tools }) => {
     probes.set(input, probe);
     return probe;
   };
-  async function render(transform: VideoTransform, input = fixtures.landscape, limits = TEST_LIMITS) {
+  async function render(transform: VideoTransform, input = made().landscape, limits = TEST_LIMITS) {
     const output = outputPath(videoOutputOf(transform).extension);
     const result = await transcodeVideo(tools, {
       input,
@@ -75,7 +68,7 @@ describe.each(toolSets)("transcodeVideo with $name", ({ name, tools }) => {
   });
 
   it("writes no metadata of the source: no GPS position, no device", async () => {
-    const source = await probeOutput(tools, fixtures.landscape);
+    const source = await probeOutput(tools, made().landscape);
     expect(source.formatTags).toMatchObject({ location: "+48.8584+002.2945/", make: "Phone" });
     const { read } = await render({ w: 160 });
     expect(read.formatTags).not.toHaveProperty("location");
@@ -137,7 +130,7 @@ describe.each(toolSets)("transcodeVideo with $name", ({ name, tools }) => {
   });
 
   it("turns a rotated source upright", async () => {
-    expect(videoOf((await render({}, fixtures.rotated)).read)).toMatchObject({ width: 240, height: 320 });
+    expect(videoOf((await render({}, made().rotated)).read)).toMatchObject({ width: 240, height: 320 });
   });
 
   it("makes an animated GIF, 480 wide at most, 12 frames a second, no audio", async () => {
@@ -164,18 +157,18 @@ describe.each(toolSets)("transcodeVideo with $name", ({ name, tools }) => {
   });
 
   it("transcodes a WebM and a video without audio to MP4", async () => {
-    const webm = await render({ w: 160 }, fixtures.webm);
+    const webm = await render({ w: 160 }, made().webm);
     expect(videoOf(webm.read)).toMatchObject({ codec_name: "h264", width: 160, height: 120 });
     expect(webm.read.streams.find((stream) => stream.codec_type === "audio")?.codec_name).toBe("aac");
-    const silent = await render({}, fixtures.portrait);
+    const silent = await render({}, made().portrait);
     expect(silent.read.streams.map((stream) => stream.codec_type)).toEqual(["video"]);
   });
 
   it("kills ffmpeg on the deadline, leaving no output and no process", async () => {
     const output = outputPath("mp4");
-    const probe = await probeOf(fixtures.long);
+    const probe = await probeOf(made().long);
     const error = await transcodeVideo(tools, {
-      input: fixtures.long,
+      input: made().long,
       probe,
       transform: {},
       output,
@@ -190,14 +183,14 @@ describe.each(toolSets)("transcodeVideo with $name", ({ name, tools }) => {
   it("fails an output over maxOutputBytes, leaving no output and no process", async () => {
     const output = outputPath("mp4");
     const error = await transcodeVideo(tools, {
-      input: fixtures.long,
-      probe: await probeOf(fixtures.long),
+      input: made().long,
+      probe: await probeOf(made().long),
       transform: {},
       output,
       limits: { ...TEST_LIMITS, maxOutputBytes: 1000 },
     }).catch((e: unknown) => e);
     expect(error).toMatchObject({ name: "VideoRenderError", code: "VIDEO_OUTPUT_TOO_LARGE" });
-    expect((error as Error).message).not.toContain(fixtures.dir);
+    expect((error as Error).message).not.toContain(made().dir);
     expect(existsSync(output)).toBe(false);
     expect(processesMentioning(output)).toEqual([]);
   });
@@ -207,8 +200,8 @@ describe.each(toolSets)("transcodeVideo with $name", ({ name, tools }) => {
     const controller = new AbortController();
     controller.abort();
     const error = await transcodeVideo(tools, {
-      input: fixtures.long,
-      probe: await probeOf(fixtures.long),
+      input: made().long,
+      probe: await probeOf(made().long),
       transform: {},
       output,
       limits: TEST_LIMITS,
@@ -223,9 +216,9 @@ describe.each(toolSets)("transcodeVideo with $name", ({ name, tools }) => {
     const logged: object[] = [];
     const output = outputPath("mp4");
     // A WebM forced through the mov demuxer: ffmpeg fails to read it.
-    const probe = { ...(await probeOf(fixtures.landscape)), durationSeconds: 3 };
+    const probe = { ...(await probeOf(made().landscape)), durationSeconds: 3 };
     const error = await transcodeVideo(tools, {
-      input: fixtures.webm,
+      input: made().webm,
       probe,
       transform: {},
       output,
@@ -233,7 +226,7 @@ describe.each(toolSets)("transcodeVideo with $name", ({ name, tools }) => {
       log: { debug: (details) => logged.push(details) },
     }).catch((e: unknown) => e);
     expect(error).toMatchObject({ name: "VideoRenderError", code: "VIDEO_FAILED" });
-    expect((error as Error).message).not.toContain(fixtures.dir);
+    expect((error as Error).message).not.toContain(made().dir);
     expect(logged).toHaveLength(1);
     expect(logged[0]).toHaveProperty("stderr");
   });
@@ -242,10 +235,10 @@ describe.each(toolSets)("transcodeVideo with $name", ({ name, tools }) => {
 describe("transcodeVideo without a working ffmpeg", () => {
   it("fails with a sentence that names no path", async () => {
     const tools = { ...toolSets[0]!.tools, ffmpeg: "/nonexistent/trove-test/ffmpeg" };
-    const probe = await probeVideo(tools, fixtures.landscape, "mp4", TEST_LIMITS);
-    const output = join(fixtures.dir, "no-ffmpeg.mp4");
+    const probe = await probeVideo(tools, made().landscape, "mp4", TEST_LIMITS);
+    const output = join(made().dir, "no-ffmpeg.mp4");
     const error = await transcodeVideo(tools, {
-      input: fixtures.landscape,
+      input: made().landscape,
       probe,
       transform: {},
       output,

@@ -10,6 +10,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { afterAll, beforeAll } from "vitest";
 import { locateVideoTools, packagedBinary, type VideoTools } from "./locate-video-tools.js";
 import type { VideoLimits } from "./video-limits.js";
 
@@ -169,4 +170,24 @@ export function processesMentioning(text: string): number[] {
     }
   }
   return pids;
+}
+
+/**
+ * The tool sets of this machine and the fixtures made once for a test file (removed after it):
+ * `fixtures()` reads them inside a test.
+ */
+export async function useVideoFixtures() {
+  const toolSets = await videoToolSets();
+  let fixtures: VideoFixtures | undefined;
+  beforeAll(async () => {
+    fixtures = await makeVideoFixtures(toolSets[0]!.tools, toolSets[1]!.tools);
+  });
+  afterAll(() => fixtures?.cleanup());
+  return {
+    toolSets,
+    fixtures: (): VideoFixtures => {
+      if (!fixtures) throw new Error("the video fixtures are made in beforeAll");
+      return fixtures;
+    },
+  };
 }
