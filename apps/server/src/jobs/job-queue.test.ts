@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../db/database.js";
 import { claimJobs, completeJob, enqueueJob, failJob, retryJob } from "./job-queue.js";
-import { backoffDelayMs, JobRunner, PermanentJobError } from "./job-runner.js";
+import { backoffDelayMs, JobPool, JobRunner, PermanentJobError } from "./job-runner.js";
 
 let db: Database;
 
@@ -228,5 +228,80 @@ describe("backoffDelayMs", () => {
     expect(backoffDelayMs(1, { ...opts, jitter: 0 }, () => 0)).toBe(1000);
     expect(backoffDelayMs(1)).toBeGreaterThanOrEqual(5_000);
     expect(backoffDelayMs(1)).toBeLessThanOrEqual(10_000);
+  });
+});
+
+describe("JobRunner pools and detached jobs", () => {
+  it("claims a pooled kind only while its pool has a free slot, so no claimed job waits for one", async () => {
+    const pool = new JobPool(1, 60_000);
+    let active = 0;
+    let peak = 0;
+    const release: Array<() => void> = [];
+    const runner = new JobRunner(db.prisma, { pollIntervalMs: 5 }).register(
+      "transcode",
+      async () => {
+        active += 1;
+        peak = Math.max(peak, active);
+        await new Promise<void>((resolve) => release.push(resolve));
+        active -= 1;
+      },
+      { pool },
+    );
+    for (let i = 0; i < 3; i++) await enqueueJob(db.prisma, { kind: "transcode", payload: {} });
+    runner.start();
+    for (let i = 0; i < 400 && release.length === 0; i++) await sleep(5);
+    // Several polls later, one job runs and the other two are still pending: not claimed and waiting.
+    await sleep(50);
+    expect(await db.prisma.job.count({ where: { status: "running" } })).toBe(1);
+    expect(await db.prisma.job.count({ where: { status: "pending" } })).toBe(2);
+    const [claimed] = await db.prisma.job.findMany({ where: { status: "running" } });
+    // The pool's claim duration, not the runner's default five minutes.
+    expect(claimed?.lockedUntil?.getTime() ?? 0).toBeLessThan(Date.now() + 120_000);
+    for (let done = 0; done < 3; done++) {
+      for (let i = 0; i < 400 && release.length === 0; i++) await sleep(5);
+      release.shift()?.();
+    }
+    for (let i = 0; i < 400 && (await db.prisma.job.count({ where: { status: "succeeded" } })) < 3; i++)
+      await sleep(5);
+    await runner.stop();
+    expect(peak).toBe(1);
+    expect(await db.prisma.job.count({ where: { status: "succeeded" } })).toBe(3);
+  });
+
+  it("runs other kinds while a long pooled job holds its slot", async () => {
+    let releaseLong: () => void = () => {};
+    const quick: string[] = [];
+    const runner = new JobRunner(db.prisma, { pollIntervalMs: 5 })
+      .register("long", () => new Promise<void>((resolve) => (releaseLong = resolve)), {
+        pool: new JobPool(1),
+      })
+      .register("quick", async (job) => void quick.push(job.id));
+    await enqueueJob(db.prisma, { kind: "long", payload: {} });
+    runner.start();
+    for (let i = 0; i < 400 && (await db.prisma.job.count({ where: { status: "running" } })) === 0; i++)
+      await sleep(5);
+    const later = await enqueueJob(db.prisma, { kind: "quick", payload: {} });
+    for (let i = 0; i < 400 && quick.length === 0; i++) await sleep(5);
+    // The quick job ran to the end while the long one still runs.
+    expect(quick).toEqual([later.id]);
+    expect(await db.prisma.job.count({ where: { kind: "long", status: "running" } })).toBe(1);
+    releaseLong();
+    await runner.stop();
+    expect(await db.prisma.job.count({ where: { status: "succeeded" } })).toBe(2);
+  });
+
+  it("stop() waits for detached jobs still running", async () => {
+    let finished = false;
+    const runner = new JobRunner(db.prisma, { pollIntervalMs: 5 }).register("slow", async () => {
+      await sleep(80);
+      finished = true;
+    });
+    await enqueueJob(db.prisma, { kind: "slow", payload: {} });
+    runner.start();
+    for (let i = 0; i < 400 && (await db.prisma.job.count({ where: { status: "running" } })) === 0; i++)
+      await sleep(5);
+    await runner.stop();
+    expect(finished).toBe(true);
+    expect(await db.prisma.job.count({ where: { status: "succeeded" } })).toBe(1);
   });
 });

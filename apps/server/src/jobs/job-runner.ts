@@ -29,9 +29,9 @@ export interface JobRunnerLogger {
 export interface JobRunnerOptions {
   /** Written to `locked_by` (default `<host>:<pid>:<random>`). */
   workerId?: string;
-  /** Wait between polls when the last poll found less than a full batch, ms (1000). */
+  /** Wait between polls, ms (1000); a finished job or `wake()` polls sooner. */
   pollIntervalMs?: number;
-  /** Jobs claimed per poll, run concurrently (10). */
+  /** Jobs of kinds without a pool running at once (10). */
   batchSize?: number;
   /** Claim duration, ms (5 min); a handler must finish well within it. */
   lockMs?: number;
@@ -64,24 +64,56 @@ export function backoffDelayMs(
 const silentLogger: JobRunnerLogger = { warn() {}, error() {} };
 
 /**
+ * A bound on the jobs of one or more kinds running at once on this instance (e.g. transcodes:
+ * ffmpeg takes every core and hundreds of MiB). The runner claims a pooled kind only while the pool
+ * has a free slot, so a claimed job never waits for a slot while its lock runs out (another
+ * instance would take it over and do the same work twice). `lockMs` replaces the runner's claim
+ * duration for the pool's jobs: it must exceed their own time limit.
+ */
+export class JobPool {
+  running = 0;
+  constructor(
+    readonly limit: number,
+    readonly lockMs?: number,
+  ) {}
+
+  get free(): number {
+    return Math.max(0, Math.max(1, this.limit) - this.running);
+  }
+}
+
+export interface JobKindOptions {
+  pool?: JobPool;
+}
+
+/**
  * Polls the `jobs` table and runs due jobs with the handler registered for their kind.
  *
  * Safe with several instances (claims are atomic, see ./job-queue.ts). Delivery is at least once:
  * a worker that dies after doing the work but before recording it leaves the job to be run again
  * when its lock expires, so handlers must tolerate repeats (webhooks carry a stable `webhook-id`).
+ *
+ * Jobs run detached from the poll: a poll claims what free slots allow (`batchSize` for kinds
+ * without a pool, each pool's free slots for its kinds) and a finished job makes room for the next
+ * poll at once, so a ten-minute transcode never holds up a webhook behind it.
  */
 export class JobRunner {
   readonly workerId: string;
   private readonly handlers = new Map<string, JobHandler>();
+  private readonly pools = new Map<string, JobPool>();
   private readonly pollIntervalMs: number;
   private readonly batchSize: number;
   private readonly lockMs: number;
   private readonly backoff: BackoffOptions;
   private readonly logger: JobRunnerLogger;
   private readonly random: () => number;
+  private readonly inFlight = new Set<Promise<void>>();
+  private unpooledRunning = 0;
   private running = false;
   private timer: NodeJS.Timeout | undefined;
   private current: Promise<void> | undefined;
+  /** A wake or a finished job arrived while a poll was under way: poll again right after it. */
+  private pollAgain = false;
 
   constructor(
     private readonly db: JobDb,
@@ -97,10 +129,11 @@ export class JobRunner {
     for (const [kind, handler] of Object.entries(options.handlers ?? {})) this.register(kind, handler);
   }
 
-  /** Registers the handler of a job kind (one per kind). */
-  register<P>(kind: string, handler: JobHandler<P>): this {
+  /** Registers the handler of a job kind (one per kind), optionally bounded by a pool. */
+  register<P>(kind: string, handler: JobHandler<P>, options: JobKindOptions = {}): this {
     if (this.handlers.has(kind)) throw new Error(`A handler for job kind "${kind}" is already registered`);
     this.handlers.set(kind, handler as JobHandler);
+    if (options.pool) this.pools.set(kind, options.pool);
     return this;
   }
 
@@ -117,45 +150,95 @@ export class JobRunner {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     await this.current;
+    await Promise.all(this.inFlight);
   }
 
   /**
    * Polls now instead of at the next interval: a job was just enqueued on this instance (a video
-   * render a client is waiting for). A poll under way is left to finish; the next one follows it.
+   * render a client is waiting for), or one finished and freed its slot. A poll under way is left
+   * to finish; another follows it at once.
    */
   wake(): void {
-    if (!this.running || this.timer === undefined) return;
+    if (!this.running) return;
+    if (this.timer === undefined) {
+      this.pollAgain = true;
+      return;
+    }
     clearTimeout(this.timer);
     this.timer = undefined;
     this.current = this.tick();
   }
 
-  /** Claims one batch and runs it to the end. Returns how many jobs were claimed. */
+  /** Claims what the free slots allow and runs those jobs to the end. Returns how many were claimed. */
   async runOnce(): Promise<number> {
-    const jobs = await claimJobs(this.db, {
-      workerId: this.workerId,
-      kinds: [...this.handlers.keys()],
-      limit: this.batchSize,
-      lockMs: this.lockMs,
-    });
-    await Promise.all(jobs.map((job) => this.run(job)));
+    const jobs = await this.claim();
+    await Promise.all(jobs.map((job) => this.track(job)));
     return jobs.length;
   }
 
+  /** One claim per pool with free slots, and one for the kinds without a pool. */
+  private async claim(): Promise<ClaimedJob[]> {
+    const groups = new Map<JobPool | undefined, string[]>();
+    for (const kind of this.handlers.keys()) {
+      const pool = this.pools.get(kind);
+      groups.set(pool, [...(groups.get(pool) ?? []), kind]);
+    }
+    const claimed: ClaimedJob[] = [];
+    for (const [pool, kinds] of groups) {
+      const limit = pool ? pool.free : this.batchSize - this.unpooledRunning;
+      if (limit <= 0) continue;
+      const jobs = await claimJobs(this.db, {
+        workerId: this.workerId,
+        kinds,
+        limit,
+        lockMs: pool?.lockMs ?? this.lockMs,
+      });
+      // Counted at once, so the next group's claim and the next poll see the slots taken.
+      for (const job of jobs) this.reserve(job);
+      claimed.push(...jobs);
+    }
+    return claimed;
+  }
+
+  private reserve(job: ClaimedJob): void {
+    const pool = this.pools.get(job.kind);
+    if (pool) pool.running += 1;
+    else this.unpooledRunning += 1;
+  }
+
+  private release(job: ClaimedJob): void {
+    const pool = this.pools.get(job.kind);
+    if (pool) pool.running -= 1;
+    else this.unpooledRunning -= 1;
+  }
+
+  /** Runs a claimed (and reserved) job; its slot is freed when its outcome is recorded. */
+  private track(job: ClaimedJob): Promise<void> {
+    const done = this.run(job).finally(() => {
+      this.release(job);
+      this.inFlight.delete(done);
+      this.wake();
+    });
+    this.inFlight.add(done);
+    return done;
+  }
+
   private async tick(): Promise<void> {
-    let claimed = 0;
     try {
-      claimed = await this.runOnce();
+      for (const job of await this.claim()) void this.track(job);
     } catch (error) {
       this.logger.error({ err: error, workerId: this.workerId }, "job runner: polling failed");
     }
     if (!this.running) return;
+    const again = this.pollAgain;
+    this.pollAgain = false;
     this.timer = setTimeout(
       () => {
         this.timer = undefined;
         this.current = this.tick();
       },
-      claimed >= this.batchSize ? 0 : this.pollIntervalMs,
+      // A job that finishes wakes the runner, so a claim cut short by full slots resumes at once.
+      again ? 0 : this.pollIntervalMs,
     );
     this.timer.unref();
   }
