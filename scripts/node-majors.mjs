@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Runs the schema, SDK and server suites (and the engines check) under every supported Node major
-// other than the one running this script, which `npm test` already covers. The majors and their
+// Runs the vitest projects each supported Node major lists in node-majors.json (`suites`: the
+// schema and SDK on every major, the server on the oldest and newest, and the engines check) under
+// every major other than the one running this script, which `npm test` already covers. The majors and their
 // pinned versions are in node-majors.json. Each Node comes from the npm registry's official
 // binary packages (`node-<platform>-<arch>`), installed once into .ci/node-majors/<major>, so CI
 // needs no other download source.
@@ -23,7 +24,6 @@ const resultsDir = values.results;
 const only = positionals.map(Number);
 const ownMajor = Number(process.versions.node.split(".")[0]);
 const binaryPackage = `node-${process.platform}-${process.arch}`;
-const suites = ["schema", "sdk", "server", "node-support"].flatMap((name) => ["--project", name]);
 
 function versionOf(node) {
   const probe = spawnSync(node, ["-p", "process.version"], { encoding: "utf8" });
@@ -58,7 +58,7 @@ function install(major, version) {
 }
 
 let failed = 0;
-for (const { major, ci } of majors) {
+for (const { major, ci, suites } of majors) {
   if (major === ownMajor || (only.length > 0 && !only.includes(major))) continue;
   const started = Date.now();
   const bin = install(major, ci);
@@ -74,7 +74,11 @@ for (const { major, ci } of majors) {
   };
   if (resultsDir) env.TROVE_VITEST_JSON = join(resultsDir, `node${major}.json`);
   const vitest = join(root, "node_modules/vitest/vitest.mjs");
-  const run = spawnSync(join(bin, "node"), [vitest, "run", ...suites], { cwd: root, env, stdio: "inherit" });
+  const run = spawnSync(
+    join(bin, "node"),
+    [vitest, "run", ...suites.flatMap((name) => ["--project", name])],
+    { cwd: root, env, stdio: "inherit" },
+  );
   if (run.status !== 0) failed += 1;
   console.log(
     `== Node ${major}: ${run.status === 0 ? "passed" : "FAILED"} in ${Math.round((Date.now() - started) / 1000)}s`,

@@ -11,6 +11,8 @@ interface SupportedMajor {
   floor: string;
   /** The release CI tests. */
   ci: string;
+  /** The vitest projects scripts/node-majors.mjs reruns on it. */
+  suites: string[];
 }
 
 const { majors } = readJson<{ majors: SupportedMajor[] }>("scripts/node-majors.json");
@@ -44,6 +46,15 @@ describe("supported Node majors (scripts/node-majors.json)", () => {
       expect([valid(floor), valid(ci)]).toEqual([floor, ci]);
       expect([major(floor), major(ci)]).toEqual([line, line]);
       expect(satisfies(ci, `^${floor}`), `${ci} is older than the floor ${floor}`).toBe(true);
+    }
+  });
+
+  it("rerun the schema, SDK and engines check on every major, and the server on the oldest and newest", () => {
+    const lines = majors.map(({ major: line }) => line);
+    for (const { major: line, suites } of majors) {
+      expect(suites, `Node ${line}`).toEqual(expect.arrayContaining(["schema", "sdk", "node-support"]));
+      const edge = line === Math.min(...lines) || line === Math.max(...lines);
+      expect(suites.includes("server"), `Node ${line}: server suite`).toBe(edge);
     }
   });
 
