@@ -11,6 +11,7 @@ const BROWSER_SUITES = [
   "**/react-uploader.browser.test.ts",
   "**/react-uploader-example.browser.test.ts",
   "**/trove-video.browser.test.ts",
+  "**/tus-upload.browser.test.ts",
 ];
 const browserTests = process.env.TROVE_BROWSER_TESTS === "1";
 // Suites that need a PostgreSQL server run only when TROVE_TEST_DATABASE_URL names one.
