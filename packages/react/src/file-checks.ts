@@ -3,8 +3,9 @@
  * as `<input accept>`, which a drop or a paste bypasses) and a largest size. The server judges
  * the sniffed content again; these only spare a doomed upload.
  */
+import { ENGLISH, type UploaderStrings } from "./uploader-strings.js";
 
-export type RejectionReason = "type" | "size";
+export type RejectionReason = "type" | "size" | "dimensions";
 
 export interface FileRejection {
   file: File;
@@ -67,15 +68,16 @@ export function checkFile(
   file: File,
   limits: { accept?: string | undefined; maxSize?: number | undefined },
   formatSize: (bytes: number) => string,
+  messages: Pick<UploaderStrings, "rejectedType" | "rejectedSize"> = ENGLISH,
 ): FileRejection | undefined {
   if (!matchesAccept(file, limits.accept)) {
-    return { file, reason: "type", message: `${file.name}: this type of file is not accepted here` };
+    return { file, reason: "type", message: messages.rejectedType(file.name) };
   }
   if (limits.maxSize !== undefined && file.size > limits.maxSize) {
     return {
       file,
       reason: "size",
-      message: `${file.name} is ${formatSize(file.size)}: the limit is ${formatSize(limits.maxSize)}`,
+      message: messages.rejectedSize(file.name, formatSize(file.size), formatSize(limits.maxSize)),
     };
   }
   return undefined;

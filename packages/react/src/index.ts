@@ -5,9 +5,11 @@ export type { StoredSessionSummary, TroveError, UploadResult } from "@trove/sdk/
 export { checkFile, type FileRejection, matchesAccept, type RejectionReason } from "./file-checks.js";
 export { formatBytes, formatDuration, formatSpeed } from "./format-transfer.js";
 export * from "./image.js";
+export type { ImageLimits } from "./image-limits.js";
 export { type TroveContextValue, useTroveContext } from "./trove-context.js";
 export { type TroveClientOptions, TroveProvider, type TroveProviderProps } from "./trove-provider.js";
-export { TroveUploader, type TroveUploaderProps } from "./trove-uploader.js";
+export { TroveUploader, type TroveUploaderProps, type UploaderSource } from "./trove-uploader.js";
+export { TroveUploaderModal, type TroveUploaderModalProps } from "./trove-uploader-modal.js";
 export {
   initialUploadState,
   itemsToStart,
@@ -17,6 +19,11 @@ export {
   type UploadStatus,
   uploadReducer,
 } from "./upload-state.js";
+export {
+  ENGLISH as englishUploaderStrings,
+  type PluralForms,
+  type UploaderStrings,
+} from "./uploader-strings.js";
 export {
   type FileUploadOptions,
   type UseUploadOptions,

@@ -5,15 +5,22 @@ import {
   type ReactNode,
   useEffect,
   useId,
+  useMemo,
   useRef,
   useState,
 } from "react";
 import { checkFile, type FileRejection, inputAccept } from "./file-checks.js";
 import { formatBytes } from "./format-transfer.js";
+import { LinkField } from "./link-field.js";
 import { announcementsBetween } from "./progress-announcement.js";
 import { UploadRow } from "./upload-row.js";
 import type { UploadItem } from "./upload-state.js";
+import { percent, plural, type UploaderStrings, uploaderStrings } from "./uploader-strings.js";
+import { usePageSources } from "./use-page-sources.js";
 import { type UseUploadOptions, useUpload } from "./use-upload.js";
+
+/** Where files come from, besides drag and drop and paste: the picker, the camera, a link. */
+export type UploaderSource = "files" | "camera" | "link";
 
 export interface TroveUploaderProps extends UseUploadOptions {
   /** As `<input accept>`: `image/*`, `.pdf`, `video/mp4`… Also checked on dropped and pasted files. */
@@ -22,23 +29,32 @@ export interface TroveUploaderProps extends UseUploadOptions {
   maxSize?: number;
   /** Several files at once. Default true. */
   multiple?: boolean;
-  /** Mobile: open the camera (`"environment"` back, `"user"` front) instead of the file picker. */
+  /** Mobile: the drop zone's picker opens the camera (`"environment"` back, `"user"` front). */
   capture?: "user" | "environment";
   disabled?: boolean;
-  /** The drop zone's text. Default "Drop files here, paste, or click to choose". */
+  /** The drop zone's text; default `strings.dropLabel`. */
   label?: ReactNode;
   /** A line under it, e.g. "Images up to 10 MB"; it also describes the file input. */
   hint?: ReactNode;
-  /** Called with the files refused by `accept` or `maxSize` (they are also listed in the uploader). */
+  /** Called with the files refused by `accept`, `maxSize` or `limits` (they are also listed in the uploader). */
   onReject?: (rejections: FileRejection[]) => void;
   className?: string;
   /** Called once per uploaded file. */
   onComplete?: (result: UploadResult, item: UploadItem) => void;
+  /** Words to replace (any subset of the English defaults in uploader-strings.ts), and `locale`. */
+  strings?: Partial<UploaderStrings>;
+  /** `"page"`: files dropped anywhere on the page, or pasted while it has focus, are taken. Default `"zone"`. */
+  dropTarget?: "zone" | "page";
+  /** The buttons beside the drop zone. Default all: `["files", "camera", "link"]`. */
+  sources?: readonly UploaderSource[];
 }
+
+const ALL_SOURCES: readonly UploaderSource[] = ["files", "camera", "link"];
 
 /**
  * A drop-in uploader: a drop zone that is also the file input's label (click, Enter or Space
- * opens the picker), drag and drop, paste, then one row per file with progress and its buttons.
+ * opens the picker), drag and drop (on the zone, or the whole page with `dropTarget="page"`),
+ * paste, the camera, a link; then one row per file with a preview, progress and its buttons.
  * Unstyled: class names only (`trove-uploader`, `trove-upload`, …); import
  * `@trove/react/styles.css` for the default look, light and dark.
  */
@@ -48,27 +64,37 @@ export function TroveUploader({
   multiple = true,
   capture,
   disabled = false,
-  label = "Drop files here, paste, or click to choose",
+  label,
   hint,
   onReject,
   className,
+  strings: stringOverrides,
+  dropTarget = "zone",
+  sources = ALL_SOURCES,
   ...uploadOptions
 }: TroveUploaderProps) {
+  const strings = useMemo(() => uploaderStrings(stringOverrides), [stringOverrides]);
+  const { locale } = strings;
   const upload = useUpload(uploadOptions);
   const [rejections, setRejections] = useState<FileRejection[]>([]);
   const [dragging, setDragging] = useState(false);
-  const announcement = useAnnouncement(upload.items);
+  const announcement = useAnnouncement(upload.items, strings);
   const inputId = useId();
   const hintId = useId();
   const labelId = useId();
+  const camera = useRef<HTMLInputElement>(null);
 
   const take = (files: FileList | File[] | null | undefined) => {
     if (disabled || !files || files.length === 0) return;
-    const list = multiple ? Array.from(files) : Array.from(files).slice(0, 1);
+    void takeFiles(multiple ? Array.from(files) : Array.from(files).slice(0, 1));
+  };
+
+  const takeFiles = async (list: File[]) => {
     const refused: FileRejection[] = [];
     const accepted: File[] = [];
+    const size = (bytes: number) => formatBytes(bytes, locale);
     for (const file of list) {
-      const rejection = checkFile(file, { accept, maxSize }, formatBytes);
+      const rejection = checkFile(file, { accept, maxSize }, size, strings);
       if (rejection) refused.push(rejection);
       else accepted.push(file);
     }
@@ -77,6 +103,8 @@ export function TroveUploader({
     if (accepted.length > 0) upload.add(accepted);
   };
 
+  const pageDragging = usePageSources(dropTarget === "page" && !disabled, take);
+
   const onDragOver = (event: DragEvent) => {
     if (disabled || !event.dataTransfer.types.includes("Files")) return;
     event.preventDefault(); // allows the drop
@@ -84,7 +112,7 @@ export function TroveUploader({
     setDragging(true);
   };
   const onDrop = (event: DragEvent) => {
-    event.preventDefault();
+    event.preventDefault(); // the page's listener (dropTarget="page") leaves it to us
     setDragging(false);
     take(event.dataTransfer.files);
   };
@@ -93,11 +121,12 @@ export function TroveUploader({
     event.preventDefault();
     take(event.clipboardData.files);
   };
+  const waiting = upload.items.filter((item) => item.status === "idle" && !item.queued).length;
 
   return (
     <section
       className={["trove-uploader", className].filter(Boolean).join(" ")}
-      data-dragging={dragging || undefined}
+      data-dragging={dragging || pageDragging || undefined}
       data-disabled={disabled || undefined}
       // A region named by the drop zone's text: drops and pastes anywhere in it are taken.
       aria-labelledby={labelId}
@@ -121,8 +150,11 @@ export function TroveUploader({
             event.currentTarget.value = ""; // choosing the same file again fires change again
           }}
         />
+        <svg className="trove-uploader__zone-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+          <path d="M12 16V4m0 0L7 9m5-5l5 5M4 15v4a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-4" />
+        </svg>
         <span className="trove-uploader__label" id={labelId}>
-          {label}
+          {label ?? strings.dropLabel}
         </span>
         {hint ? (
           <span className="trove-uploader__hint" id={hintId}>
@@ -130,6 +162,44 @@ export function TroveUploader({
           </span>
         ) : null}
       </label>
+      {sources.includes("camera") || sources.includes("link") ? (
+        <div className="trove-uploader__sources">
+          {sources.includes("camera") ? (
+            <>
+              <button
+                type="button"
+                className="trove-uploader__source trove-uploader__source--camera"
+                disabled={disabled}
+                onClick={() => camera.current?.click()}
+              >
+                {strings.camera}
+              </button>
+              <input
+                ref={camera}
+                className="trove-uploader__input"
+                type="file"
+                accept="image/*,video/*"
+                capture="environment"
+                tabIndex={-1}
+                aria-hidden="true"
+                disabled={disabled}
+                onChange={(event) => {
+                  take(event.currentTarget.files);
+                  event.currentTarget.value = "";
+                }}
+              />
+            </>
+          ) : null}
+          {sources.includes("link") ? (
+            <LinkField strings={strings} disabled={disabled} onLink={(url) => upload.addLink(url)} />
+          ) : null}
+        </div>
+      ) : null}
+      {pageDragging ? (
+        <div className="trove-uploader__overlay" aria-hidden="true">
+          <span>{strings.dropOverlay}</span>
+        </div>
+      ) : null}
       {rejections.length > 0 ? (
         // The alert wraps the list: an <ul> may not carry role="alert" itself.
         <div className="trove-uploader__rejections" role="alert">
@@ -146,25 +216,33 @@ export function TroveUploader({
         <ul className="trove-uploader__resumable">
           {upload.resumable.map((session) => (
             <li key={session.key}>
-              Resume {session.fileName} ({Math.floor((session.confirmed / session.size) * 100)}%): choose the
-              file again.{" "}
+              {strings.resumeStored(
+                session.fileName,
+                percent(Math.floor((session.confirmed / session.size) * 100), locale),
+              )}{" "}
               <button
                 type="button"
                 className="trove-upload__button"
                 onClick={() => void upload.forget(session.key)}
               >
-                Forget<span className="trove-sr-only"> {session.fileName}</span>
+                {strings.forget}
+                <span className="trove-sr-only"> {session.fileName}</span>
               </button>
             </li>
           ))}
         </ul>
       ) : null}
       {upload.items.length > 0 ? (
-        <ul className="trove-uploader__list" aria-label="Uploads">
+        <ul className="trove-uploader__list" aria-label={strings.uploadsList}>
           {upload.items.map((item) => (
-            <UploadRow key={item.id} item={item} controls={upload} />
+            <UploadRow key={item.id} item={item} controls={upload} strings={strings} />
           ))}
         </ul>
+      ) : null}
+      {waiting > 0 ? (
+        <button type="button" className="trove-uploader__start" onClick={() => upload.start()}>
+          {strings.startAll(waiting, plural(strings.files, waiting, locale))}
+        </button>
       ) : null}
       <p className="trove-sr-only" aria-live="polite" aria-atomic="true">
         {announcement}
@@ -174,13 +252,13 @@ export function TroveUploader({
 }
 
 /** The live region's text: the latest changes, replaced as new ones come (see progress-announcement.ts). */
-function useAnnouncement(items: readonly UploadItem[]): string {
+function useAnnouncement(items: readonly UploadItem[], strings: UploaderStrings): string {
   const previous = useRef<readonly UploadItem[]>([]);
   const [text, setText] = useState("");
   useEffect(() => {
-    const said = announcementsBetween(previous.current, items);
+    const said = announcementsBetween(previous.current, items, strings);
     previous.current = items;
     if (said.length > 0) setText(said.join(". "));
-  }, [items]);
+  }, [items, strings]);
   return text;
 }

@@ -140,6 +140,25 @@ describe("uploadReducer", () => {
   });
 });
 
+describe("uploadReducer: links and replaced files", () => {
+  it("keeps a link's URL on its row, and swaps a waiting file (an edited image) for another, never one already sent", () => {
+    const linked = run([
+      {
+        type: "add",
+        files: [{ id: "l", file: file("cat.png", 0), link: "http://127.0.0.1:9/cat.png" }],
+        queued: true,
+      },
+    ]);
+    expect(item(linked)).toMatchObject({ link: "http://127.0.0.1:9/cat.png", status: "idle", total: 0 });
+    expect(run([{ type: "replace", id: "l", file: file("other.png", 5) }], linked)).toBe(linked);
+
+    const edited = file("a.bin", 4_000);
+    const replaced = run([{ type: "replace", id: "a", file: edited }], added);
+    expect(item(replaced)).toMatchObject({ file: edited, total: 4_000, link: undefined });
+    expect(run([{ type: "replace", id: "a", file: edited }], uploading)).toBe(uploading);
+  });
+});
+
 describe("itemsToStart", () => {
   const many = run([
     {

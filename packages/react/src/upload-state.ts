@@ -21,7 +21,13 @@ export type UploadStatus = "idle" | "uploading" | "paused" | "done" | "error" | 
 export interface UploadItem {
   /** Stable for the item's life, unique within its `useUpload()`. */
   readonly id: string;
+  /**
+   * What is uploaded. For a row added from a link (`link` set), an empty File named after the
+   * link's last path segment: the server fetches the bytes, the browser never holds them.
+   */
   readonly file: File;
+  /** The http(s) URL of a row added "from a link" (remote-URL upload); undefined for a file. */
+  readonly link: string | undefined;
   readonly status: UploadStatus;
   /** Waiting for a free slot: an idle item is started only when queued (`autoStart`, `start()`). */
   readonly queued: boolean;
@@ -51,7 +57,9 @@ export interface UploadState {
 }
 
 export type UploadAction =
-  | { type: "add"; files: ReadonlyArray<{ id: string; file: File }>; queued: boolean }
+  | { type: "add"; files: ReadonlyArray<{ id: string; file: File; link?: string }>; queued: boolean }
+  /** A waiting file swapped for another (an edited or resized image) before it is sent. */
+  | { type: "replace"; id: string; file: File }
   | { type: "queue"; id: string }
   | { type: "start"; id: string; pausable: boolean }
   | { type: "progress"; id: string; sent: number; confirmed: number; total: number; at: number }
@@ -73,7 +81,7 @@ export function uploadReducer(state: UploadState, action: UploadAction): UploadS
     const known = new Set(state.items.map((item) => item.id));
     const added = action.files
       .filter(({ id }) => !known.has(id))
-      .map(({ id, file }) => freshItem(id, file, action.queued));
+      .map(({ id, file, link }) => freshItem(id, file, link, action.queued));
     return added.length === 0 ? state : { items: [...state.items, ...added] };
   }
   if (action.type === "remove") {
@@ -83,10 +91,11 @@ export function uploadReducer(state: UploadState, action: UploadAction): UploadS
   return updateItem(state, action.id, (item) => transition(item, action));
 }
 
-function freshItem(id: string, file: File, queued: boolean): UploadItem {
+function freshItem(id: string, file: File, link: string | undefined, queued: boolean): UploadItem {
   return {
     id,
     file,
+    link,
     status: "idle",
     queued,
     sent: 0,
@@ -107,6 +116,10 @@ const stalled = { speed: undefined, secondsLeft: undefined, samples: [] } as con
 
 function transition(item: UploadItem, action: Exclude<UploadAction, { type: "add" | "remove" }>): UploadItem {
   switch (action.type) {
+    case "replace":
+      return item.status === "idle" && !item.link
+        ? { ...item, file: action.file, total: action.file.size }
+        : item;
     case "queue":
       return item.status === "idle" && !item.queued ? { ...item, queued: true } : item;
     case "start":

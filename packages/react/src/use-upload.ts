@@ -1,6 +1,7 @@
 import type { StoredSessionSummary, UploadOptions, UploadResult, UploadTask } from "@trove/sdk/upload";
 import { useCallback, useEffect, useId, useMemo, useReducer, useRef, useState } from "react";
 import { asTroveError } from "./as-trove-error.js";
+import { linkTask, nameOfLink } from "./link-task.js";
 import { useTroveContext } from "./trove-context.js";
 import {
   initialUploadState,
@@ -28,6 +29,14 @@ export interface UseUploadResult {
   items: readonly UploadItem[];
   /** Adds files (from an input, a drop, a paste); returns their ids. */
   add(files: Iterable<File> | ArrayLike<File>): string[];
+  /**
+   * Adds a row the server fetches from an http(s) URL (remote-URL upload); returns its id. It
+   * reports no byte progress and cannot pause; `options` apply as to files (but for `fileName`,
+   * the link's last path segment unless the options name one).
+   */
+  addLink(url: string | URL): string;
+  /** Swaps a waiting file for another (an edited image) before it is sent. */
+  replace(id: string, file: File): void;
   /** Queues idle files for upload: one, or every idle file. */
   start(id?: string): void;
   /** Holds a multipart upload; a direct upload (`pausable` false) cannot be held. */
@@ -113,7 +122,7 @@ export function useUpload(hookOptions: UseUploadOptions = {}): UseUploadResult {
   });
 
   function startTask(item: UploadItem) {
-    const { id, file } = item;
+    const { id, file, link } = item;
     if (!trove) {
       send({ type: "start", id, pausable: false });
       send({
@@ -126,13 +135,16 @@ export function useUpload(hookOptions: UseUploadOptions = {}): UseUploadResult {
     const extra = latest.current.options;
     let task: UploadTask;
     try {
-      task = trove.getClient().upload(file, {
-        ...(typeof extra === "function" ? extra(file) : extra),
-        onProgress: ({ loaded, confirmed, total }) => {
-          if (tasks.current.get(id) === task)
-            send({ type: "progress", id, sent: loaded, confirmed, total, at: Date.now() });
-        },
-      });
+      const fileOptions = typeof extra === "function" ? extra(file) : extra;
+      task = link
+        ? linkTask(trove.getClient(), link, { fileName: file.name, ...fileOptions })
+        : trove.getClient().upload(file, {
+            ...fileOptions,
+            onProgress: ({ loaded, confirmed, total }) => {
+              if (tasks.current.get(id) === task)
+                send({ type: "progress", id, sent: loaded, confirmed, total, at: Date.now() });
+            },
+          });
     } catch (error) {
       send({ type: "start", id, pausable: false });
       send({ type: "fail", id, error: asTroveError(error) });
@@ -171,6 +183,21 @@ export function useUpload(hookOptions: UseUploadOptions = {}): UseUploadResult {
     [idPrefix, send],
   );
 
+  const addLink = useCallback(
+    (url: string | URL) => {
+      const parsed = new URL(url);
+      const id = `${idPrefix}${nextId.current++}`;
+      const file = new File([], nameOfLink(parsed));
+      send({
+        type: "add",
+        files: [{ id, file, link: parsed.href }],
+        queued: latest.current.autoStart ?? true,
+      });
+      return id;
+    },
+    [idPrefix, send],
+  );
+
   const controls = useMemo(() => {
     const stop = (id: string) => {
       const task = tasks.current.get(id);
@@ -203,6 +230,9 @@ export function useUpload(hookOptions: UseUploadOptions = {}): UseUploadResult {
         stop(id);
         send({ type: "remove", id });
       },
+      replace(id: string, file: File) {
+        send({ type: "replace", id, file });
+      },
     };
   }, [send]);
 
@@ -214,5 +244,5 @@ export function useUpload(hookOptions: UseUploadOptions = {}): UseUploadResult {
     [trove, refreshResumable],
   );
 
-  return { items: state.items, add, ...controls, resumable, forget };
+  return { items: state.items, add, addLink, ...controls, resumable, forget };
 }

@@ -5,6 +5,7 @@
  */
 import {
   AbortError,
+  type RemoteUploadOptions,
   type StoredSessionSummary,
   type TroveUploadClient,
   type UploadOptions,
@@ -21,8 +22,17 @@ export interface FakeTask extends UploadTask {
   fail(error: unknown): void;
 }
 
+/** A remote-URL upload the test settles by hand. */
+export interface FakeLinkUpload {
+  readonly url: string;
+  readonly options: RemoteUploadOptions | undefined;
+  succeed(result?: Partial<UploadResult>): void;
+  fail(error: unknown): void;
+}
+
 export interface FakeUploadClient extends TroveUploadClient {
   readonly tasks: FakeTask[];
+  readonly links: FakeLinkUpload[];
   sessions: StoredSessionSummary[];
 }
 
@@ -31,15 +41,29 @@ export const FAKE_MULTIPART_THRESHOLD = 1000;
 
 export function fakeUploadClient(): FakeUploadClient {
   const tasks: FakeTask[] = [];
+  const links: FakeLinkUpload[] = [];
   const client: FakeUploadClient = {
     tasks,
+    links,
     sessions: [],
     upload(input, options) {
       const task = fakeTask(input as File, options);
       tasks.push(task);
       return task;
     },
-    uploadFromUrl: () => Promise.reject(new Error("not in the fake")),
+    uploadFromUrl(url, options) {
+      return new Promise<UploadResult>((resolve, reject) => {
+        options?.signal?.addEventListener("abort", () =>
+          reject(new AbortError("Upload aborted", { code: "ABORTED" })),
+        );
+        links.push({
+          url,
+          options,
+          succeed: (result = {}) => resolve(resultFor(options?.fileName ?? "remote", 0, result)),
+          fail: reject,
+        });
+      });
+    },
     multipart: {} as TroveUploadClient["multipart"],
     listStoredSessions: async () => client.sessions,
   };
@@ -97,16 +121,7 @@ function fakeTask(file: File, options: UploadOptions | undefined): FakeTask {
     },
     succeed(result = {}) {
       if (!settle()) return;
-      resolve({
-        file_no: "1001",
-        name: file.name,
-        url: `http://127.0.0.1:1/assets/ws1/${file.name}`,
-        path: file.name,
-        format: "bin",
-        size: file.size,
-        response: {} as UploadResult["response"],
-        ...result,
-      });
+      resolve(resultFor(file.name, file.size, result));
     },
     fail(error) {
       if (settle()) reject(error);
@@ -115,5 +130,18 @@ function fakeTask(file: File, options: UploadOptions | undefined): FakeTask {
     then: (onFulfilled, onRejected) => promise.then(onFulfilled, onRejected),
     catch: (onRejected) => promise.catch(onRejected),
     finally: (onFinally) => promise.finally(onFinally),
+  };
+}
+
+function resultFor(name: string, size: number, result: Partial<UploadResult>): UploadResult {
+  return {
+    file_no: "1001",
+    name,
+    url: `http://127.0.0.1:1/assets/ws1/${name}`,
+    path: name,
+    format: "bin",
+    size,
+    response: {} as UploadResult["response"],
+    ...result,
   };
 }
