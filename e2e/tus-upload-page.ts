@@ -39,6 +39,8 @@ export const uppyDriver: TusClientDriver = {
   async finished(page) {
     const item = page.locator("#uppy-results li").last();
     await item.waitFor({ timeout: DONE_TIMEOUT });
+    if ((await item.getAttribute("class")) === "error")
+      throw new Error(`Uppy failed: ${await item.textContent()}`);
     return { fileNo: await shownFileNo(item), href: await item.locator("a").getAttribute("href") };
   },
 };

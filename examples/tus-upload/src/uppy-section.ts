@@ -41,9 +41,19 @@ export function mountUppy(
       removeFingerprintOnSuccess: true,
     });
 
-  uppy.on("upload-success", (file, response) => {
+  const resultItem = (name: string | undefined) => {
     const item = document.createElement("li");
-    item.dataset.name = file?.name ?? "";
+    item.dataset.name = name ?? "";
+    results.append(item);
+    return item;
+  };
+  const showError = (item: HTMLElement, message: string) => {
+    item.textContent = message;
+    item.className = "error";
+  };
+
+  uppy.on("upload-success", (file, response) => {
+    const item = resultItem(file?.name);
     try {
       // `body.xhr` is the request that finished the upload: Trove answers it with the file's headers.
       const xhr = response.body?.xhr;
@@ -53,10 +63,12 @@ export function mountUppy(
         readTroveFile((name) => xhr?.getResponseHeader(name)),
       );
     } catch (error) {
-      item.textContent = error instanceof Error ? error.message : String(error);
-      item.className = "error";
+      showError(item, error instanceof Error ? error.message : String(error));
     }
-    results.append(item);
+  });
+  // The Dashboard shows the error too; the list keeps one line per file, failed or not.
+  uppy.on("upload-error", (file, error) => {
+    showError(resultItem(file?.name), `${file?.name ?? "Upload"} failed: ${error.message}`);
   });
   return uppy;
 }
