@@ -4,34 +4,25 @@
 // type, rides out a real 429 from the rate limiter, and passes axe-core;
 // <TroveImage> shows the uploaded image from the delivery host. Runs with TROVE_BROWSER_TESTS=1.
 import { randomBytes } from "node:crypto";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { useChromium } from "@trove/test-support/browser/browser-per-file";
 import { throttleUploads, waitForRowState } from "@trove/test-support/browser/chromium";
-import { type StaticServer, startStaticServer } from "@trove/test-support/browser/static-server";
+import type { StaticServer } from "@trove/test-support/browser/static-server";
 import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import type { Locator, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ReactPageConfig } from "./react-uploader-page.js";
 import { adminClient } from "./support/admin-client.js";
+import { axeViolations } from "./support/axe.js";
 import { digestOf, downloadSha256 } from "./support/page-assertions.js";
 import { gradientPng } from "./support/png.js";
-import { bundleForBrowser } from "./support/sdk-bundle.js";
+import { mountReactPage, startReactPageSite } from "./support/react-page-site.js";
 
-const PAGE_ENTRY = fileURLToPath(new URL("./react-uploader-page.ts", import.meta.url));
-const STYLES = fileURLToPath(new URL("../packages/react/styles.css", import.meta.url));
-const require = createRequire(import.meta.url);
 const MIB = 1024 * 1024;
 /** The server's part size (S3's 5 MiB floor) for any file under 50 GB. */
 const PART_SIZE = 5 * MIB;
-const HTML = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Trove React e2e</title>
-<link rel="stylesheet" href="/styles.css"><script src="/page.js"></script></head>
-<body><div id="root"></div></body></html>`;
-
 describe("@trove/react in Chromium against trove-server", () => {
   let server: ServerProcess;
   // A second server whose public key may make one request per 1.5 s: a real 429 to ride out.
@@ -39,10 +30,7 @@ describe("@trove/react in Chromium against trove-server", () => {
   let site: StaticServer;
 
   beforeAll(async () => {
-    const [page, styles, started, startedLimited] = await Promise.all([
-      // The page bundled as a production React app would be (React's production build).
-      bundleForBrowser(PAGE_ENTRY, { production: true }),
-      readFile(STYLES, "utf8"),
+    const [started, startedLimited] = await Promise.all([
       // Random bytes sniff as application/octet-stream; a PDF is refused by the key's policy.
       startServerProcess({ TROVE_PUBLIC_KEY_ALLOWED_TYPES: "image/*,application/octet-stream" }),
       startServerProcess({
@@ -52,13 +40,7 @@ describe("@trove/react in Chromium against trove-server", () => {
     ]);
     server = started;
     limited = startedLimited;
-    site = await startStaticServer({
-      files: {
-        "/": { type: "text/html; charset=utf-8", body: HTML },
-        "/page.js": { type: "text/javascript; charset=utf-8", body: page },
-        "/styles.css": { type: "text/css; charset=utf-8", body: styles },
-      },
-    });
+    site = await startReactPageSite();
   });
 
   afterAll(async () => {
@@ -71,16 +53,8 @@ describe("@trove/react in Chromium against trove-server", () => {
     afterEachTest: (tab) => expect(tab.pageErrors.filter((e) => !e.includes("status of 4"))).toEqual([]),
   });
 
-  async function mount(options: Partial<ReactPageConfig> = {}, on: ServerProcess = server): Promise<Page> {
-    const config: ReactPageConfig = {
-      baseUrl: on.baseUrl,
-      publicKey: on.keys.public,
-      assetsUrl: on.assetsUrl,
-      ...options,
-    };
-    await chrome.tab.page.evaluate((c) => window.troveReact.mount(c), config);
-    return chrome.tab.page;
-  }
+  const mount = (options: Partial<ReactPageConfig> = {}, on: ServerProcess = server): Promise<Page> =>
+    mountReactPage(chrome.tab.page, on, options);
 
   const fileInput = (page: Page): Locator => page.getByLabel(/Drop files here/).and(page.locator("input"));
   const row = (page: Page, name: string): Locator => page.locator(`li.trove-upload[data-name="${name}"]`);
@@ -268,33 +242,23 @@ describe("@trove/react in Chromium against trove-server", () => {
     await page.getByRole("button", { name: "Pause slow.bin" }).click();
     await choose(page, "notes.txt", Buffer.from("not accepted"), "text/plain");
     await page.locator(".trove-uploader__rejections").waitFor();
-    await page.addScriptTag({ content: await readFile(require.resolve("axe-core/axe.min.js"), "utf8") });
-    const violations = await page.evaluate(async () => {
-      const axe = (
-        window as unknown as {
-          axe: {
-            run(
-              context: Element,
-            ): Promise<{ violations: Array<{ id: string; nodes: Array<{ html: string }> }> }>;
-          };
-        }
-      ).axe;
-      const result = await axe.run(document.querySelector(".trove-uploader")!);
-      return result.violations.map((v) => ({ id: v.id, html: v.nodes.map((n) => n.html) }));
-    });
+    const violations = await axeViolations(page, { selector: ".trove-uploader" });
     expect(violations).toEqual([]);
     // Keyboard: from the file input (in the tab order though visually hidden), Tab goes through
-    // the paused row's buttons in reading order, and Shift+Tab comes back.
+    // the sources' buttons, then the paused row's buttons in reading order, and Shift+Tab comes back.
     const input = fileInput(page);
     expect(await input.getAttribute("tabindex")).toBeNull();
     await input.focus();
     const focused = () => page.evaluate(() => document.activeElement?.textContent ?? "");
     await page.keyboard.press("Tab");
+    expect(await focused()).toBe("Camera");
+    await page.keyboard.press("Tab");
+    expect(await focused()).toBe("From a link");
+    await page.keyboard.press("Tab");
     expect(await focused()).toBe("Resume slow.bin");
     await page.keyboard.press("Tab");
     expect(await focused()).toBe("Cancel slow.bin");
-    await page.keyboard.press("Shift+Tab");
-    await page.keyboard.press("Shift+Tab");
+    for (let i = 0; i < 4; i++) await page.keyboard.press("Shift+Tab");
     expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).type)).toBe("file");
   });
 });

@@ -123,6 +123,15 @@ describe("<TroveUploader> sources, previews and strings", () => {
     expect(client.tasks.map((task) => task.file.name)).toEqual(["cat.png", "clip.png"]);
   });
 
+  it("opens the picker on Enter as well as Space (Chromium's file input ignores Enter)", () => {
+    const { input } = renderUploader();
+    let opened = 0;
+    input.addEventListener("click", () => opened++);
+    fireEvent.keyDown(input, { key: "Enter" });
+    fireEvent.keyDown(input, { key: "a" });
+    expect(opened).toBe(1);
+  });
+
   it("leaves drops outside it to the page by default", () => {
     const { client } = renderUploader();
     const drop = new Event("drop", { bubbles: true, cancelable: true });

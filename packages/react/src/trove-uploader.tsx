@@ -145,6 +145,13 @@ export function TroveUploader({
           capture={capture}
           disabled={disabled}
           aria-describedby={hint ? hintId : undefined}
+          // Space opens a file input's picker in every browser; Enter does not in Chromium, though
+          // users expect it of anything that looks like a button.
+          onKeyDown={(event) => {
+            if (event.key !== "Enter") return;
+            event.preventDefault();
+            event.currentTarget.click();
+          }}
           onChange={(event) => {
             take(event.currentTarget.files);
             event.currentTarget.value = ""; // choosing the same file again fires change again
