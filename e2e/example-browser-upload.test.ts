@@ -1,7 +1,8 @@
 // examples/browser-upload, built with its own Vite and driven in real Chromium against the real
 // server: a file chosen in the input is uploaded with the public key, its row reaches 100%, the
-// server lists it (private key), and the thumbnail comes from the delivery host. The buttons
-// pause, resume and cancel a multipart upload. Runs with TROVE_BROWSER_TESTS=1.
+// server lists it (private key), and the thumbnail comes from the delivery host (the chosen image
+// is shown from a blob: URL until then). Files dropped on the page or pasted are uploaded, a link
+// is fetched by the server. The buttons pause, resume and cancel a multipart upload. Runs with TROVE_BROWSER_TESTS=1.
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -11,30 +12,36 @@ import { fileURLToPath } from "node:url";
 import { useChromium } from "@trove/test-support/browser/browser-per-file";
 import { throttleUploads, waitForRowState } from "@trove/test-support/browser/chromium";
 import { startExampleSite } from "@trove/test-support/browser/example-site";
-import type { StaticServer } from "@trove/test-support/browser/static-server";
+import { type StaticServer, startStaticServer } from "@trove/test-support/browser/static-server";
 import { useServerProcess } from "@trove/test-support/server-per-file";
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminClient } from "./support/admin-client.js";
 import { digestOf, downloadSha256 } from "./support/page-assertions.js";
+import { dragFilesOver, dropDraggedFiles, pasteFiles } from "./support/page-transfer.js";
 import { gradientPng } from "./support/png.js";
 
 const EXAMPLE = fileURLToPath(new URL("../examples/browser-upload", import.meta.url));
 const MIB = 1024 * 1024;
+const REMOTE_PNG = gradientPng(160, 100);
 
 describe("examples/browser-upload in Chromium", () => {
-  const server = useServerProcess();
+  // The link test's image is on a loopback site: remote fetches may reach 127.0.0.0/8 here.
+  const server = useServerProcess({ TROVE_TRUSTED_RANGES: "127.0.0.0/8" });
+  let remote: StaticServer;
   let site: StaticServer;
   let workDir: string;
   const admin = () => adminClient(server);
 
   beforeAll(async () => {
     site = await startExampleSite(EXAMPLE, server);
+    remote = await startStaticServer({ files: { "/pier.png": { type: "image/png", body: REMOTE_PNG } } });
     workDir = await mkdtemp(join(tmpdir(), "trove-example-files-"));
   });
 
   afterAll(async () => {
     await site?.close();
+    await remote?.close();
     if (workDir) await rm(workDir, { recursive: true, force: true });
   });
 
@@ -114,6 +121,58 @@ describe("examples/browser-upload in Chromium", () => {
     expect(await thumb.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(256);
   });
 
+  it("shows a chosen image at once from a blob: URL while it uploads, and sizes in decimal units", async () => {
+    const { page } = chrome.tab;
+    await throttleUploads(page, 256 * 1024);
+    const png = gradientPng(400, 300);
+    await page
+      .locator("#file-input")
+      .setInputFiles({ name: "early.png", mimeType: "image/png", buffer: png });
+    const thumb = row(page, "early.png").locator("img.thumb");
+    expect(await thumb.getAttribute("src")).toMatch(/^blob:/);
+    await page.waitForFunction(
+      (img) => img instanceof HTMLImageElement && img.complete && img.naturalWidth === 400,
+      await thumb.elementHandle(),
+    );
+    expect(await row(page, "early.png").locator(".name").textContent()).toMatch(/^early\.png · [\d.]+ kB$/);
+    await waitForState(page, "early.png", "done");
+    // Uploaded: the delivery host's thumbnail took the local preview's place.
+    expect(await thumb.getAttribute("src")).not.toMatch(/^blob:/);
+  });
+
+  it("takes files dropped anywhere on the page (an overlay while dragging) and pasted files", async () => {
+    const { page } = chrome.tab;
+    const dropped = gradientPng(90, 60);
+    await dragFilesOver(page, "h1", [{ name: "dropped.png", mimeType: "image/png", buffer: dropped }]);
+    expect(await page.locator("#drop-overlay").isVisible()).toBe(true);
+    await dropDraggedFiles(page, "h1");
+    expect(await page.locator("#drop-overlay").isHidden()).toBe(true);
+    await pasteFiles(page, [{ name: "pasted.png", mimeType: "image/png", buffer: gradientPng(30, 30) }]);
+    await waitForState(page, "dropped.png", "done");
+    await waitForState(page, "pasted.png", "done");
+    const { files } = await admin().files.list({ name: "dropped" });
+    expect(await downloadSha256(files[0]!.url)).toEqual(digestOf(dropped));
+    expect((await admin().files.list({ name: "pasted" })).files).toHaveLength(1);
+  });
+
+  it("uploads from a link: the server fetches the image and the row shows it like any other", async () => {
+    const { page } = chrome.tab;
+    const field = page.getByLabel("From a link");
+    await field.fill("ftp://example.com/x.png");
+    await page.getByRole("button", { name: "Upload link" }).click();
+    expect(await page.locator("#link-error").isVisible()).toBe(true);
+    await field.fill(`${remote.url}/pier.png`);
+    await field.press("Enter");
+    await waitForState(page, "pier.png", "done");
+    expect(await page.locator("#link-error").isHidden()).toBe(true);
+    const fileNo = await row(page, "pier.png").getAttribute("data-file-no");
+    const { files } = await admin().files.list({ name: "pier" });
+    const listed = files.find((file) => file.file_no === fileNo);
+    expect(listed).toMatchObject({ name: "pier.png", width: 160, height: 100 });
+    expect(await downloadSha256(listed!.url)).toEqual(digestOf(REMOTE_PNG));
+    expect(await row(page, "pier.png").locator("img.thumb").getAttribute("src")).toBe(listed!.thumbnail);
+  });
+
   it("pause and resume buttons hold and finish a multipart upload", async () => {
     const { page } = chrome.tab;
     const size = 24 * MIB;
@@ -127,9 +186,7 @@ describe("examples/browser-upload in Chromium", () => {
       await uploading.elementHandle(),
     );
     // Sent and confirmed bytes side by side: a pause keeps only what storage confirmed.
-    expect(await uploading.locator(".detail").textContent()).toMatch(
-      /MiB sent · [\d.]+ (B|KiB|MiB) confirmed/,
-    );
+    expect(await uploading.locator(".detail").textContent()).toMatch(/MB sent · [\d.]+ (B|kB|MB) confirmed/);
     await uploading.locator('button[data-action="pause"]').click();
     await waitForState(page, "paused.bin", "paused");
     const heldAt = await uploading.locator("progress").evaluate((el) => (el as HTMLProgressElement).value);
@@ -177,7 +234,7 @@ describe("examples/browser-upload in Chromium", () => {
     }
     expect(await row(page, "notes.txt").locator(".placeholder").textContent()).toBe("TXT");
     expect(await row(page, "data.bin").locator(".placeholder").isVisible()).toBe(true);
-    expect(await page.locator("#total").textContent()).toBe("2 files · 2.9 KiB of 2.9 KiB");
+    expect(await page.locator("#total").textContent()).toBe("2 files · 3.0 kB of 3.0 kB");
   });
 
   it("never enlarges a thumbnail beyond the image's own size", async () => {
@@ -234,7 +291,7 @@ describe("examples/browser-upload in Chromium", () => {
     await page.waitForFunction(
       (el) =>
         el instanceof Element &&
-        /[1-9][\d.]* MiB confirmed/.test(el.querySelector(".detail")?.textContent ?? ""),
+        /[1-9][\d.]* MB confirmed/.test(el.querySelector(".detail")?.textContent ?? ""),
       await uploading.elementHandle(),
       { timeout: 60_000 },
     );

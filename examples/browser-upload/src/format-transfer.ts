@@ -1,14 +1,32 @@
-/** Human-readable sizes, speeds and durations for the rows and the total. */
+/**
+ * Human-readable sizes, speeds and durations for the rows and the total. Decimal units (1 kB =
+ * 1,000 bytes), as file managers and `@trove/react`'s uploader print them, through Intl so the
+ * numbers follow the browser's language.
+ */
 
+const UNITS = ["kilobyte", "megabyte", "gigabyte", "terabyte"] as const;
+
+/** `999 B`, `1.2 kB`, `12.3 MB`, `150 MB`. */
 export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+  if (bytes < 999.5) return `${Math.round(bytes)} B`;
+  let value = bytes / 1000;
+  let unit = 0;
+  while (value >= 999.95 && unit < UNITS.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  const digits = value >= 99.95 ? 0 : 1;
+  return new Intl.NumberFormat(undefined, {
+    style: "unit",
+    unit: UNITS[unit],
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(value);
 }
 
 export function formatDuration(seconds: number): string {
-  if (seconds < 60) return `${Math.ceil(seconds)} s`;
-  return `${Math.floor(seconds / 60)} min ${Math.ceil(seconds % 60)} s`;
+  if (seconds < 60) return `${Math.ceil(seconds)} sec`;
+  return `${Math.floor(seconds / 60)} min ${Math.ceil(seconds % 60)} sec`;
 }
 
 /**

@@ -1,17 +1,38 @@
 import "./style.css";
-import { createUploadClient, localStorageSessionStore, TroveError, type UploadTask } from "@trove/sdk/upload";
+import {
+  createUploadClient,
+  localStorageSessionStore,
+  TroveError,
+  type UploadResult,
+  type UploadTask,
+} from "@trove/sdk/upload";
 import { readConfig } from "./config.js";
+import { watchPageSources } from "./page-sources.js";
 import { forgetResumable, showResumable } from "./resumable-list.js";
 import { thumbnailUrl } from "./thumbnail-url.js";
-import { createUploadRow } from "./upload-row.js";
+import { createUploadRow, type RowSource } from "./upload-row.js";
 import { uploadTotal } from "./upload-total.js";
 
 const list = document.querySelector<HTMLUListElement>("#uploads")!;
 const resumable = document.querySelector<HTMLUListElement>("#resumable")!;
 const totalLine = document.querySelector<HTMLParagraphElement>("#total")!;
 const input = document.querySelector<HTMLInputElement>("#file-input")!;
+const camera = document.querySelector<HTMLInputElement>("#camera-input")!;
 const dropzone = document.querySelector<HTMLLabelElement>("#dropzone")!;
+const overlay = document.querySelector<HTMLDivElement>("#drop-overlay")!;
+const linkForm = document.querySelector<HTMLFormElement>("#link-form")!;
+const linkError = document.querySelector<HTMLSpanElement>("#link-error")!;
 const configError = document.querySelector<HTMLParagraphElement>("#config-error")!;
+
+/** The URL typed into the link field when it is an absolute http(s) URL. */
+function parseLink(text: string): URL | undefined {
+  try {
+    const url = new URL(text.trim());
+    return url.protocol === "http:" || url.protocol === "https:" ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 function start(): void {
   const config = readConfig();
@@ -23,10 +44,10 @@ function start(): void {
   });
   const total = uploadTotal(totalLine);
 
-  function upload(file: File): void {
-    forgetResumable(resumable, file.name);
-    let task: UploadTask;
-    const row = createUploadRow(file, {
+  function upload(source: RowSource): void {
+    forgetResumable(resumable, source.name);
+    let task: Pick<UploadTask, "pause" | "resume" | "abort" | "pausable"> & PromiseLike<UploadResult>;
+    const row = createUploadRow(source, {
       pause: () => {
         if (task.pause()) row.paused();
       },
@@ -37,6 +58,7 @@ function start(): void {
       cancel: () => task.abort(),
       retry: () => run(),
       remove: () => {
+        row.release();
         row.element.remove();
         total.remove(row);
       },
@@ -44,23 +66,44 @@ function start(): void {
     list.prepend(row.element);
 
     function run(): void {
-      task = trove.upload(file, {
-        onProgress: (report) => {
-          row.progress(report);
-          total.set(row, report.loaded, report.total);
-        },
-      });
+      if (source instanceof File) {
+        task = trove.upload(source, {
+          onProgress: (report) => {
+            row.progress(report);
+            total.set(row, report.loaded, report.total);
+          },
+        });
+        total.set(row, 0, source.size);
+      } else {
+        // From a link: the server fetches it, one request with no byte progress and no pause.
+        const controller = new AbortController();
+        const fetched = trove.uploadFromUrl(source.link, {
+          fileName: source.name,
+          signal: controller.signal,
+        });
+        task = {
+          pausable: false,
+          pause: () => false,
+          resume: () => undefined,
+          abort: () => controller.abort(),
+          // biome-ignore lint/suspicious/noThenProperty: the same awaitable shape as an UploadTask.
+          then: (onDone, onFail) => fetched.then(onDone, onFail),
+        };
+      }
       row.started(task.pausable);
-      total.set(row, 0, file.size);
       task.then(
         (result) => {
           // A phone's HEIC often has no type in the browser; the server's sniff names it.
-          const isImage = file.type.startsWith("image/") || result.format === "heic";
+          const type = source instanceof File ? source.type : "";
+          const isImage =
+            type.startsWith("image/") ||
+            ["heic", "png", "jpg", "jpeg", "webp", "gif"].includes(result.format);
           row.done({
             fileNo: result.file_no,
             url: result.url,
             thumbnail: isImage ? thumbnailUrl(result, config.assetsUrl) : undefined,
           });
+          if (!(source instanceof File)) total.set(row, result.size, result.size);
         },
         (error: unknown) => {
           if (error instanceof TroveError && error.code === "ABORTED") row.cancelled();
@@ -71,20 +114,36 @@ function start(): void {
     run();
   }
 
+  const uploadAll = (files: Iterable<File>) => {
+    for (const file of files) upload(file);
+  };
+
   void showResumable(trove, resumable);
-  input.addEventListener("change", () => {
-    for (const file of input.files ?? []) upload(file);
-    input.value = ""; // choosing the same file again fires `change` again
+  for (const picker of [input, camera]) {
+    picker.addEventListener("change", () => {
+      uploadAll(picker.files ?? []);
+      picker.value = ""; // choosing the same file again fires `change` again
+    });
+  }
+  document.querySelector("#camera-button")!.addEventListener("click", () => camera.click());
+  // Drops anywhere on the page (with an overlay while dragging) and pasted files.
+  watchPageSources({
+    onDragging: (dragging) => {
+      overlay.hidden = !dragging;
+      dropzone.classList.toggle("over", dragging);
+    },
+    onFiles: uploadAll,
   });
-  dropzone.addEventListener("dragover", (event) => {
+  linkForm.addEventListener("submit", (event) => {
     event.preventDefault();
-    dropzone.classList.add("over");
-  });
-  dropzone.addEventListener("dragleave", () => dropzone.classList.remove("over"));
-  dropzone.addEventListener("drop", (event) => {
-    event.preventDefault();
-    dropzone.classList.remove("over");
-    for (const file of event.dataTransfer?.files ?? []) upload(file);
+    const field = linkForm.elements.namedItem("url") as HTMLInputElement;
+    const url = parseLink(field.value);
+    linkError.hidden = !!url;
+    field.setAttribute("aria-invalid", String(!url));
+    if (!url) return;
+    const name = decodeURIComponent(url.pathname.split("/").filter(Boolean).pop() ?? url.hostname);
+    upload({ name, link: url.href });
+    field.value = "";
   });
 }
 

@@ -1,7 +1,9 @@
 /**
- * One file's row in the list: a thumbnail (or a placeholder for files that are not images), the
- * name, a bar, what was sent and what storage confirmed, speed and time left, and the buttons the
- * row's state allows. `data-state` is uploading | paused | done | failed | cancelled.
+ * One file's row in the list: a preview (the chosen image itself at once, from an object URL;
+ * the delivery host's thumbnail once uploaded; a placeholder for files that are not images), the
+ * name and size, a bar, what was sent and what storage confirmed, speed and time left, and the
+ * buttons the row's state allows. `data-state` is uploading | paused | done | failed | cancelled.
+ * A row "from a link" has no bytes in the page: its bar is indeterminate until the server answers.
  */
 import type { UploadProgress } from "@trove/sdk/upload";
 import { formatBytes, formatDuration, transferRate } from "./format-transfer.js";
@@ -24,6 +26,8 @@ export interface UploadRow {
   paused(): void;
   resumed(): void;
   done(details: { fileNo: string; url: string; thumbnail: string | undefined }): void;
+  /** Frees the local preview (call when the row is removed). */
+  release(): void;
   failed(message: string): void;
   cancelled(): void;
 }
@@ -43,29 +47,46 @@ function child<K extends keyof HTMLElementTagNameMap>(tag: K, className: string)
   return element;
 }
 
-/** The file's extension (or "file") in a box, where an image would show its thumbnail. */
-function placeholder(file: File): HTMLSpanElement {
+/** The file's extension (or "file", or "link") in a box, where an image would show its thumbnail. */
+function placeholder(source: RowSource): HTMLSpanElement {
   const element = child("span", "placeholder");
-  element.textContent = /\.([a-z0-9]{1,5})$/i.exec(file.name)?.[1]?.toUpperCase() ?? "FILE";
+  const extension = /\.([a-z0-9]{1,5})$/i.exec(source.name)?.[1]?.toUpperCase();
+  element.textContent = source instanceof File ? (extension ?? "FILE") : "LINK";
   return element;
 }
 
-export function createUploadRow(file: File, actions: RowActions): UploadRow {
+/** A chosen file, or a link the server fetches (remote-URL upload). */
+export type RowSource = File | { name: string; link: string };
+
+export function createUploadRow(source: RowSource, actions: RowActions): UploadRow {
   const element = child("li", "upload");
-  element.dataset.name = file.name;
+  element.dataset.name = source.name;
 
   const thumb = child("img", "thumb");
   thumb.alt = "";
   thumb.hidden = true;
-  const fallback = placeholder(file);
-  // A file the server could not thumbnail (not an image it decodes) keeps its placeholder.
+  const fallback = placeholder(source);
+  // A file this browser (HEIC) or the server cannot show as an image keeps its placeholder.
   thumb.addEventListener("error", () => {
     thumb.hidden = true;
     fallback.hidden = false;
   });
+  // The chosen image itself, before a byte is sent; revoked when the server's thumbnail replaces it.
+  let localPreview: string | undefined;
+  if (source instanceof File && source.type.startsWith("image/")) {
+    localPreview = URL.createObjectURL(source);
+    thumb.src = localPreview;
+    thumb.hidden = false;
+    fallback.hidden = true;
+  }
+  const release = () => {
+    if (localPreview) URL.revokeObjectURL(localPreview);
+    localPreview = undefined;
+  };
 
   const name = child("span", "name");
-  name.textContent = `${file.name} · ${formatBytes(file.size)}`;
+  name.textContent =
+    source instanceof File ? `${source.name} · ${formatBytes(source.size)}` : `${source.name} · link`;
   const bar = child("progress", "bar");
   bar.max = 100;
   bar.value = 0;
@@ -108,7 +129,9 @@ export function createUploadRow(file: File, actions: RowActions): UploadRow {
     started(canPause) {
       pausable = canPause;
       percent = 0;
-      bar.value = 0;
+      // A link's row has no byte progress: an indeterminate bar while the server fetches it.
+      if (source instanceof File) bar.value = 0;
+      else bar.removeAttribute("value");
       detail.textContent = "";
       setState("uploading");
     },
@@ -136,11 +159,13 @@ export function createUploadRow(file: File, actions: RowActions): UploadRow {
       link.href = url;
       link.hidden = false;
       if (thumbnail) {
+        release();
         thumb.src = thumbnail;
         thumb.hidden = false;
         fallback.hidden = true;
       }
     },
+    release,
     failed(message) {
       setState("failed", "failed");
       detail.textContent = message;
