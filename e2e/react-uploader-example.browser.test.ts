@@ -1,7 +1,8 @@
 // Smoke test of examples/react-upload as its README builds it (`vite build` with the `VITE_*`
 // variables, the static site served from loopback) in real Chromium against the real server: one
 // image chosen in <TroveUploader> is uploaded with the public key, stored byte-exact, and shown in
-// the gallery from the delivery host. The components themselves are tested in depth by
+// the gallery from the delivery host; a file dropped anywhere on the page is previewed and
+// uploaded; the dialog variant opens, uploads and gives focus back. The components themselves are tested in depth by
 // react-uploader.browser.test.ts. Runs with TROVE_BROWSER_TESTS=1.
 import { fileURLToPath } from "node:url";
 import { useChromium } from "@trove/test-support/browser/browser-per-file";
@@ -10,7 +11,9 @@ import type { StaticServer } from "@trove/test-support/browser/static-server";
 import { useServerProcess } from "@trove/test-support/server-per-file";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminClient } from "./support/admin-client.js";
+import { axeViolations } from "./support/axe.js";
 import { digestOf, downloadSha256 } from "./support/page-assertions.js";
+import { dragFilesOver, dropDraggedFiles } from "./support/page-transfer.js";
 import { gradientPng } from "./support/png.js";
 
 const EXAMPLE = fileURLToPath(new URL("../examples/react-upload", import.meta.url));
@@ -35,9 +38,9 @@ describe("examples/react-upload in Chromium", () => {
     const { tab } = chrome;
     const { page } = tab;
     const png = gradientPng(480, 360);
+    // The inline uploader's input (the dialog's uploader is mounted too, closed).
     await page
-      .getByLabel(/Drop files here/)
-      .and(page.locator("input"))
+      .locator("main > .trove-uploader .trove-uploader__zone input")
       .setInputFiles({ name: "example.png", mimeType: "image/png", buffer: png });
     await page
       .locator('li.trove-upload[data-name="example.png"][data-state="done"]')
@@ -61,5 +64,39 @@ describe("examples/react-upload in Chromium", () => {
       (img) => img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0,
       await image.elementHandle(),
     );
+  });
+
+  it("takes a file dropped anywhere on the page, previews it in its row and uploads it", async () => {
+    const { page } = chrome.tab;
+    const png = gradientPng(200, 100);
+    await dragFilesOver(page, "h1", [{ name: "dropped.png", mimeType: "image/png", buffer: png }]);
+    await page.locator(".trove-uploader__overlay").waitFor();
+    await dropDraggedFiles(page, "h1");
+    const row = page.locator('main > .trove-uploader li.trove-upload[data-name="dropped.png"]');
+    expect(await row.locator(".trove-upload__preview img").getAttribute("src")).toMatch(/^blob:/);
+    await row.and(page.locator('[data-state="done"]')).waitFor({ timeout: 60_000 });
+    const { files } = await adminClient(server).files.list({ name: "dropped" });
+    expect(await downloadSha256(files[0]!.url)).toEqual(digestOf(png));
+    expect(await axeViolations(page, { impacts: ["serious", "critical"] })).toEqual([]);
+  });
+
+  it("opens the dialog variant, uploads from it, and closes on Escape with focus back on its button", async () => {
+    const { page } = chrome.tab;
+    const opener = page.getByRole("button", { name: "Upload in a dialog" });
+    await opener.click();
+    const dialog = page.getByRole("dialog", { name: "Upload files" });
+    await dialog.waitFor();
+    await dialog
+      .locator(".trove-uploader__zone input")
+      .setInputFiles({ name: "dialog.png", mimeType: "image/png", buffer: gradientPng(50, 50) });
+    await dialog
+      .locator('li.trove-upload[data-name="dialog.png"][data-state="done"]')
+      .waitFor({ timeout: 60_000 });
+    expect(await axeViolations(page, { impacts: ["serious", "critical"] })).toEqual([]);
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "hidden" });
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Upload in a dialog");
+    // The gallery shows what the dialog uploaded.
+    await page.getByRole("region", { name: "Gallery" }).getByRole("img", { name: "dialog.png" }).waitFor();
   });
 });

@@ -1,5 +1,6 @@
-import { TroveImage, TroveUploader, TroveVideo, type UploadResult } from "@trove/react";
+import { TroveImage, TroveVideo, type UploadResult } from "@trove/react";
 import { type ReactNode, useState } from "react";
+import { UploadPanel } from "./upload-panel.js";
 
 // HEIC too: an iPhone photo is shown through delivery URLs, which convert it to WebP/AVIF/JPEG.
 const IMAGE_FORMATS = new Set(["png", "jpg", "jpeg", "webp", "gif", "avif", "heic"]);
@@ -14,12 +15,7 @@ export function App() {
   return (
     <main>
       <h1>Upload to Trove</h1>
-      <TroveUploader
-        options={{ folder: "react-example" }}
-        maxSize={100 * 1024 * 1024}
-        hint="Any file up to 100 MB; files over 8 MB go up in parts and can pause"
-        onComplete={(file) => setUploaded((all) => [file, ...all])}
-      />
+      <UploadPanel onComplete={(file) => setUploaded((all) => [file, ...all])} />
       <Gallery id="gallery-title" title="Gallery" files={images}>
         {(file) => <TroveImage src={file} alt={file.name} width={240} height={180} placeholder="blur" />}
       </Gallery>
