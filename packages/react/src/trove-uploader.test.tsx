@@ -79,6 +79,7 @@ describe("<TroveUploader> sources, previews and strings", () => {
     expect(icon?.getAttribute("data-kind")).toBe("pdf");
     expect(icon?.getAttribute("aria-hidden")).toBe("true");
     expect(document.querySelector('li[data-name="terms.pdf"]')?.textContent).toContain("8 B");
+    expect(document.querySelector(".trove-uploader__total")?.textContent).toBe("2 files · 0 B of 508 B");
   });
 
   it("uploads from a link through the client's remote-URL upload, named after the link, refusing a non-http text", async () => {

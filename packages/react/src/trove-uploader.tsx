@@ -239,6 +239,7 @@ export function TroveUploader({
           ))}
         </ul>
       ) : null}
+      {upload.items.length > 0 ? <TotalLine items={upload.items} strings={strings} /> : null}
       {upload.items.length > 0 ? (
         <ul className="trove-uploader__list" aria-label={strings.uploadsList}>
           {upload.items.map((item) => (
@@ -255,6 +256,27 @@ export function TroveUploader({
         {announcement}
       </p>
     </section>
+  );
+}
+
+/** Files, and bytes sent of all of them together (a link's row counts once the server has it). */
+function TotalLine({ items, strings }: { items: readonly UploadItem[]; strings: UploaderStrings }) {
+  const { locale } = strings;
+  let sent = 0;
+  let size = 0;
+  for (const item of items) {
+    const total = item.result?.size ?? item.total;
+    size += total;
+    sent += item.status === "done" ? total : item.sent;
+  }
+  return (
+    <p className="trove-uploader__total">
+      {strings.total(
+        plural(strings.files, items.length, locale),
+        formatBytes(sent, locale),
+        formatBytes(size, locale),
+      )}
+    </p>
   );
 }
 

@@ -41,6 +41,8 @@ export interface UploaderStrings {
   /** `files(3)` → "3 files". */
   files: PluralForms;
   sentOf: (sent: string, total: string) => string;
+  /** The line over the list: `total("3 files", "1.2 MB", "4.0 MB")`. */
+  total: (files: string, sent: string, size: string) => string;
   confirmed: (bytes: string) => string;
   timeLeft: (duration: string) => string;
   resumeStored: (name: string, percent: string) => string;
@@ -92,6 +94,7 @@ export const ENGLISH: UploaderStrings = {
   startAll: (_count, files) => `Upload ${files}`,
   files: { one: "# file", other: "# files" },
   sentOf: (sent, total) => `${sent} of ${total}`,
+  total: (files, sent, size) => `${files} · ${sent} of ${size}`,
   confirmed: (bytes) => `${bytes} confirmed`,
   timeLeft: (duration) => `${duration} left`,
   resumeStored: (name, percent) => `Resume ${name} (${percent}): choose the file again.`,
