@@ -3,7 +3,18 @@ import { defineConfig } from "tsup";
 export default defineConfig({
   // One build for all entries, split into shared chunks: TroveError & co. exist once per format,
   // so `instanceof` holds across `@trove/sdk`, `@trove/sdk/upload` and `@trove/sdk/node`.
-  entry: ["src/index.ts", "src/upload.ts", "src/transform.ts", "src/node.ts", "src/placeholder.ts"],
+  entry: [
+    "src/index.ts",
+    "src/upload.ts",
+    "src/transform.ts",
+    "src/node.ts",
+    "src/placeholder.ts",
+    // Server glue (issue #35): the token route and its adapters, and the next/image loader.
+    "src/token-route/index.ts",
+    "src/token-route/express.ts",
+    "src/token-route/fastify.ts",
+    "src/next-image.ts",
+  ],
   format: ["esm", "cjs"],
   splitting: true,
   dts: true,
