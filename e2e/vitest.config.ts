@@ -12,14 +12,22 @@ const BROWSER_SUITES = [
   "**/react-uploader-example.browser.test.ts",
   "**/trove-video.browser.test.ts",
   "**/tus-upload.browser.test.ts",
+  "**/next-app.browser.test.ts",
 ];
 const browserTests = process.env.TROVE_BROWSER_TESTS === "1";
+// examples/next-app's suite runs `next build` first: only with TROVE_NEXT_TESTS=1 too (its own CI stage).
+const NEXT_SUITES = process.env.TROVE_NEXT_TESTS === "1" ? [] : ["**/next-app.browser.test.ts"];
 // Suites that need a PostgreSQL server run only when TROVE_TEST_DATABASE_URL names one.
 const POSTGRES_SUITES = process.env.TROVE_TEST_DATABASE_URL ? [] : ["**/*.postgres.test.ts"];
 
 export default troveProject("e2e", {
   globalSetup: ["@trove/test-support/global-setup"],
-  exclude: [...configDefaults.exclude, ...(browserTests ? [] : BROWSER_SUITES), ...POSTGRES_SUITES],
+  exclude: [
+    ...configDefaults.exclude,
+    ...(browserTests ? [] : BROWSER_SUITES),
+    ...NEXT_SUITES,
+    ...POSTGRES_SUITES,
+  ],
   testTimeout: 180_000,
   hookTimeout: 120_000,
   // Each file starts its own server process; two at a time is what 2 cores carry.
