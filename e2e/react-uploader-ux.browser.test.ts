@@ -109,6 +109,13 @@ describe("<TroveUploader> sources, previews, modal and accessibility in Chromium
     await waitForState(page, "slow.bin", "done");
     await waitForState(page, "dunes.png", "done");
     await expectAccessible(page, "done");
+    // The dark default look passes too (contrast is where a dark theme usually fails).
+    await page.emulateMedia({ colorScheme: "dark" });
+    expect(await page.locator(".trove-uploader").evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(
+      "rgb(22, 25, 34)",
+    );
+    await expectAccessible(page, "done, dark");
+    await page.emulateMedia({ colorScheme: "light" });
 
     // Removing a row revokes its object URL: the blob is gone.
     const src = (await image.getAttribute("src"))!;
