@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import type { TroveError } from "../internal/errors.js";
+import { RateLimitError, type TroveError } from "../internal/errors.js";
 import { createTokenRoute, type TokenRouteOptions } from "./index.js";
 
 // The refusals the route makes before any token is minted. Minting itself, and Trove's own
@@ -90,6 +90,28 @@ describe("createTokenRoute's refusals", () => {
       message: "An unexpected error occurred",
     });
     expect(onError).toHaveBeenCalledWith(failure);
+  });
+
+  it("keeps Trove's 429 a 429 with its wait, so the page backs off (the SDK has retried already)", async () => {
+    const limited = new RateLimitError("Too many requests", {
+      code: "RATE_LIMITED",
+      status: 429,
+      retryAfterSeconds: 7,
+    });
+    const handler = createTokenRoute({
+      client: { uploadTokens: { create: () => Promise.reject(limited) } },
+      policy: () => ({}),
+      onError: () => {},
+    });
+    const response = await handler(post());
+    expect(response.status).toBe(429);
+    expect(response.headers.get("retry-after")).toBe("7");
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(await response.json()).toEqual({
+      error: "Too Many Requests",
+      message: expect.stringContaining("7"),
+      retryAfterSeconds: 7,
+    });
   });
 
   it("refuses at start-up a public key, an upload token, or no baseUrl: none of them can mint", () => {
