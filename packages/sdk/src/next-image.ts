@@ -1,9 +1,10 @@
 // `@trove/sdk/next-image`: a `next/image` custom loader that asks Trove's delivery host for each
-// width Next wants, `{assets}/{workspace_no}/w_{width},q_{quality},f_auto/{path}`, so Next's own
-// image optimiser is not needed. In next.config: `images: { loader: "custom", loaderFile:
-// "./trove-loader.ts" }`, that file exporting `createTroveLoader({ … })` (or this entry's
-// default, configured by NEXT_PUBLIC_TROVE_ASSETS_URL and NEXT_PUBLIC_TROVE_WORKSPACE).
+// width Next wants, `{assets}/{workspace_no}/w_{width},f_auto,q_{quality}/{path}`, so Next's own
+// image optimiser is not needed. next.config names a loader file (`images: { loader: "custom",
+// loaderFile }`) that exports `createTroveLoader({ … })` (examples/next-app/trove-loader.ts), or
+// this entry's default, configured by NEXT_PUBLIC_TROVE_ASSETS_URL and NEXT_PUBLIC_TROVE_WORKSPACE.
 import { MAX_DIMENSION, type TransformStep } from "@trove/schema";
+import { trimAssetsUrl } from "@trove/schema/zod-free";
 import { type DeliveryTarget, deliveryUrl } from "./internal/delivery-url.js";
 import { invalidArgument } from "./internal/invalid-argument.js";
 
@@ -44,7 +45,7 @@ export function createTroveLoader(options: TroveLoaderOptions): TroveLoader {
       `createTroveLoader needs assetsUrl as an http(s) URL, not ${JSON.stringify(options.assetsUrl)}`,
     );
   }
-  const assetsUrl = options.assetsUrl.replace(/\/+$/, "");
+  const assetsUrl = trimAssetsUrl(options.assetsUrl);
   const format = options.format ?? "auto";
   return ({ src, width, quality }) => {
     if (src.startsWith("/")) return src;
