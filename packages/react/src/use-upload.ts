@@ -32,7 +32,8 @@ export interface UseUploadResult {
   /**
    * Adds a row the server fetches from an http(s) URL (remote-URL upload); returns its id. It
    * reports no byte progress and cannot pause; `options` apply as to files (but for `fileName`,
-   * the link's last path segment unless the options name one).
+   * the link's last path segment unless the options name one). Throws a TypeError for a string
+   * that is not an absolute URL.
    */
   addLink(url: string | URL): string;
   /** Swaps a waiting file for another (an edited image) before it is sent. */
