@@ -91,28 +91,41 @@ export interface TusExchange {
   location: string | undefined;
 }
 
-/**
- * Every answered request the page sends to `endpoint` (and the upload URLs under it), in order.
- * Requests cut off by a reload have no answer and are not listed.
- */
-export function logTusExchanges(page: Page, endpoint: string): TusExchange[] {
-  const log: TusExchange[] = [];
-  page.on("response", async (response) => {
+export interface TusExchangeLog {
+  /** Answered requests in the order their answers came; cut-off requests are not listed. */
+  exchanges: TusExchange[];
+  /** Resolves once every answer seen so far is in `exchanges` (reading headers is asynchronous). */
+  settled(): Promise<void>;
+}
+
+/** Logs every request the page sends to `endpoint` (and the upload URLs under it) with its answer. */
+export function logTusExchanges(page: Page, endpoint: string): TusExchangeLog {
+  const exchanges: TusExchange[] = [];
+  const pending: Promise<void>[] = [];
+  page.on("response", (response) => {
     const request = response.request();
     if (!request.url().startsWith(endpoint) || request.method() === "OPTIONS") return;
-    const sent = await request.allHeaders();
-    const answer = await response.allHeaders();
-    const location = answer.location ? new URL(answer.location, request.url()).href : undefined;
-    log.push({
-      method: request.method(),
-      url: request.url(),
-      requestOffset: numberOrUndefined(sent["upload-offset"]),
-      status: response.status(),
-      responseOffset: numberOrUndefined(answer["upload-offset"]),
-      location,
-    });
+    const slot = exchanges.length;
+    exchanges.length += 1;
+    pending.push(
+      Promise.all([request.allHeaders(), response.allHeaders()]).then(([sent, answer]) => {
+        exchanges[slot] = {
+          method: request.method(),
+          url: request.url(),
+          requestOffset: numberOrUndefined(sent["upload-offset"]),
+          status: response.status(),
+          responseOffset: numberOrUndefined(answer["upload-offset"]),
+          location: answer.location ? new URL(answer.location, request.url()).href : undefined,
+        };
+      }),
+    );
   });
-  return log;
+  return {
+    exchanges,
+    settled: async () => {
+      await Promise.all(pending);
+    },
+  };
 }
 
 const numberOrUndefined = (value: string | undefined) => (value === undefined ? undefined : Number(value));

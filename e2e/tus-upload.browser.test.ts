@@ -67,7 +67,8 @@ describe("examples/tus-upload in Chromium", () => {
   describe.each([uppyDriver, tusJsDriver])("$name", (client: TusClientDriver) => {
     it("uploads a 6 MB file over tus and shows its file_no", async () => {
       const { page } = chrome.tab;
-      const exchanges = logTusExchanges(page, endpoint());
+      const log = logTusExchanges(page, endpoint());
+      const { exchanges } = log;
       const name = `${client.name}-whole.bin`;
       const { path, bytes } = await randomFile(name);
 
@@ -75,6 +76,7 @@ describe("examples/tus-upload in Chromium", () => {
       const shown = await client.finished(page);
 
       await expectStored(shown, name, bytes);
+      await log.settled();
       // It went over tus: one creation, then PATCHes to the URL Trove gave.
       const created = exchanges.filter((exchange) => exchange.method === "POST");
       expect(created).toHaveLength(1);
@@ -87,13 +89,15 @@ describe("examples/tus-upload in Chromium", () => {
 
     it("resumes after a reload half-way from the offset Trove kept", async () => {
       const { page } = chrome.tab;
-      const exchanges = logTusExchanges(page, endpoint());
+      const log = logTusExchanges(page, endpoint());
+      const { exchanges } = log;
       const name = `${client.name}-resumed.bin`;
       const { path, bytes } = await randomFile(name);
 
       await throttleUploads(page, THROTTLED_BYTES_PER_SECOND);
       await client.choose(page, path);
       await client.waitForProgress(page, 30);
+      await log.settled();
       const before = exchanges.length;
       const created = exchanges.find((exchange) => exchange.method === "POST");
       expect(created?.location, "the upload was created before the reload").toBeDefined();
@@ -105,6 +109,7 @@ describe("examples/tus-upload in Chromium", () => {
       const shown = await client.finished(page);
 
       await expectStored(shown, name, bytes);
+      await log.settled();
       const after = exchanges.slice(before);
       expect(
         after.filter((exchange) => exchange.method === "POST"),
