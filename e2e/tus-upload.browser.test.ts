@@ -128,4 +128,29 @@ describe("examples/tus-upload in Chromium", () => {
       expect(after.at(-1)).toMatchObject({ method: "PATCH", status: 204, responseOffset: SIZE });
     });
   });
+
+  it("refuses to start when built with a private key, and sends it nowhere", async () => {
+    const { page } = chrome.tab;
+    const misconfigured = await startExampleSite(EXAMPLE, server, {
+      VITE_TROVE_PUBLIC_KEY: server.keys.private,
+    });
+    try {
+      const toServer: string[] = [];
+      page.on("request", (request) => {
+        if (request.url().startsWith(server.baseUrl)) toServer.push(`${request.method()} ${request.url()}`);
+      });
+      await page.goto(`${misconfigured.url}/`);
+      await expect
+        .poll(() => page.getByRole("alert").textContent())
+        .toContain("VITE_TROVE_PUBLIC_KEY must be a public key");
+      // Neither client was mounted: no Dashboard, and the file input starts nothing.
+      expect(await page.locator("#uppy .uppy-Dashboard").count()).toBe(0);
+      await page
+        .locator("#tus-file")
+        .setInputFiles({ name: "x.bin", mimeType: "application/octet-stream", buffer: Buffer.from("x") });
+      expect(toServer).toEqual([]);
+    } finally {
+      await misconfigured.close();
+    }
+  });
 });
