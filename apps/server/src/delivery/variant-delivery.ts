@@ -55,6 +55,7 @@ import { ObjectNotFoundError } from "../storage/driver.js";
 import { readObjectHead } from "../storage/object-keys.js";
 import { resolveTransform } from "../transforms/resolve-transform.js";
 import { isVideoFile } from "../video/is-video-file.js";
+import { parseStreamPath } from "../video/stream-path.js";
 import { deliveryAccess } from "./access-check.js";
 import { AUTO_WIDTH_CLIENT_HINTS, resolveAutoWidth } from "./auto-width.js";
 import type { DeliveryDeps } from "./delivery-deps.js";
@@ -62,6 +63,7 @@ import { type DeliveryFile, PUBLIC_CACHE_CONTROL } from "./delivery-file.js";
 import { etagMatches } from "./etag-match.js";
 import type { DeliveryFallback } from "./file-delivery.js";
 import { resolveLayerSources } from "./layer-source.js";
+import { signatureQuery } from "./signed-playlist.js";
 import { basePaths, startsWithTransformStep } from "./transform-path.js";
 import { type RenderedVariant, VariantRenderer } from "./variant-renderer.js";
 import { type VariantOwner, VariantStore } from "./variant-store.js";
@@ -256,8 +258,14 @@ export function variantDelivery(app: DeliveryDeps, videos?: VideoDelivery): Vari
     return sendBuffer(request, reply, rendered.body, rendered.mimeType);
   };
 
+  /** The stored video a streaming URL names (src/video/stream-path.ts), with the other candidates. */
+  const candidatePaths = (path: string) => {
+    const stream = videos ? parseStreamPath(path) : null;
+    return stream ? [...basePaths(path), stream.filePath] : basePaths(path);
+  };
+
   const fallback: DeliveryFallback = {
-    basePaths,
+    basePaths: candidatePaths,
     claims: startsWithTransformStep,
     serve: async (request, reply, target, bases) => {
       for (const path of basePaths(target.path)) {
@@ -281,7 +289,23 @@ export function variantDelivery(app: DeliveryDeps, videos?: VideoDelivery): Vari
         });
         return true;
       }
-      return false;
+      const stream = videos ? parseStreamPath(target.path) : null;
+      const file = stream ? bases.get(stream.filePath) : undefined;
+      if (!stream || !file || !videos || !isVideoFile(file)) return false;
+      // A signature covers the file and the ladder step: the whole package (./signed-playlist.ts).
+      const access = deliveryAccess(
+        app,
+        request,
+        { workspaceNo: target.workspaceNo, transform: stream.step },
+        file,
+        PUBLIC_CACHE_CONTROL,
+      );
+      if (!access) return false;
+      await videos.serveStream(request, reply, file, stream, {
+        cacheControl: access.cacheControl,
+        ...(access.signed ? { signatureQuery: signatureQuery(request.query as object) } : {}),
+      });
+      return true;
     },
   };
   return { fallback, serve, settled: () => variants.settled(), close: () => variants.close() };

@@ -20,21 +20,31 @@
  * Use is recorded at most once a minute per output and process, like VariantStore's.
  */
 import { createHash } from "node:crypto";
-import { canonicalVideoTransform, parseVideoTransform, TransformParseError } from "@trove/schema";
+import {
+  canonicalVideoTransform,
+  parseVideoTransform,
+  streamingStepHeights,
+  TransformParseError,
+} from "@trove/schema";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { HttpError } from "../errors/http-error.js";
 import { sniffVideoContainer, VIDEO_SNIFF_BYTES } from "../media/video/sniff-video-container.js";
+import { streamFileMimeType } from "../media/video/stream-package.js";
+import type { ObjectStat } from "../storage/driver.js";
 import { readObjectHead } from "../storage/object-keys.js";
-import { videoOutputKey } from "../video/video-output-key.js";
+import { isStreamEntry, type StreamRequest } from "../video/stream-path.js";
+import { streamPackageFileKey, videoOutputKey } from "../video/video-output-key.js";
 import {
   findVideoOutput,
   requeueVideoOutput,
   touchVideoOutput,
   triggerVideoOutput,
+  type VideoOutputRow,
 } from "../video/video-output-rows.js";
 import { videoToolsFor } from "../video/video-tools.js";
 import type { DeliveryDeps } from "./delivery-deps.js";
 import type { DeliveryFile } from "./delivery-file.js";
+import { signDashManifest, signHlsPlaylist } from "./signed-playlist.js";
 import { sendStoredObject } from "./stored-object-sender.js";
 
 /** Seconds a client is told to wait before asking again for an output being rendered. */
@@ -59,6 +69,11 @@ export interface VideoServeOptions {
   cacheControl: string;
 }
 
+export interface StreamServeOptions extends VideoServeOptions {
+  /** The request's `exp`/`sig` query when it was signed: carried onto the manifests' URIs. */
+  signatureQuery?: string;
+}
+
 export interface VideoDelivery {
   serve(
     request: FastifyRequest,
@@ -66,6 +81,18 @@ export interface VideoDelivery {
     file: DeliveryFile,
     transform: string,
     options: VideoServeOptions,
+  ): Promise<FastifyReply>;
+  /**
+   * A file of the streaming package of `stream.step` (src/video/stream-path.ts): the master
+   * playlist and the DASH manifest go through the lifecycle above (202 until the package is
+   * ready); the media playlists and segments of a package not ready are 404 and start nothing.
+   */
+  serveStream(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    file: DeliveryFile,
+    stream: StreamRequest,
+    options: StreamServeOptions,
   ): Promise<FastifyReply>;
 }
 
@@ -131,36 +158,154 @@ export function videoDelivery(
       }
 
       const cacheKey = videoOutputKey(file.storageKey, canonical);
-      const row = await findVideoOutput(app.db, cacheKey);
-      if (!row) {
-        await assertTransformable();
-        const made = await triggerVideoOutput(app.db, { cacheKey, fileId: file.id, transform: canonical });
-        // Rendered here at once if this instance runs workers, not after its next poll.
-        if (made) app.wakeJobs?.();
-        return status(request, reply, made ? "triggered" : "processing", canonical);
-      }
-      if (row.status === "failed") {
-        const code = row.errorCode ?? "VIDEO_FAILED";
-        throw new HttpError(422, `${code}: ${FAILURES[code] ?? FAILURES.VIDEO_FAILED}`);
-      }
-      if (row.status !== "ready") return status(request, reply, "processing", canonical);
-
-      const stat = await app.storage.stat(cacheKey);
-      if (!stat) {
-        const requeued = await requeueVideoOutput(app.db, cacheKey);
-        if (requeued) app.wakeJobs?.();
-        return status(request, reply, requeued ? "triggered" : "processing", canonical);
-      }
+      const ready = await lifecycle(request, reply, file, canonical, cacheKey, cacheKey, assertTransformable);
+      if (!("stat" in ready)) return ready;
       recordUse(request, cacheKey);
       return sendStoredObject(app.storage, request, reply, {
         ...stored,
-        updatedAt: row.updatedAt,
+        updatedAt: ready.row.updatedAt,
         storageKey: cacheKey,
-        size: stat.size,
+        size: ready.stat.size,
         // The ETag: the original's content and the transform, as for image variants.
-        hash: `${file.hash.slice(0, 32)}-${createHash("sha256").update(canonical).digest("hex").slice(0, 16)}`,
-        mimeType: row.mimeType ?? "application/octet-stream",
+        hash: outputHash(file, canonical),
+        mimeType: ready.row.mimeType ?? "application/octet-stream",
       });
     },
+
+    async serveStream(request, reply, file, stream, options) {
+      const located = await videoToolsFor(app.config.video);
+      if (!located.tools) throw new HttpError(503, located.reason, { expose: true });
+      let heights: number[];
+      try {
+        heights = streamingStepHeights(stream.step) ?? [];
+      } catch (error) {
+        if (error instanceof TransformParseError) {
+          throw new HttpError(400, error.message, { errorCode: "INVALID_TRANSFORM", cause: error });
+        }
+        throw error;
+      }
+      // `processing` and `st_240_360_480_720_1080` are one package.
+      const canonical = `st_${heights.join("_")}`;
+      const packageKey = videoOutputKey(file.storageKey, canonical);
+      const fileKey = streamPackageFileKey(packageKey, stream.file);
+      if (!isStreamEntry(stream)) {
+        // A part of the package: served only once the package is ready, never a trigger.
+        const row = await findVideoOutput(app.db, packageKey);
+        const stat = row?.status === "ready" ? await app.storage.stat(fileKey) : null;
+        if (!row || !stat) throw new HttpError(404, "Not found: the stream is not ready");
+        return sendStreamFile(request, reply, file, stream, fileKey, stat.size, row.updatedAt, options);
+      }
+      const assertTransformable = async () => {
+        const head = await readObjectHead(app.storage, file.storageKey, VIDEO_SNIFF_BYTES);
+        if (!sniffVideoContainer(head)) {
+          throw new HttpError(400, `This file is not a video Trove can stream (${file.mimeType})`);
+        }
+      };
+      const ready = await lifecycle(
+        request,
+        reply,
+        file,
+        canonical,
+        packageKey,
+        fileKey,
+        assertTransformable,
+      );
+      if (!("stat" in ready)) return ready;
+      recordUse(request, packageKey);
+      return sendStreamFile(
+        request,
+        reply,
+        file,
+        stream,
+        fileKey,
+        ready.stat.size,
+        ready.row.updatedAt,
+        options,
+      );
+    },
   };
+
+  /**
+   * The output's state: a 202 (triggered, processing) or 422 reply, or the ready row and the stat
+   * of `readyKey` (its object, or a package's manifest). A ready row whose object is gone is
+   * queued again.
+   */
+  async function lifecycle(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    file: DeliveryFile,
+    canonical: string,
+    cacheKey: string,
+    readyKey: string,
+    assertTransformable: () => Promise<void>,
+  ): Promise<FastifyReply | { row: VideoOutputRow; stat: ObjectStat }> {
+    const row = await findVideoOutput(app.db, cacheKey);
+    if (!row) {
+      await assertTransformable();
+      const made = await triggerVideoOutput(app.db, { cacheKey, fileId: file.id, transform: canonical });
+      // Rendered here at once if this instance runs workers, not after its next poll.
+      if (made) app.wakeJobs?.();
+      return status(request, reply, made ? "triggered" : "processing", canonical);
+    }
+    if (row.status === "failed") {
+      const code = row.errorCode ?? "VIDEO_FAILED";
+      throw new HttpError(422, `${code}: ${FAILURES[code] ?? FAILURES.VIDEO_FAILED}`);
+    }
+    if (row.status !== "ready") return status(request, reply, "processing", canonical);
+    const stat = await app.storage.stat(readyKey);
+    if (!stat) {
+      const requeued = await requeueVideoOutput(app.db, cacheKey);
+      if (requeued) app.wakeJobs?.();
+      return status(request, reply, requeued ? "triggered" : "processing", canonical);
+    }
+    return { row, stat };
+  }
+
+  /**
+   * A package file: segments from storage with Range; a manifest of a signed request read and
+   * served with the signature on each URI it names (./signed-playlist.ts), unsigned ones as stored.
+   */
+  async function sendStreamFile(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    file: DeliveryFile,
+    stream: StreamRequest,
+    key: string,
+    size: number,
+    updatedAt: Date,
+    options: StreamServeOptions,
+  ): Promise<FastifyReply> {
+    const mimeType = streamFileMimeType(stream.file);
+    const manifest = stream.file.endsWith(".m3u8") || stream.file.endsWith(".mpd");
+    if (!manifest || options.signatureQuery === undefined) {
+      return sendStoredObject(app.storage, request, reply, {
+        updatedAt,
+        cacheControl: options.cacheControl,
+        storageKey: key,
+        size,
+        hash: outputHash(file, `${stream.step}/${stream.file}`),
+        mimeType,
+      });
+    }
+    const stored = await streamToString(await app.storage.get(key));
+    const body = stream.file.endsWith(".mpd")
+      ? signDashManifest(stored, options.signatureQuery)
+      : signHlsPlaylist(stored, options.signatureQuery);
+    reply
+      .header("cache-control", options.cacheControl)
+      .header("content-length", String(Buffer.byteLength(body)))
+      .type(mimeType);
+    return request.method === "HEAD" ? reply.send() : reply.send(body);
+  }
+}
+
+/** The ETag of an output: the original's content and what was made of it, as for image variants. */
+function outputHash(file: DeliveryFile, made: string): string {
+  return `${file.hash.slice(0, 32)}-${createHash("sha256").update(made).digest("hex").slice(0, 16)}`;
+}
+
+async function streamToString(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks).toString("utf8");
 }

@@ -7,7 +7,9 @@
  * 2. Waits for a slot of this instance's TranscodeGate (TROVE_VIDEO_CONCURRENCY).
  * 3. Checks the original's first bytes are a whitelisted container, gets it as a local path,
  *    probes it (limits: duration, frame size, frame rate), transcodes it into a temp file under
- *    `<dataDir>/tmp` (limits: time, output size), puts that at the row's cache key.
+ *    `<dataDir>/tmp` (limits: time, output size), puts that at the row's cache key. A streaming
+ *    ladder (`st_…`) is packaged instead (src/media/video/stream-package.ts): every file of the
+ *    package under the row's key (streamPackageFileKey), the size limit on all of them together.
  * 4. Marks the row `ready` with the output's type and size, then evicts the file's least recently
  *    used outputs beyond TROVE_MAX_VARIANTS_PER_FILE.
  *
@@ -20,7 +22,7 @@
 import { createReadStream } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { parseVideoTransform } from "@trove/schema";
+import { parseVideoTransform, streamingStepHeights } from "@trove/schema";
 import type { FastifyBaseLogger } from "fastify";
 import type { ServerConfig } from "../config.js";
 import type { PrismaClient } from "../generated/prisma/client.js";
@@ -29,6 +31,7 @@ import { PermanentJobError } from "../jobs/job-runner.js";
 import { resolveMediaLimits } from "../media/media-limits.js";
 import { probeVideo } from "../media/video/probe-video.js";
 import { sniffVideoContainer, VIDEO_SNIFF_BYTES } from "../media/video/sniff-video-container.js";
+import { HLS_MASTER_FILE, packageStream, streamFileMimeType } from "../media/video/stream-package.js";
 import { transcodeVideo } from "../media/video/transcode-video.js";
 import { VideoInputError, VideoRenderError } from "../media/video/video-errors.js";
 import { resolveVideoLimits } from "../media/video/video-limits.js";
@@ -36,7 +39,9 @@ import type { StorageDriver } from "../storage/driver.js";
 import { readObjectHead } from "../storage/object-keys.js";
 import { localVideoInput, VideoInputTooLargeError } from "./local-video-input.js";
 import { TranscodeGate } from "./transcode-gate.js";
+import { streamPackageFileKey } from "./video-output-key.js";
 import {
+  deleteVideoOutputObjects,
   evictVideoOutputs,
   failVideoOutput,
   finishVideoOutput,
@@ -82,6 +87,24 @@ export function createRenderVideoHandler(deps: RenderVideoDeps) {
     try {
       const input = await localVideoInput(storage, target.storageKey, workDir, maxInputBytes);
       const probe = await probeVideo(tools, input, container, limits);
+      const ladder = streamingStepHeights(target.transform);
+      if (ladder) {
+        // A streaming package: every file under the row's key, the master playlist's type on the row.
+        const outputDir = join(workDir, "stream");
+        await mkdir(outputDir);
+        const stream = await packageStream(tools, { input, probe, ladder, outputDir, limits, log });
+        for (const file of stream.files) {
+          await storage.put(
+            streamPackageFileKey(cacheKey, file.name),
+            createReadStream(join(outputDir, file.name)),
+            {
+              contentType: streamFileMimeType(file.name),
+              expectedSize: file.bytes,
+            },
+          );
+        }
+        return { bytes: stream.bytes, output: { mimeType: streamFileMimeType(HLS_MASTER_FILE) } };
+      }
       const transform = parseVideoTransform(target.transform);
       const output = join(workDir, "output");
       const result = await transcodeVideo(tools, { input, probe, transform, output, limits, log });
@@ -107,7 +130,7 @@ export function createRenderVideoHandler(deps: RenderVideoDeps) {
       ) {
         // The file was deleted while it rendered (its rows went by cascade, its objects with
         // deleteFileObjects, maybe before this put): nothing may name or keep this object.
-        await storage.delete(cacheKey);
+        await deleteVideoOutputObjects(storage, { cacheKey, transform: target.transform });
         return;
       }
       const evicted = await evictVideoOutputs(db, storage, target.fileId, config.delivery.maxVariantsPerFile);

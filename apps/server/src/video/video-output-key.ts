@@ -19,3 +19,12 @@ export function videoOutputKey(storageKey: string, canonicalTransform: string): 
     .digest("hex");
   return `${variantCachePrefix(storageKey)}video-${digest}`;
 }
+
+/**
+ * Where a file of a streaming package is stored: under its row's key, so the variant prefix
+ * holds it (deleteFileObjects removes it with the original) and eviction removes the whole
+ * package by listing the key's own prefix. `name` passes isStreamPackageFile.
+ */
+export function streamPackageFileKey(packageKey: string, name: string): string {
+  return `${packageKey}/${name}`;
+}

@@ -9,6 +9,7 @@
  * `video.render` job, in the same transaction: concurrent first requests, on any instance, make
  * one row and one job, and a row never exists without its job.
  */
+import { streamingStepHeights } from "@trove/schema";
 import type { PrismaClient } from "../generated/prisma/client.js";
 import { enqueueJob } from "../jobs/job-queue.js";
 import type { StorageDriver } from "../storage/driver.js";
@@ -139,12 +140,12 @@ export async function touchVideoOutput(db: Db, cacheKey: string): Promise<void> 
  */
 export async function evictVideoOutputs(
   db: Db,
-  storage: Pick<StorageDriver, "delete">,
+  storage: Pick<StorageDriver, "delete" | "list">,
   fileId: string,
   max: number,
 ): Promise<number> {
   // Rows first: a request that finds the row gone triggers the output again, which is correct.
-  const evicted = await db.$queryRaw<Array<{ cacheKey: string }>>`
+  const evicted = await db.$queryRaw<Array<{ cacheKey: string; transform: string }>>`
     DELETE FROM video_outputs
      WHERE cache_key IN (
            SELECT cache_key FROM (
@@ -153,7 +154,18 @@ export async function evictVideoOutputs(
                    ORDER BY last_used_at DESC, cache_key ASC
                   OFFSET ${max}) AS beyond
             WHERE beyond.status IN ('ready', 'failed'))
-    RETURNING cache_key AS "cacheKey"`;
-  for (const { cacheKey } of evicted) await storage.delete(cacheKey);
+    RETURNING cache_key AS "cacheKey", transform`;
+  for (const output of evicted) await deleteVideoOutputObjects(storage, output);
   return evicted.length;
+}
+
+/** An output's object, or every file of a streaming package (stored under `{cacheKey}/`). */
+export async function deleteVideoOutputObjects(
+  storage: Pick<StorageDriver, "delete" | "list">,
+  output: { cacheKey: string; transform: string },
+): Promise<void> {
+  if (streamingStepHeights(output.transform) === null) return storage.delete(output.cacheKey);
+  const files: string[] = [];
+  for await (const object of storage.list(`${output.cacheKey}/`)) files.push(object.key);
+  for (const key of files) await storage.delete(key);
 }

@@ -2,7 +2,12 @@ export { canonicalVideoTransform } from "./canonical-video-transform.js";
 export { checkDeliveryTransform } from "./delivery-transform.js";
 export { isVideoStep } from "./is-video-step.js";
 export { isVideoTransform, parseVideoTransform } from "./parse-video-transform.js";
-export { parseStreamingLadder } from "./streaming-ladder.js";
+export {
+  DEFAULT_STREAMING_LADDER,
+  DEFAULT_STREAMING_STEP,
+  parseStreamingLadder,
+  streamingStepHeights,
+} from "./streaming-ladder.js";
 export {
   DEFAULT_BLUR_STRENGTH,
   MAX_STREAMING_HEIGHT,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MAX_TRANSFORM_LENGTH } from "../transform/limits.js";
 import { TransformParseError } from "../transform/transform-parse-error.js";
-import { parseStreamingLadder } from "./streaming-ladder.js";
+import { parseStreamingLadder, streamingStepHeights } from "./streaming-ladder.js";
 
 describe("parseStreamingLadder", () => {
   it("reads the rendition heights", () => {
@@ -39,5 +39,14 @@ describe("parseStreamingLadder", () => {
     expect(() => parseStreamingLadder(`st_${"240_".repeat(MAX_TRANSFORM_LENGTH)}`)).toThrow(
       `streaming ladder is longer than ${MAX_TRANSFORM_LENGTH} characters`,
     );
+  });
+});
+
+describe("streamingStepHeights", () => {
+  it("reads processing as the default ladder, st_ as its own, anything else as no stream", () => {
+    expect(streamingStepHeights("processing")).toEqual([240, 360, 480, 720, 1080]);
+    expect(streamingStepHeights("st_360_720")).toEqual([360, 720]);
+    expect(streamingStepHeights("w_100")).toBeNull();
+    expect(() => streamingStepHeights("st_100")).toThrow(/144..2160/);
   });
 });

@@ -43,3 +43,19 @@ export function parseStreamingLadder(step: string): number[] {
 export function isStreamingLadder(step: string): boolean {
   return step.startsWith(PREFIX) && accepts(parseStreamingLadder, step);
 }
+
+/**
+ * The step the hosted service's DASH example uses in place of a ladder
+ * (`{ws}/processing/{path}/dash/manifest.mpd`): Trove reads it as DEFAULT_STREAMING_LADDER.
+ */
+export const DEFAULT_STREAMING_STEP = "processing";
+export const DEFAULT_STREAMING_LADDER: readonly number[] = [240, 360, 480, 720, 1080];
+
+/**
+ * The heights a streaming step names: `processing` the default ladder, `st_…` its own (throws
+ * TransformParseError when invalid); null for any other step.
+ */
+export function streamingStepHeights(step: string): number[] | null {
+  if (step === DEFAULT_STREAMING_STEP) return [...DEFAULT_STREAMING_LADDER];
+  return step.startsWith(PREFIX) ? parseStreamingLadder(step) : null;
+}
