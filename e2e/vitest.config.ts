@@ -8,11 +8,8 @@ const BROWSER_SUITES = [
   "**/browser-upload.test.ts",
   "**/example-browser-upload.test.ts",
   "**/example-backend-and-browser.chromium.test.ts",
-  "**/react-uploader.browser.test.ts",
-  "**/react-uploader-example.browser.test.ts",
-  "**/trove-video.browser.test.ts",
-  "**/tus-upload.browser.test.ts",
-  "**/next-app.browser.test.ts",
+  // Every Chromium suite is named *.browser.test.ts.
+  "**/*.browser.test.ts",
 ];
 const browserTests = process.env.TROVE_BROWSER_TESTS === "1";
 // examples/next-app's suite runs `next build` first: only with TROVE_NEXT_TESTS=1 too (its own CI stage).

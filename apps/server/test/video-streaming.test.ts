@@ -26,8 +26,11 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "trove-video-streaming-"));
   t = await createTestApp();
   ws = t.workspace.workspaceNo;
-  // 6 s: two segments of 4 s and 2 s per rendition.
-  clip = await makeTestVideo(dir, "clip.mp4", ["-preset", "ultrafast"], { seconds: 6 });
+  // 6 s (two segments of 4 s and 2 s per rendition), 640×360: at 240 high a 16:9 width rounds to
+  // 426, so the renditions' ratios differ unless the package sets one.
+  clip = await makeTestVideo(dir, "clip.mp4", ["-preset", "ultrafast", "-vf", "scale=640:360"], {
+    seconds: 6,
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -84,7 +87,7 @@ describe("HLS and DASH packages", () => {
     expect(master.headers["content-type"]).toBe("application/vnd.apple.mpegurl");
     expect(master.body).toMatch(/^#EXTM3U/);
     const resolutions = [...master.body.matchAll(/RESOLUTION=(\d+)x(\d+)/g)].map((m) => Number(m[2]));
-    // 480 is above the 240-high source: left out, never upscaled.
+    // 480 is above the 360-high source: left out, never upscaled.
     expect(resolutions).toEqual([144, 240]);
 
     const media = playlistUris(master.body).filter((uri) => uri.startsWith("media_"));

@@ -20,10 +20,11 @@ export function App() {
         {(file) => <TroveImage src={file} alt={file.name} width={240} height={180} placeholder="blur" />}
       </Gallery>
       <Gallery id="videos-title" title="Videos" files={videos}>
-        {/* The original as uploaded, with the server's thumb_ar still as poster (made on first
-            request: until it is ready the poster stays blank). With streaming={[240, 360, 720]}
-            it plays HLS, once the server renders ladders. */}
-        {(file) => <TroveVideo src={file} controls playsInline preload="metadata" />}
+        {/* An HLS ladder of 240p and 360p (never above the upload's own height), the server's
+            thumb_ar still as poster. The server renders the ladder on its first request: the
+            original MP4 plays meanwhile, and the stream takes over once ready if playback has
+            not started. */}
+        {(file) => <TroveVideo src={file} streaming={[240, 360]} controls playsInline preload="metadata" />}
       </Gallery>
     </main>
   );

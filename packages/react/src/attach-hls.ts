@@ -5,6 +5,10 @@
  * dynamic import only then, so pages that never stream (and Safari) never download it. Where
  * neither works, or the stream fails for good (a server that does not render streams yet
  * answers 404), the MP4 plays instead. Nothing here runs at import: SSR-safe.
+ *
+ * A Trove server renders a ladder on its first request and answers 202 with `Retry-After` until
+ * it is ready: the master is asked for first (waitForStream), the MP4 plays meanwhile, and the
+ * stream takes over once ready if playback has not started (a viewer's MP4 is never cut).
  */
 
 export const HLS_MIME_TYPE = "application/vnd.apple.mpegurl";
@@ -50,13 +54,73 @@ export function attachHls(
   video: HTMLVideoElement,
   sources: HlsSources,
   loadHls: LoadHls = loadHlsJs,
+  fetchStream: typeof fetch = (...args) => fetch(...args),
 ): () => void {
   let detached = false;
-  let hls: HlsInstance | null = null;
+  let stopStream: (() => void) | undefined;
+  const waiting = new AbortController();
   const playMp4 = () => {
-    if (!detached) video.src = sources.mp4;
+    if (!detached && video.getAttribute("src") !== sources.mp4) video.src = sources.mp4;
   };
+  waitForStream(sources.hls, playMp4, waiting.signal, fetchStream).then((ready) => {
+    if (detached) return;
+    // Ready after the MP4 began playing: the viewer keeps it (the next mount streams).
+    if (!ready || video.currentTime > 0 || (video.getAttribute("src") === sources.mp4 && !video.paused)) {
+      return playMp4();
+    }
+    stopStream = startStream(video, sources, loadHls, playMp4, () => detached);
+  }, playMp4);
+  return () => {
+    detached = true;
+    waiting.abort();
+    stopStream?.();
+    stopLoading(video, sources);
+  };
+}
 
+/** Longest wait for a ladder the server is still rendering, ms; then the MP4 stays. */
+export const STREAM_WAIT_MS = 10 * 60_000;
+
+/**
+ * Asks for the master until it is ready: true on a 2xx, false on any other final answer or after
+ * STREAM_WAIT_MS. On the first 202 (being rendered) `meanwhile` runs (the MP4 starts loading);
+ * the next ask follows the answer's `Retry-After` (1 to 30 s).
+ */
+export async function waitForStream(
+  url: string,
+  meanwhile: () => void,
+  signal: AbortSignal,
+  fetchStream: typeof fetch,
+): Promise<boolean> {
+  const deadline = Date.now() + STREAM_WAIT_MS;
+  for (let asked = 0; ; asked++) {
+    signal.throwIfAborted();
+    const response = await fetchStream(url, { signal, cache: "no-store" });
+    signal.throwIfAborted();
+    if (response.status !== 202) return response.ok;
+    if (asked === 0) meanwhile();
+    const retryAfter = Number(response.headers.get("retry-after"));
+    const delay = 1000 * Math.min(30, Math.max(1, Number.isFinite(retryAfter) ? retryAfter : 2));
+    if (Date.now() + delay > deadline) return false;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(resolve, delay);
+      signal.addEventListener("abort", () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      });
+    });
+  }
+}
+
+/** The stream on the element, natively or by hls.js; returns what stops it. */
+function startStream(
+  video: HTMLVideoElement,
+  sources: HlsSources,
+  loadHls: LoadHls,
+  playMp4: () => void,
+  isDetached: () => boolean,
+): () => void {
+  let hls: HlsInstance | null = null;
   if (video.canPlayType(HLS_MIME_TYPE) !== "") {
     // One fallback: the MP4's own failure is the page's to show (the element's error event).
     const onError = () => {
@@ -65,16 +129,12 @@ export function attachHls(
     };
     video.addEventListener("error", onError);
     video.src = sources.hls;
-    return () => {
-      detached = true;
-      video.removeEventListener("error", onError);
-      stopLoading(video, sources);
-    };
+    return () => video.removeEventListener("error", onError);
   }
 
   loadHls().then(
     (Hls) => {
-      if (detached) return;
+      if (isDetached()) return;
       if (!Hls.isSupported()) return playMp4(); // no MediaSource (old iPhone Safari, some WebViews)
       const instance = new Hls();
       hls = instance;
@@ -92,12 +152,10 @@ export function attachHls(
     playMp4,
   );
   return () => {
-    detached = true;
     if (hls) {
       hls.destroy();
       hls = null;
     }
-    stopLoading(video, sources);
   };
 }
 

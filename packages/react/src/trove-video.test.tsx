@@ -3,7 +3,7 @@
 import { cleanup, render } from "@testing-library/react";
 import { createRef } from "react";
 import { renderToString } from "react-dom/server";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { TroveProvider } from "./trove-provider.js";
 import { TroveVideo } from "./trove-video.js";
 
@@ -32,8 +32,14 @@ const hls = vi.hoisted(() => {
 });
 vi.mock("hls.js/light", () => ({ default: hls.Hls }));
 
+// The ladder is ready: the master answers 200 (attachHls asks before it attaches).
+beforeEach(() => {
+  vi.stubGlobal("fetch", async () => new Response(null, { status: 200 }));
+});
+
 afterEach(() => {
   cleanup();
+  vi.unstubAllGlobals();
   hls.instances.length = 0;
 });
 

@@ -159,7 +159,7 @@ export function videoDelivery(
 
       const cacheKey = videoOutputKey(file.storageKey, canonical);
       const ready = await lifecycle(request, reply, file, canonical, cacheKey, cacheKey, assertTransformable);
-      if (!("stat" in ready)) return ready;
+      if (!ready) return reply;
       recordUse(request, cacheKey);
       return sendStoredObject(app.storage, request, reply, {
         ...stored,
@@ -210,7 +210,7 @@ export function videoDelivery(
         fileKey,
         assertTransformable,
       );
-      if (!("stat" in ready)) return ready;
+      if (!ready) return reply;
       recordUse(request, packageKey);
       return sendStreamFile(
         request,
@@ -226,9 +226,9 @@ export function videoDelivery(
   };
 
   /**
-   * The output's state: a 202 (triggered, processing) or 422 reply, or the ready row and the stat
-   * of `readyKey` (its object, or a package's manifest). A ready row whose object is gone is
-   * queued again.
+   * The output's state: the ready row and the stat of `readyKey` (its object, or a package's
+   * manifest), or null once a 202 (triggered, processing) has been sent; failed throws the 422. A
+   * ready row whose object is gone is queued again.
    */
   async function lifecycle(
     request: FastifyRequest,
@@ -238,25 +238,30 @@ export function videoDelivery(
     cacheKey: string,
     readyKey: string,
     assertTransformable: () => Promise<void>,
-  ): Promise<FastifyReply | { row: VideoOutputRow; stat: ObjectStat }> {
+  ): Promise<{ row: VideoOutputRow; stat: ObjectStat } | null> {
     const row = await findVideoOutput(app.db, cacheKey);
     if (!row) {
       await assertTransformable();
       const made = await triggerVideoOutput(app.db, { cacheKey, fileId: file.id, transform: canonical });
       // Rendered here at once if this instance runs workers, not after its next poll.
       if (made) app.wakeJobs?.();
-      return status(request, reply, made ? "triggered" : "processing", canonical);
+      status(request, reply, made ? "triggered" : "processing", canonical);
+      return null;
     }
     if (row.status === "failed") {
       const code = row.errorCode ?? "VIDEO_FAILED";
       throw new HttpError(422, `${code}: ${FAILURES[code] ?? FAILURES.VIDEO_FAILED}`);
     }
-    if (row.status !== "ready") return status(request, reply, "processing", canonical);
+    if (row.status !== "ready") {
+      status(request, reply, "processing", canonical);
+      return null;
+    }
     const stat = await app.storage.stat(readyKey);
     if (!stat) {
       const requeued = await requeueVideoOutput(app.db, cacheKey);
       if (requeued) app.wakeJobs?.();
-      return status(request, reply, requeued ? "triggered" : "processing", canonical);
+      status(request, reply, requeued ? "triggered" : "processing", canonical);
+      return null;
     }
     return { row, stat };
   }

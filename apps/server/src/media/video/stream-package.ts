@@ -62,7 +62,10 @@ export function streamArguments(job: {
   outputDir: string;
 }): string[] {
   const { heights, probe } = job;
-  const scale = (height: number, i: number) => `scale=-2:${height},setsar=1[v${i}]`;
+  // One display aspect ratio for every rendition (the source's): `-2` rounds each width to even,
+  // and DASH refuses an adaptation set whose representations' ratios differ by that rounding.
+  const scale = (height: number, i: number) =>
+    `scale=-2:${height},setdar=${probe.width}/${probe.height}[v${i}]`;
   const graph =
     heights.length === 1
       ? `[0:v:0]${scale(heights[0] as number, 0)}`
