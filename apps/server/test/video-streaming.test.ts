@@ -219,4 +219,27 @@ describe("signed streams of a private video", () => {
     const expired = sign("st_144_240", new Date(Date.now() - 1000));
     expect((await get(`${base}/${segment}?${expired}`)).statusCode).toBe(404);
   }, 120_000);
+
+  it("are minted by the signed-URL endpoint: the ladder's URL names the HLS master", async () => {
+    const file = await upload("minted.mp4", { is_private: "true" });
+    const row = await t.app.db.file.findUniqueOrThrow({ where: { id: file.id } });
+    const mint = (transform: string) =>
+      t.app.inject({
+        method: "POST",
+        url: `/api/v1/files/${row.fileNo}/signed-url`,
+        headers: { authorization: `Bearer ${t.keys.private}` },
+        payload: { transform },
+      });
+    const minted = await mint("st_144_240");
+    expect(minted.statusCode, minted.body).toBe(200);
+    const url = new URL(minted.json().data.url);
+    expect(url.pathname).toBe(`/assets/${ws}/st_144_240/${file.path}/ar-master.m3u8`);
+    expect((await get(`${url.pathname}${url.search}`)).statusCode).toBe(202);
+    // A video transform is signed in its canonical form and opens that output.
+    const thumb = new URL((await mint("thumb_ar")).json().data.url);
+    expect((await get(`${thumb.pathname}${thumb.search}`)).statusCode).toBe(202);
+    const refused = await mint("st_100");
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain("144..2160");
+  });
 });

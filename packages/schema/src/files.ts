@@ -8,7 +8,8 @@ import {
   uuidSchema,
 } from "./common.js";
 import { listPlaceholderSchema, placeholderSchema } from "./placeholder.js";
-import { transformStringSchema } from "./transform/index.js";
+import { checkDeliveryTransform } from "./video/delivery-transform.js";
+import { streamingStepHeights } from "./video/streaming-ladder.js";
 
 export const FILE_SORT_FIELDS = ["file_size", "name", "created_at", "updated_at"] as const;
 export const SORT_ORDERS = ["asc", "desc"] as const;
@@ -134,9 +135,29 @@ export type UpdateFileBody = z.infer<typeof updateFileBodySchema>;
 export const MAX_SIGNED_URL_EXPIRES_IN = 604_800;
 export const DEFAULT_SIGNED_URL_EXPIRES_IN = 3_600;
 
+/**
+ * What a signed URL may serve besides the file itself: an image transform, a video transform
+ * (`thumb_ar`, `so_5,eo_15,w_400`) or a streaming ladder (`st_240_360`, `processing`), whose URL
+ * names the HLS master and whose signature opens that whole package.
+ */
+const signedTransformSchema = z
+  .string()
+  .superRefine((value, ctx) => {
+    try {
+      if (streamingStepHeights(value) === null) checkDeliveryTransform(value);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: error instanceof Error ? error.message : String(error) });
+    }
+  })
+  .meta({
+    description:
+      "Image or video transformation, or a streaming ladder (st_240_360: the URL is the HLS master, ar-master.m3u8)",
+    examples: ["w_300,h_300,c_fill", "thumb_ar", "st_240_360_720"],
+  });
+
 /** Endpoint 21 body: what the signed URL serves, and for how long. */
 export const signedUrlBodySchema = z.strictObject({
-  transform: transformStringSchema.optional(),
+  transform: signedTransformSchema.optional(),
   expires_in: z.number().int().min(1).max(MAX_SIGNED_URL_EXPIRES_IN).optional(),
 });
 export type SignedUrlBody = z.infer<typeof signedUrlBodySchema>;

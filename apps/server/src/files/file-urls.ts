@@ -47,8 +47,10 @@ export function transformedUrl(
   file: UrlFile,
   transform: string,
   expiresAt = new Date(Date.now() + app.config.signedUrlTtlSeconds * 1000),
+  /** After the path, not signed (a streaming package's `/ar-master.m3u8`). */
+  suffix = "",
 ): string {
-  const plain = app.deliveryUrl(workspaceNo, file.path);
+  const plain = app.deliveryUrl(workspaceNo, file.path) + suffix;
   let url = plain;
   if (transform !== "") {
     // deliveryUrl(ws, "") is `{assets_url}/{ws}/`; the transform goes between it and the path.

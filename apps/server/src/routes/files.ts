@@ -12,7 +12,14 @@
  * as an unknown one (rename: `{ error: "File <no> not found", code: "FILE_NOT_FOUND" }`). Filter,
  * sort, rename and delete rules: src/files/.
  */
-import { canonicalizeTransform, DEFAULT_SIGNED_URL_EXPIRES_IN, ERROR_MESSAGES } from "@trove/schema";
+import {
+  canonicalizeTransform,
+  canonicalVideoTransform,
+  DEFAULT_SIGNED_URL_EXPIRES_IN,
+  ERROR_MESSAGES,
+  parseVideoTransform,
+  streamingStepHeights,
+} from "@trove/schema";
 import type { FastifyPluginAsync } from "fastify";
 import { HttpError, isHttpError } from "../errors/http-error.js";
 import { parseFileNo } from "../errors/params.js";
@@ -28,7 +35,17 @@ import {
   toFileRecord,
   transformedUrl,
 } from "../files/index.js";
+import { HLS_MASTER_URL_NAME } from "../video/stream-path.js";
 import { registerEndpoint } from "./endpoint-route.js";
+
+/** The canonical form of a transform the body schema accepted: the image grammar's, else the video one's. */
+function signedTransform(text: string): string {
+  try {
+    return canonicalizeTransform(text);
+  } catch {
+    return canonicalVideoTransform(parseVideoTransform(text));
+  }
+}
 
 export const fileRoutes: FastifyPluginAsync = async (app) => {
   registerEndpoint(app, "listFiles", async (request) => {
@@ -105,14 +122,17 @@ export const fileRoutes: FastifyPluginAsync = async (app) => {
     const fileNo = parseFileNo(request.params.fileNo);
     const file = await findFileDetails(app.db, request.auth.workspaceId, fileNo);
     const expiresAt = new Date(Date.now() + (body.expires_in ?? DEFAULT_SIGNED_URL_EXPIRES_IN) * 1000);
-    // Signed in canonical form: the delivery host checks the canonical transform of the URL.
-    const transform = body.transform ? canonicalizeTransform(body.transform) : "";
+    // Signed in canonical form: the delivery host checks the canonical transform of the URL. A
+    // streaming ladder is signed as written and names the HLS master (src/video/stream-path.ts).
+    const stream = body.transform ? streamingStepHeights(body.transform) !== null : false;
+    const transform = body.transform ? (stream ? body.transform : signedTransform(body.transform)) : "";
     const url = transformedUrl(
       app,
       request.auth.workspaceNo,
       { id: file.id, path: file.path, isPrivate: true },
       transform,
       expiresAt,
+      stream ? `/${HLS_MASTER_URL_NAME}` : "",
     );
     return { success: true as const, data: { url, expires_at: expiresAt.toISOString() } };
   });
