@@ -18,8 +18,9 @@
  *   attempt timeout and the test resolver/connector come from the config.
  * - `storage.delete-objects`: removal of a deleted file's objects (src/files/delete-objects-job.ts).
  * - `workspace.delete`: a forced workspace delete's rows, in batches (src/admin/delete-workspace.ts).
- * - `video.render`: a video transform's output (src/video/render-video-job.ts), at most
- *   `config.video.concurrency` at once on this instance.
+ * - `video.render`: a video transform's output or a streaming package (src/video/
+ *   render-video-job.ts), in a JobPool of `config.video.concurrency` slots: claimed only when
+ *   one is free, so a claimed render never waits while its lock runs out.
  *
  * Beside the runner, the sweep of expired multipart sessions and orphaned objects runs on this
  * instance's own timer every `config.multipart.sweepIntervalMs` (src/multipart/sweep-timer.ts),
@@ -46,7 +47,10 @@ import { VIDEO_RENDER_JOB_KIND } from "../video/video-output-rows.js";
 import { createWebhookHandler, WEBHOOK_JOB_KIND } from "../webhooks/delivery.js";
 import { signingSecrets } from "../webhooks/workspace-secrets.js";
 import { sweepFinishedJobs } from "./job-retention.js";
-import { JobRunner } from "./job-runner.js";
+import { JobPool, JobRunner } from "./job-runner.js";
+
+/** A render's claim beyond ffmpeg's own time limit: reading the original and storing the output. */
+const VIDEO_IO_ALLOWANCE_MS = 5 * 60_000;
 
 /** What the runner and its built-in handlers read. */
 export interface JobRunnerDeps {
@@ -86,7 +90,11 @@ export function createJobRunner({ db, storage, config, log }: JobRunnerDeps): Jo
   );
   runner.register(DELETE_OBJECTS_JOB_KIND, createDeleteObjectsHandler({ db, storage }));
   runner.register(DELETE_WORKSPACE_JOB_KIND, createDeleteWorkspaceHandler(db));
-  runner.register(VIDEO_RENDER_JOB_KIND, createRenderVideoHandler({ db, storage, config, log }));
+  // ffmpeg takes every core it is given and hundreds of MiB: TROVE_VIDEO_CONCURRENCY renders at
+  // once, each claimed for its time limit plus the reading of its input and writing of its output.
+  runner.register(VIDEO_RENDER_JOB_KIND, createRenderVideoHandler({ db, storage, config, log }), {
+    pool: new JobPool(config.video.concurrency, config.video.timeoutMs + VIDEO_IO_ALLOWANCE_MS),
+  });
   return runner;
 }
 

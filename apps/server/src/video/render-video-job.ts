@@ -4,7 +4,8 @@
  * (src/jobs/start-workers.ts registers it).
  *
  * 1. Claims its row (`running`); a row that is gone (file deleted) or finished is a done job.
- * 2. Waits for a slot of this instance's TranscodeGate (TROVE_VIDEO_CONCURRENCY).
+ * 2. Runs within this instance's video pool (TROVE_VIDEO_CONCURRENCY jobs at once): the runner
+ *    claims a render only while the pool has a free slot (src/jobs/start-workers.ts).
  * 3. Checks the original's first bytes are a whitelisted container, gets it as a local path,
  *    probes it (limits: duration, frame size, frame rate), transcodes it into a temp file under
  *    `<dataDir>/tmp` (limits: time, output size), puts that at the row's cache key. A streaming
@@ -38,7 +39,6 @@ import { resolveVideoLimits } from "../media/video/video-limits.js";
 import type { StorageDriver } from "../storage/driver.js";
 import { readObjectHead } from "../storage/object-keys.js";
 import { localVideoInput, VideoInputTooLargeError } from "./local-video-input.js";
-import { TranscodeGate } from "./transcode-gate.js";
 import { streamPackageFileKey } from "./video-output-key.js";
 import {
   deleteVideoOutputObjects,
@@ -69,7 +69,6 @@ class RenderRefused extends PermanentJobError {
 
 export function createRenderVideoHandler(deps: RenderVideoDeps) {
   const { db, storage, config, log } = deps;
-  const gate = new TranscodeGate(config.video.concurrency);
   const limits = resolveVideoLimits(config.video);
   const maxInputBytes = resolveMediaLimits(config.mediaLimits).maxInputBytes;
   const tmpRoot = join(config.dataDir, "tmp");
@@ -124,7 +123,7 @@ export function createRenderVideoHandler(deps: RenderVideoDeps) {
     const target = await startVideoOutput(db, cacheKey);
     if (!target) return;
     try {
-      const result = await gate.run(() => render(cacheKey, target));
+      const result = await render(cacheKey, target);
       if (
         !(await finishVideoOutput(db, cacheKey, { mimeType: result.output.mimeType, size: result.bytes }))
       ) {
