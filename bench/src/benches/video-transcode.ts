@@ -102,14 +102,23 @@ export async function benchVideoTranscode(ctx: BenchContext): Promise<BenchResul
           peakServer = Math.max(peakServer, sampler.stop().peak);
         }
         const output = join(ctx.scratch.dir, `bare-${id}-${run}`);
+        // The same samplers run beside the bare transcode: reading /proc every 50 ms takes CPU
+        // from ffmpeg on a 2-core machine, and only Trove's side paid it before.
+        const bareSampler = sampleRss(process.pid, 50);
+        const bareFfmpegSampler = setInterval(() => childRss(process.pid), 50);
         const started = performance.now();
-        await transcodeVideo(tools, {
-          input: clip,
-          probe,
-          transform: parseVideoTransform(transform),
-          output,
-          limits,
-        });
+        try {
+          await transcodeVideo(tools, {
+            input: clip,
+            probe,
+            transform: parseVideoTransform(transform),
+            output,
+            limits,
+          });
+        } finally {
+          clearInterval(bareFfmpegSampler);
+          bareSampler.stop();
+        }
         bare.push(performance.now() - started);
         statSync(output);
       }
