@@ -8,7 +8,7 @@
  *
  * `{ladder}` is `st_240_360_…` (rendition heights) or `processing` (the default ladder). `{file}`
  * is one of a package's own names (isStreamPackageFile), so nothing outside the package is named.
- * A stored file at the whole path is served first (./variant-delivery.ts looks it up before this).
+ * A stored file at the whole path is served first (src/delivery/variant-delivery.ts looks it up first).
  */
 import { DEFAULT_STREAMING_STEP } from "@trove/schema";
 import { DASH_MANIFEST_FILE, HLS_MASTER_FILE, isStreamPackageFile } from "../media/video/stream-package.js";
