@@ -18,6 +18,31 @@ import type { VideoOutput } from "./video-output.js";
 /** Threads of one ffmpeg (encoder and filters): instances run TROVE_VIDEO_CONCURRENCY jobs. */
 export const FFMPEG_THREADS = "2";
 
+/** H.264 as every video output and stream rendition is encoded (yuv420p: what players decode). */
+export const H264_ENCODING = ["-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p"];
+
+/** The source's first audio track as AAC (a stream adds its own channel layout). */
+export const AAC_AUDIO = ["-map", "0:a:0", "-c:a", "aac", "-b:a", "128k"];
+
+/** Quiet output, then the input: its sniffed demuxer only and local files only (./tool-input.ts). */
+export function inputArguments(
+  input: string,
+  container: VideoProbe["container"],
+  seek: string[] = [],
+): string[] {
+  return [
+    "-nostdin",
+    "-hide_banner",
+    "-v",
+    "error",
+    ...seek,
+    ...PROTOCOL_WHITELIST,
+    ...forcedDemuxer(container),
+    "-i",
+    toolFileUrl(input),
+  ];
+}
+
 export interface Trim {
   start: number;
   /** Seconds from `start`; undefined: to the end. */
@@ -46,15 +71,7 @@ export function ffmpegArguments(job: {
   const seek = trim.start > 0 ? ["-ss", seconds(trim.start)] : [];
   const length = trim.length !== undefined && job.format !== "webp" ? ["-t", seconds(trim.length)] : [];
   return [
-    "-nostdin",
-    "-hide_banner",
-    "-v",
-    "error",
-    ...seek,
-    ...PROTOCOL_WHITELIST,
-    ...forcedDemuxer(probe.container),
-    "-i",
-    toolFileUrl(job.input),
+    ...inputArguments(job.input, probe.container, seek),
     ...length,
     "-filter_complex",
     graph,
@@ -75,22 +92,7 @@ export function ffmpegArguments(job: {
 function encoding(format: VideoOutput["format"], hasAudio: boolean): string[] {
   if (format === "webp") return ["-an", "-frames:v", "1", "-c:v", "libwebp", "-quality", "80", "-f", "webp"];
   if (format === "gif") return ["-an", "-loop", "0", "-f", "gif"];
-  const audio = hasAudio ? ["-map", "0:a:0", "-c:a", "aac", "-b:a", "128k"] : ["-an"];
-  return [
-    ...audio,
-    "-c:v",
-    "libx264",
-    "-preset",
-    "veryfast",
-    "-crf",
-    "23",
-    "-pix_fmt",
-    "yuv420p",
-    "-movflags",
-    "+faststart",
-    "-f",
-    "mp4",
-  ];
+  return [...(hasAudio ? AAC_AUDIO : ["-an"]), ...H264_ENCODING, "-movflags", "+faststart", "-f", "mp4"];
 }
 
 /** Seconds as ffmpeg reads them, to the millisecond the grammar allows. */

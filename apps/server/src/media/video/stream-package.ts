@@ -15,11 +15,11 @@
  */
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { FFMPEG_THREADS } from "./ffmpeg-arguments.js";
+import { AAC_AUDIO, FFMPEG_THREADS, H264_ENCODING, inputArguments } from "./ffmpeg-arguments.js";
 import type { VideoTools } from "./locate-video-tools.js";
 import type { VideoProbe } from "./probe-video.js";
 import { runTool } from "./run-tool.js";
-import { forcedDemuxer, PROTOCOL_WHITELIST, toolFileUrl } from "./tool-input.js";
+import { toolFileUrl } from "./tool-input.js";
 import type { VideoLog } from "./transcode-video.js";
 import { VideoRenderError } from "./video-errors.js";
 import type { VideoLimits } from "./video-limits.js";
@@ -74,26 +74,12 @@ export function streamArguments(job: {
           .join(";")}`;
   const audio = probe.audioCodec !== null;
   return [
-    "-nostdin",
-    "-hide_banner",
-    "-v",
-    "error",
-    ...PROTOCOL_WHITELIST,
-    ...forcedDemuxer(probe.container),
-    "-i",
-    toolFileUrl(job.input),
+    ...inputArguments(job.input, probe.container),
     "-filter_complex",
     graph,
     ...heights.flatMap((_, i) => ["-map", `[v${i}]`]),
-    ...(audio ? ["-map", "0:a:0", "-c:a", "aac", "-b:a", "128k", "-ac", "2"] : []),
-    "-c:v",
-    "libx264",
-    "-preset",
-    "veryfast",
-    "-crf",
-    "23",
-    "-pix_fmt",
-    "yuv420p",
+    ...(audio ? [...AAC_AUDIO, "-ac", "2"] : []),
+    ...H264_ENCODING,
     "-force_key_frames",
     `expr:gte(t,n_forced*${STREAM_SEGMENT_SECONDS})`,
     "-sc_threshold",
