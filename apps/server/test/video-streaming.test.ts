@@ -14,6 +14,7 @@ import { createJobRunner } from "../src/jobs/start-workers.js";
 import { variantCachePrefix } from "../src/media/variant-cache-key.js";
 import { signDelivery } from "../src/signing/delivery-signature.js";
 import { createTestApp, type TestApp } from "./support/index.js";
+import { playlistUris } from "./support/playlist-uris.js";
 import { makeTestVideo, probeFile } from "./support/test-videos.js";
 import { directUpload, listObjects, uploaded } from "./uploads-helpers.js";
 
@@ -52,17 +53,6 @@ const get = (url: string, headers: Record<string, string> = {}) =>
 async function runJobs() {
   const runner = createJobRunner(t.app);
   while ((await runner.runOnce()) > 0) {}
-}
-
-/** The URIs an HLS playlist names (its URI lines and URI="" attributes). */
-function playlistUris(playlist: string): string[] {
-  const uris: string[] = [];
-  for (const line of playlist.split("\n").map((l) => l.trim())) {
-    if (line === "") continue;
-    if (!line.startsWith("#")) uris.push(line);
-    for (const match of line.matchAll(/URI="([^"]+)"/g)) uris.push(match[1] as string);
-  }
-  return uris;
 }
 
 describe("HLS and DASH packages", () => {
