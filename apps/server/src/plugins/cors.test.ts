@@ -1,7 +1,7 @@
 import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../config.js";
-import { type CorsOrigins, corsPlugin, parseCorsOrigins } from "./cors.js";
+import { CORS_EXPOSED_HEADERS, type CorsOrigins, corsPlugin, parseCorsOrigins } from "./cors.js";
 
 /** A bare app with the plugin and an auth-like hook that refuses everything without a key. */
 async function appWith(origins: CorsOrigins) {
@@ -73,7 +73,8 @@ describe("corsPlugin", () => {
       headers: { origin: "https://app.example.com", "x-api-key": "k" },
     });
     expect(ok.headers["access-control-allow-origin"]).toBe("*");
-    expect(ok.headers["access-control-expose-headers"]).toBe("x-request-id, etag, retry-after");
+    expect(ok.headers["access-control-expose-headers"]).toBe(CORS_EXPOSED_HEADERS.join(", "));
+    expect(CORS_EXPOSED_HEADERS).toEqual(expect.arrayContaining(["x-request-id", "etag", "retry-after"]));
     const denied = await app.inject({
       method: "POST",
       url: "/api/v1/uploads",

@@ -1,0 +1,148 @@
+/**
+ * tus 1.0.0 on the API (issue #35), served by @tus/server over Trove's storage and database:
+ *
+ *   OPTIONS /api/v1/tus          discovery (no key): Tus-Version, Tus-Extension, Tus-Max-Size
+ *   POST    /api/v1/tus          creation, creation-with-upload: 201 + Location
+ *   HEAD    /api/v1/tus/:id      Upload-Offset, Upload-Length, Upload-Metadata, Upload-Expires
+ *   PATCH   /api/v1/tus/:id      Content-Type application/offset+octet-stream; 204 + Upload-Offset
+ *   DELETE  /api/v1/tus/:id      termination: bytes and row removed
+ *
+ * Keys as on every upload (public, private, upload token; `x-api-key` or `Authorization: Bearer`),
+ * checked by the auth plugin before anything is read. An upload belongs to the credential that
+ * created it: any other gets 404, like an unknown id (a private key of the workspace may DELETE).
+ * The PATCH that stores the last byte (or a POST carrying the whole body) registers the file and
+ * answers `Trove-File-No` and `Trove-File-Url`; a later PATCH at the full offset answers the same.
+ *
+ * Refusals are Trove's upload envelope as JSON (`{ error, success: false, errorCode, message }`)
+ * with the tus status: tus-js-client and Uppy show the response text, which carries the message.
+ *
+ * The request body is never parsed by Fastify: the raw request is handed to @tus/server as a Web
+ * request, and its Web response copied onto the reply (so the app's CORS, request id and error
+ * hooks apply; the app-wide CORS plugin allows and exposes the tus headers, src/plugins/cors.ts).
+ */
+import { Readable } from "node:stream";
+import { Server } from "@tus/server";
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import { HttpError } from "../errors/http-error.js";
+import type { AuthContext } from "../plugins/auth.js";
+import { uuidV7 } from "../uploads/uuid-v7.js";
+import { fsTusBytes, hasLocalPaths, type TusBytes } from "./tus-bytes.js";
+import { type TusRequestContext, tusHooks, tusNotFound } from "./tus-hooks.js";
+import { TroveTusStore, TUS_EXTENSIONS } from "./tus-store.js";
+
+export const TUS_PATH = "/api/v1/tus";
+const TUS_VERSION = "1.0.0";
+const PATCH_CONTENT_TYPE = "application/offset+octet-stream";
+/** Response headers of @tus/server that the app's own CORS plugin sets instead. */
+const OWN_HEADERS = /^(access-control-|content-length$|connection$)/i;
+
+export interface TusRoutesOptions {
+  /** The byte sink; default: the fs sink when the storage driver has local paths. */
+  bytes?: TusBytes;
+}
+
+function isPatchContentType(value: string | undefined): boolean {
+  return (value ?? "").split(";", 1)[0]?.trim().toLowerCase() === PATCH_CONTENT_TYPE;
+}
+
+/** A tus error object (`{ status_code, body }`), a thrown HttpError, or anything else (a 500). */
+function toHttpError(error: unknown): unknown {
+  if (error instanceof HttpError) return error;
+  if (typeof error === "object" && error !== null && "status_code" in error) {
+    const { status_code: status, body } = error as { status_code: number; body?: string };
+    if (status === 404) return tusNotFound();
+    return new HttpError(status, String(body ?? "").trim() || "tus request refused");
+  }
+  return error;
+}
+
+/** The raw request as a Web request, its body streamed (never buffered). */
+function webRequestOf(request: FastifyRequest): Request {
+  const headers = new Headers();
+  const raw = request.raw.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string);
+  const withBody = request.method === "POST" || request.method === "PATCH";
+  const host = request.headers.host ?? "localhost";
+  return new Request(`${request.protocol}://${host}${request.url}`, {
+    method: request.method,
+    headers,
+    ...(withBody ? { body: Readable.toWeb(request.raw) as ReadableStream, duplex: "half" } : {}),
+  } as RequestInit);
+}
+
+export const tusRoutes: FastifyPluginAsync<TusRoutesOptions> = async (app, options) => {
+  const { storage, config } = app;
+  const bytes = options.bytes ?? (hasLocalPaths(storage) ? fsTusBytes(storage) : undefined);
+  if (!bytes) {
+    app.log.warn(`tus: the ${storage.kind} storage driver has no tus store; ${TUS_PATH} is not served`);
+    return;
+  }
+  const maxBytes = config.multipart.maxFileBytes;
+  const store = new TroveTusStore({ db: app.db, bytes, expirySeconds: config.tusExpirySeconds });
+  const contexts = new WeakMap<Request, TusRequestContext>();
+  const hooks = tusHooks({
+    upload: app.uploadDeps,
+    store,
+    maxBytes,
+    expirySeconds: config.tusExpirySeconds,
+    contexts,
+  });
+  const server = new Server({
+    path: TUS_PATH,
+    datastore: store,
+    namingFunction: () => uuidV7(),
+    ...hooks,
+  });
+
+  // The body is the tus stream: no parser reads it.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("*", (_request, _payload, done) => done(null, undefined));
+
+  // Every answer (also the CORS plugin's preflight, and errors) says which protocol it speaks.
+  app.addHook("onSend", async (request, reply, payload) => {
+    reply.header("Tus-Resumable", TUS_VERSION);
+    if (request.method === "OPTIONS") {
+      reply.header("Tus-Version", TUS_VERSION);
+      reply.header("Tus-Extension", TUS_EXTENSIONS.join(","));
+      reply.header("Tus-Max-Size", String(maxBytes));
+    }
+    return payload;
+  });
+
+  const handle = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.method === "OPTIONS") return reply.code(204).send();
+    if (request.method === "PATCH" && !isPatchContentType(request.headers["content-type"])) {
+      throw new HttpError(415, `Content-Type must be ${PATCH_CONTENT_TYPE}`, {
+        errorCode: "UNSUPPORTED_MEDIA_TYPE",
+      });
+    }
+    const webRequest = webRequestOf(request);
+    const context: TusRequestContext = { auth: request.auth as AuthContext };
+    contexts.set(webRequest, context);
+    const response = await server.handleWeb(webRequest);
+    if (context.error !== undefined) throw toHttpError(context.error);
+    const text = await response.text();
+    if (response.status >= 400) throw toHttpError({ status_code: response.status, body: text });
+    response.headers.forEach((value, name) => {
+      if (!OWN_HEADERS.test(name)) reply.header(name, value);
+    });
+    return reply.code(response.status).send(text === "" ? undefined : text);
+  };
+
+  const common = { errorGroup: "upload" as const, drainUnreadBodyUpTo: 64 * 1024 * 1024 };
+  app.route({ method: "OPTIONS", url: TUS_PATH, config: { ...common, auth: "none" }, handler: handle });
+  app.route({
+    method: "OPTIONS",
+    url: `${TUS_PATH}/:id`,
+    config: { ...common, auth: "none" },
+    handler: handle,
+  });
+  app.route({ method: "POST", url: TUS_PATH, config: { ...common, auth: "any" }, handler: handle });
+  app.route({
+    method: ["HEAD", "PATCH", "DELETE"],
+    url: `${TUS_PATH}/:id`,
+    // A one-shot token that created the upload goes on with it: the count is spent at the end.
+    config: { ...common, auth: "any", acceptsSpentUploadToken: true },
+    handler: handle,
+  });
+};
