@@ -322,7 +322,7 @@ async function main() {
       const stripped = text
         .replace(/^\s*"customConditions": \["dev-source"\],?\n/m, "")
         .replace(/"dev-source",\s*/g, "");
-      if (stripped.includes("dev-source"))
+      if (stripped.includes('"dev-source"'))
         throw new Error(`${STARTER}/${file}: dev-source left after stripping`);
       writeFileSync(join(starter, file), stripped);
     }
