@@ -33,6 +33,14 @@ import { TroveTusStore, TUS_EXTENSIONS } from "./tus-store.js";
 export const TUS_PATH = "/api/v1/tus";
 const TUS_VERSION = "1.0.0";
 const PATCH_CONTENT_TYPE = "application/offset+octet-stream";
+/** What a header that @tus/server found invalid must be. */
+const HEADER_RULES: Record<string, string> = {
+  "upload-length": "Upload-Length must be a whole number of bytes",
+  "upload-offset": "Upload-Offset must be a whole number of bytes",
+  "upload-metadata":
+    "Upload-Metadata must be comma-separated `key base64value` pairs, keys unique and without spaces",
+  "tus-resumable": "Tus-Resumable must be 1.0.0",
+};
 /** Response headers of @tus/server that the app's own CORS plugin sets instead. */
 const OWN_HEADERS = /^(access-control-|content-length$|connection$)/i;
 
@@ -51,7 +59,17 @@ function toHttpError(error: unknown): unknown {
   if (typeof error === "object" && error !== null && "status_code" in error) {
     const { status_code: status, body } = error as { status_code: number; body?: string };
     if (status === 404) return tusNotFound();
-    return new HttpError(status, String(body ?? "").trim() || "tus request refused");
+    const text = String(body ?? "").trim();
+    // @tus/server's header check says "Invalid upload-length upload-metadata": name what is wanted.
+    const invalid = /^Invalid ([a-z-]+(?: [a-z-]+)*)$/i.exec(text);
+    if (status === 400 && invalid) {
+      const names = (invalid[1] as string).split(" ");
+      return new HttpError(
+        400,
+        names.map((name) => HEADER_RULES[name.toLowerCase()] ?? `Invalid ${name} header`).join("; "),
+      );
+    }
+    return new HttpError(status, text || "tus request refused");
   }
   return error;
 }
