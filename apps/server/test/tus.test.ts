@@ -6,6 +6,8 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.js";
 import { hashStream } from "../src/content-hash/index.js";
+import { sweepExpiredTusUploads } from "../src/tus/sweep-tus-uploads.js";
+import { fsTusBytes, type LocalDriver } from "../src/tus/tus-bytes.js";
 import { createTestApp, type TestApp } from "./support/index.js";
 import { pattern } from "./support/test-images.js";
 
@@ -255,6 +257,28 @@ describe("tus upload", () => {
     await t.app.db.tusUpload.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     expect((await head(id)).statusCode).toBe(410);
     expect((await patch(id, 0, Buffer.from("0123456789"))).statusCode).toBe(410);
+  });
+
+  it("the sweep removes an expired upload's bytes and row, and only a finished one's row", async () => {
+    const open = idOf((await create(10, { filename: "x.bin" })).headers.location);
+    expect((await patch(open, 0, Buffer.from("01234"))).statusCode).toBe(204);
+    const png = await pattern(8, 8);
+    const done = idOf((await create(png.length, { filename: "d.png" })).headers.location);
+    const finished = await patch(done, 0, png);
+    expect(finished.statusCode).toBe(204);
+    const kept = await t.app.db.tusUpload.findUniqueOrThrow({ where: { id: open } });
+    const past = new Date(Date.now() - 1000);
+    await t.app.db.tusUpload.updateMany({ where: { id: { in: [open, done] } }, data: { expiresAt: past } });
+
+    const removed = await sweepExpiredTusUploads({
+      db: t.app.db,
+      bytes: fsTusBytes(t.app.storage as LocalDriver),
+    });
+    expect(removed).toBeGreaterThanOrEqual(2);
+    expect(await t.app.storage.exists(kept.storageKey)).toBe(false);
+    expect(await t.app.db.tusUpload.count({ where: { id: { in: [open, done] } } })).toBe(0);
+    expect(await storedFile(String(finished.headers["trove-file-no"]))).toBeTruthy();
+    expect((await head(open)).statusCode).toBe(404);
   });
 
   it("another workspace's key, and another key of the same workspace, get 404", async () => {

@@ -24,8 +24,10 @@ import { Readable } from "node:stream";
 import { Server } from "@tus/server";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { HttpError } from "../errors/http-error.js";
+import { type SweepTimer, startSweepTimer } from "../multipart/sweep-timer.js";
 import type { AuthContext } from "../plugins/auth.js";
 import { uuidV7 } from "../uploads/uuid-v7.js";
+import { sweepExpiredTusUploads } from "./sweep-tus-uploads.js";
 import { fsTusBytes, hasLocalPaths, type TusBytes } from "./tus-bytes.js";
 import { type TusRequestContext, tusHooks, tusNotFound } from "./tus-hooks.js";
 import { TroveTusStore, TUS_EXTENSIONS } from "./tus-store.js";
@@ -111,6 +113,21 @@ export const tusRoutes: FastifyPluginAsync<TusRoutesOptions> = async (app, optio
     namingFunction: () => uuidV7(),
     ...hooks,
   });
+
+  // Expired uploads go on the multipart sweep's clock, where workers run (src/jobs/start-workers.ts).
+  if (app.jobRunner) {
+    let sweeper: SweepTimer | undefined;
+    app.addHook("onReady", async () => {
+      sweeper = startSweepTimer({
+        intervalMs: config.multipart.sweepIntervalMs,
+        run: () => sweepExpiredTusUploads({ db: app.db, bytes, forget: (id) => store.hashers.delete(id) }),
+        onError: (error) => app.log.warn({ err: error }, "tus sweep failed; it runs again next interval"),
+      });
+    });
+    app.addHook("preClose", async () => {
+      await sweeper?.stop();
+    });
+  }
 
   // The body is the tus stream: no parser reads it.
   app.removeAllContentTypeParsers();
