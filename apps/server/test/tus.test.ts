@@ -7,12 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.js";
 import { hashStream } from "../src/content-hash/index.js";
 import { sweepExpiredTusUploads } from "../src/tus/sweep-tus-uploads.js";
-import { fsTusBytes, type LocalDriver } from "../src/tus/tus-bytes.js";
+import { fsTusBytes, type LocalDriver } from "../src/tus/tus-fs-bytes.js";
 import { createTestApp, type TestApp } from "./support/index.js";
 import { pattern } from "./support/test-images.js";
-
-const TUS = "/api/v1/tus";
-const PATCH_TYPE = "application/offset+octet-stream";
+import { metadata, PATCH_TYPE, TUS, testBytes, tusClient } from "./tus-helpers.js";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -22,66 +20,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-function metadata(fields: Record<string, string>): string {
-  return Object.entries(fields)
-    .map(([key, value]) => `${key} ${Buffer.from(value).toString("base64")}`)
-    .join(",");
-}
-
-function testBytes(size: number, seed = 7): Buffer {
-  const bytes = Buffer.alloc(size);
-  let x = seed;
-  for (let i = 0; i < size; i++) {
-    x = (x * 1103515245 + 12345) & 0x7fffffff;
-    bytes[i] = x >>> 16;
-  }
-  return bytes;
-}
-
-async function create(length: number, fields: Record<string, string>, key = t.keys.private, extra = {}) {
-  return t.app.inject({
-    method: "POST",
-    url: TUS,
-    headers: {
-      "x-api-key": key,
-      "tus-resumable": "1.0.0",
-      "upload-length": String(length),
-      "upload-metadata": metadata(fields),
-      ...extra,
-    },
-  });
-}
-
-function idOf(location: string | undefined): string {
-  expect(location).toMatch(/\/api\/v1\/tus\/[0-9a-f-]{36}$/);
-  return (location as string).split("/").pop() as string;
-}
-
-function patch(id: string, offset: number, body: Buffer, key = t.keys.private, app = t.app) {
-  return app.inject({
-    method: "PATCH",
-    url: `${TUS}/${id}`,
-    headers: {
-      "x-api-key": key,
-      "tus-resumable": "1.0.0",
-      "upload-offset": String(offset),
-      "content-type": PATCH_TYPE,
-    },
-    payload: body,
-  });
-}
-
-function head(id: string, key = t.keys.private, app = t.app) {
-  return app.inject({
-    method: "HEAD",
-    url: `${TUS}/${id}`,
-    headers: { "x-api-key": key, "tus-resumable": "1.0.0" },
-  });
-}
-
-async function storedFile(fileNo: string) {
-  return t.app.db.file.findFirstOrThrow({ where: { fileNo: BigInt(fileNo) } });
-}
+const { create, patch, head, storedFile, idOf } = tusClient(() => t);
 
 describe("tus discovery", () => {
   it("OPTIONS answers the version, extensions and max size without a key", async () => {

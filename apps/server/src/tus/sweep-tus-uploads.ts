@@ -27,7 +27,7 @@ export async function sweepExpiredTusUploads(deps: TusSweepDeps, now: Date = new
       take: BATCH,
     });
     for (const row of expired) {
-      if (!row.completedFileId) await deps.bytes.remove(row.storageKey);
+      if (!row.completedFileId) await deps.bytes.remove(row);
       const { count } = await deps.db.tusUpload.deleteMany({
         where: { id: row.id, expiresAt: { lte: now }, completedFileId: row.completedFileId },
       });

@@ -8,7 +8,6 @@
  * A refusal of the content (4xx: type not allowed, image too large...) deletes the bytes and the
  * upload; a failure that may pass (5xx) keeps both, and the next PATCH tries again.
  */
-import { combineBlockDigests } from "../content-hash/index.js";
 import { HttpError } from "../errors/http-error.js";
 import { toCompleteResult } from "../multipart/complete-result.js";
 import type { AuthContext } from "../plugins/auth.js";
@@ -40,15 +39,13 @@ export async function finishTusUpload(
   }
   const length = Number(row.uploadLength);
   const fields = parseTusFields(row.metadata as Record<string, string>, upload.trustedRanges);
-  const hasher = await store.hasherAt(row, length);
-  store.hashers.delete(id);
-  const hash = combineBlockDigests(hasher.digest());
+  const hash = await store.contentHash(row);
 
   // The object sits under its file's id, like every upload's.
   const key = objectKey(row.workspaceId, id, fields.file_name);
-  if (row.storageKey !== key) {
-    await store.deps.bytes.finish(row.storageKey, key);
-    await db.tusUpload.update({ where: { id }, data: { storageKey: key } });
+  if (row.storageKey !== key || row.storageUploadId) {
+    await store.deps.bytes.finish(row, key);
+    await db.tusUpload.update({ where: { id }, data: { storageKey: key, storageUploadId: null } });
   }
 
   try {

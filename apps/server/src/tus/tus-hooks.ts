@@ -11,11 +11,11 @@ import type { Upload } from "@tus/utils";
 import { HttpError } from "../errors/http-error.js";
 import { isStartingCredential, mayAbandon } from "../multipart/session-credential.js";
 import type { AuthContext } from "../plugins/auth.js";
+import { objectKey } from "../storage/driver.js";
 import { fileExpiresIn } from "../uploads/file-expiry.js";
 import type { UploadDeps } from "../uploads/upload-deps.js";
 import { emptyFile, fileTooLarge } from "../uploads/upload-errors.js";
 import { checkPolicySize, checkTransformAllowed, resolvePolicyFolder } from "../uploads/upload-policy.js";
-import { tusTempKey } from "./tus-bytes.js";
 import { parseTusFields } from "./tus-fields.js";
 import { finishTusUpload } from "./tus-finish.js";
 import type { TroveTusStore } from "./tus-store.js";
@@ -71,7 +71,11 @@ export function tusHooks(deps: TusHookDeps) {
           keyType: auth.keyType,
           uploadLength: BigInt(size),
           metadata: (created.metadata ?? {}) as Record<string, string>,
-          storageKey: tusTempKey(auth.workspaceId, created.id),
+          storageKey: store.deps.bytes.keyFor(
+            auth.workspaceId,
+            created.id,
+            objectKey(auth.workspaceId, created.id, fields.file_name),
+          ),
           createdAt: new Date(createdAt),
           expiresAt: new Date(createdAt + deps.expirySeconds * 1000),
         },

@@ -26,10 +26,13 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { HttpError } from "../errors/http-error.js";
 import { type SweepTimer, startSweepTimer } from "../multipart/sweep-timer.js";
 import type { AuthContext } from "../plugins/auth.js";
+import type { StorageDriver } from "../storage/driver.js";
 import { uuidV7 } from "../uploads/uuid-v7.js";
 import { sweepExpiredTusUploads } from "./sweep-tus-uploads.js";
-import { fsTusBytes, hasLocalPaths, type TusBytes } from "./tus-bytes.js";
+import type { TusBytes } from "./tus-bytes.js";
+import { fsTusBytes, hasLocalPaths } from "./tus-fs-bytes.js";
 import { type TusRequestContext, tusHooks, tusNotFound } from "./tus-hooks.js";
+import { type MultipartDriver, s3TusBytes } from "./tus-s3-bytes.js";
 import { TroveTusStore, TUS_EXTENSIONS } from "./tus-store.js";
 
 export const TUS_PATH = "/api/v1/tus";
@@ -90,9 +93,16 @@ function webRequestOf(request: FastifyRequest): Request {
   } as RequestInit);
 }
 
+/** The sink for the driver: local files in place, else the driver's multipart upload. */
+function tusBytesFor(storage: StorageDriver): TusBytes | undefined {
+  if (hasLocalPaths(storage)) return fsTusBytes(storage);
+  if (storage.multipart) return s3TusBytes(storage as MultipartDriver);
+  return undefined;
+}
+
 export const tusRoutes: FastifyPluginAsync<TusRoutesOptions> = async (app, options) => {
   const { storage, config } = app;
-  const bytes = options.bytes ?? (hasLocalPaths(storage) ? fsTusBytes(storage) : undefined);
+  const bytes = options.bytes ?? tusBytesFor(storage);
   if (!bytes) {
     app.log.warn(`tus: the ${storage.kind} storage driver has no tus store; ${TUS_PATH} is not served`);
     return;

@@ -14,8 +14,8 @@
  */
 import type { Readable } from "node:stream";
 import { DataStore, ERRORS, Upload } from "@tus/utils";
-import { BlockHasher } from "../content-hash/index.js";
-import type { PrismaClient, TusUpload } from "../generated/prisma/client.js";
+import { BlockHasher, combineBlockDigests } from "../content-hash/index.js";
+import type { Prisma, PrismaClient, TusUpload } from "../generated/prisma/client.js";
 import type { TusBytes } from "./tus-bytes.js";
 import type { TusMetadata } from "./tus-fields.js";
 
@@ -51,8 +51,14 @@ export class TroveTusStore extends DataStore {
 
   override async create(upload: Upload): Promise<Upload> {
     const row = await this.row(upload.id);
-    await this.deps.bytes.create(row.storageKey);
-    this.hashers.set(upload.id, new BlockHasher());
+    const prepared = await this.deps.bytes.create(row);
+    if (prepared.storageUploadId) {
+      await this.deps.db.tusUpload.update({
+        where: { id: row.id },
+        data: { storageUploadId: prepared.storageUploadId },
+      });
+    }
+    if (!this.deps.bytes.contentHash) this.hashers.set(upload.id, new BlockHasher());
     upload.creation_date = row.createdAt.toISOString();
     return upload;
   }
@@ -78,25 +84,36 @@ export class TroveTusStore extends DataStore {
       }
       return length;
     }
-    const hasher = await this.hasherAt(row, offset);
-    const outcome = await this.deps.bytes.write(row.storageKey, offset, body, (chunk) =>
-      hasher.update(chunk),
-    );
+    // A sink that hashes by itself (multipart parts' digests) needs no hasher here.
+    const hasher = this.deps.bytes.contentHash ? undefined : await this.hasherAt(row, offset);
+    const outcome = await this.deps.bytes.write(row, offset, body, (chunk) => hasher?.update(chunk));
     const reached = offset + outcome.written;
     // Conditional: a PATCH on another instance that moved the offset first wins (409 here).
     const { count } = await this.deps.db.tusUpload.updateMany({
       where: { id, uploadOffset: BigInt(offset), completedFileId: null },
-      data: { uploadOffset: BigInt(reached) },
+      data: {
+        uploadOffset: BigInt(reached),
+        ...(outcome.parts ? { parts: outcome.parts as unknown as Prisma.InputJsonValue } : {}),
+      },
     });
     if (count !== 1) {
       this.hashers.delete(id);
       throw ERRORS.INVALID_OFFSET;
     }
-    this.hashers.set(id, hasher);
+    if (hasher) this.hashers.set(id, hasher);
     // A body that broke off (the client went away) keeps what arrived: the client resumes there.
     // One that went past the upload's length is refused.
     if (outcome.error !== undefined && isTusError(outcome.error)) throw outcome.error;
     return reached;
+  }
+
+  /** The content hash of a whole upload (its row read after the last byte was recorded). */
+  async contentHash(row: TusUpload): Promise<string> {
+    const { bytes } = this.deps;
+    if (bytes.contentHash) return bytes.contentHash(row);
+    const hasher = await this.hasherAt(row, Number(row.uploadLength));
+    this.hashers.delete(row.id);
+    return combineBlockDigests(hasher.digest());
   }
 
   /** The hasher of the bytes before `offset`: this process's, or one fed from storage once. */
@@ -105,7 +122,9 @@ export class TroveTusStore extends DataStore {
     if (kept && kept.size === offset) return kept;
     this.hashers.delete(row.id);
     const hasher = new BlockHasher();
-    for await (const chunk of await this.deps.bytes.readPrefix(row.storageKey, offset)) {
+    const { readPrefix } = this.deps.bytes;
+    if (!readPrefix) throw new Error("tus: this sink can neither hash nor read its bytes");
+    for await (const chunk of await readPrefix(row, offset)) {
       hasher.update(chunk as Buffer);
     }
     return hasher;
@@ -114,7 +133,7 @@ export class TroveTusStore extends DataStore {
   override async remove(id: string): Promise<void> {
     const row = await this.row(id);
     if (row.completedFileId) throw ERRORS.INVALID_TERMINATION;
-    await this.deps.bytes.remove(row.storageKey);
+    await this.deps.bytes.remove(row);
     await this.deps.db.tusUpload.deleteMany({ where: { id, completedFileId: null } });
     this.hashers.delete(id);
   }
