@@ -330,6 +330,23 @@ async function main() {
     run("npm", ["run", "typecheck"], starter);
     run("npm", ["run", "build"], starter);
   });
+  await step(
+    "self-hosting: npm install @trove/server and @trove/mcp by version, trove-server migrate",
+    () => {
+      const host = join(temp, "server");
+      mkdirSync(host);
+      run("npm", ["init", "-y"], host);
+      const wanted = ["@trove/server", "@trove/mcp"].map((name) => `${name}@${versions[name]}`);
+      run("npm", ["install", ...wanted, "--registry", registry], host);
+      const help = run("npx", ["--no-install", "trove-server", "--help"], host);
+      if (!help.includes("migrate")) throw new Error(`unexpected help:\n${help}`);
+      // The published migrations and Prisma client against the embedded database, in a data folder of its own.
+      run("npx", ["--no-install", "trove-server", "migrate"], host, {
+        ...childEnv,
+        TROVE_DATA_DIR: join(host, "data"),
+      });
+    },
+  );
 }
 
 let failed = false;
