@@ -48,7 +48,7 @@ describe("tus under attack (public key)", () => {
         "upload-offset": String(offset),
         "content-type": "application/offset+octet-stream",
       },
-      body,
+      body: body as BodyInit,
     });
 
   const offsetOf = async (url: string, key = server.keys.public) =>
