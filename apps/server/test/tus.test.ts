@@ -64,6 +64,7 @@ describe("tus upload", () => {
     const created = await create(bytes.length, { filename: "data.bin", folder: "tus/docs", tags: "a,b" });
     expect(created.statusCode).toBe(201);
     expect(created.headers["upload-expires"]).toBeTruthy();
+    expect(created.headers.location).toMatch(/^http:\/\/localhost(:80)?\/api\/v1\/tus\//);
     const id = idOf(created.headers.location);
 
     const origin = await t.app.inject({
@@ -242,6 +243,30 @@ describe("tus upload", () => {
     });
     expect(res.statusCode).toBe(401);
     expect(res.headers["tus-resumable"]).toBe("1.0.0");
+  });
+});
+
+describe("tus behind a trusted TLS proxy", () => {
+  it("gives a Location with the proxy's scheme and host", async () => {
+    const proxied = await createTestApp({ config: { trustProxy: 1 } });
+    try {
+      const res = await proxied.app.inject({
+        method: "POST",
+        url: TUS,
+        headers: {
+          "x-api-key": proxied.keys.private,
+          "tus-resumable": "1.0.0",
+          "upload-length": "10",
+          "upload-metadata": metadata({ filename: "x.bin" }),
+          "x-forwarded-proto": "https",
+          "x-forwarded-host": "media.example.com",
+        },
+      });
+      expect(res.statusCode).toBe(201);
+      expect(res.headers.location).toMatch(/^https:\/\/media\.example\.com\/api\/v1\/tus\/[0-9a-f-]{36}$/);
+    } finally {
+      await proxied.close();
+    }
   });
 });
 

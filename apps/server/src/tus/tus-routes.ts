@@ -97,8 +97,9 @@ function webRequestOf(request: FastifyRequest): Request {
   const raw = request.raw.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string);
   const withBody = request.method === "POST" || request.method === "PATCH";
-  const host = request.headers.host ?? "localhost";
-  return new Request(`${request.protocol}://${host}${request.url}`, {
+  // The origin as Fastify reads it (X-Forwarded-Proto/-Host only behind a trusted proxy,
+  // TROVE_TRUST_PROXY), so `Location` is https behind a TLS proxy.
+  return new Request(`${request.protocol}://${request.host || "localhost"}${request.url}`, {
     method: request.method,
     headers,
     ...(withBody ? { body: Readable.toWeb(request.raw) as ReadableStream, duplex: "half" } : {}),
@@ -133,6 +134,7 @@ export const tusRoutes: FastifyPluginAsync<TusRoutesOptions> = async (app, optio
     path: TUS_PATH,
     datastore: store,
     namingFunction: () => uuidV7(),
+    generateUrl: (req, { path, id }) => `${new URL(req.url).origin}${path}/${id}`,
     ...hooks,
   });
 
