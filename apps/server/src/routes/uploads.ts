@@ -42,7 +42,6 @@ import {
   checkEarlyDirectFields,
   checkRemoteBody,
   parseDirectFields,
-  registrationFields,
   remoteBodyError,
   withoutBlankFields,
 } from "../uploads/upload-fields.js";
@@ -117,13 +116,23 @@ export const uploadRoutes: FastifyPluginAsync = async (app) => {
       head: file.head,
       bytes: file.bytes,
       sourceStored: file.stored,
-      ...registrationFields(fields),
+      fileName: fields.file_name,
+      folder: fields.folder,
+      tags: fields.tags,
+      metadata: fields.metadata,
+      customId: fields.custom_id,
+      randomPrefix: fields.random_prefix,
+      isPrivate: fields.is_private,
+      transform: fields.transform,
+      expiresIn: fields.expires_in,
+      embeddedMetadata: fields.embedded_metadata,
       workspaceEmbeddedMetadata: auth.embeddedMetadata,
       uploadSource: "direct",
       createdBy: auth.keyId,
       credential: auth.keyType,
       policy: auth.policy,
       uploadTokenId: auth.tokenId,
+      webhookUrl: fields.webhook_url,
     });
     return uploadResponseBody(config.uploadResponse, auth.workspaceNo, result.response);
   });

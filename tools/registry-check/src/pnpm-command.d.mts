@@ -1,1 +1,0 @@
-export function pnpmCommand(root: string): string[];

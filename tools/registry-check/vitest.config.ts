@@ -1,3 +1,0 @@
-import { troveProject } from "../../vitest.shared";
-
-export default troveProject("registry-check");
