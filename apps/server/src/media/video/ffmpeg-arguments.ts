@@ -24,6 +24,9 @@ export const H264_ENCODING = ["-c:v", "libx264", "-preset", "veryfast", "-crf", 
 /** The source's first audio track as AAC (a stream adds its own channel layout). */
 export const AAC_AUDIO = ["-map", "0:a:0", "-c:a", "aac", "-b:a", "128k"];
 
+/** Every output: nothing of the source's metadata or chapters (no GPS, no device), bounded threads. */
+export const OUTPUT_HYGIENE = ["-map_metadata", "-1", "-map_chapters", "-1", "-threads", FFMPEG_THREADS];
+
 /** Quiet output, then the input: its sniffed demuxer only and local files only (./tool-input.ts). */
 export function inputArguments(
   input: string,
@@ -78,12 +81,7 @@ export function ffmpegArguments(job: {
     "-map",
     "[v]",
     ...encoding(job.format, probe.audioCodec !== null),
-    "-map_metadata",
-    "-1",
-    "-map_chapters",
-    "-1",
-    "-threads",
-    FFMPEG_THREADS,
+    ...OUTPUT_HYGIENE,
     "-y",
     toolFileUrl(job.output),
   ];

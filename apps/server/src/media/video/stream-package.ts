@@ -15,7 +15,7 @@
  */
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { AAC_AUDIO, FFMPEG_THREADS, H264_ENCODING, inputArguments } from "./ffmpeg-arguments.js";
+import { AAC_AUDIO, H264_ENCODING, inputArguments, OUTPUT_HYGIENE } from "./ffmpeg-arguments.js";
 import type { VideoTools } from "./locate-video-tools.js";
 import type { VideoProbe } from "./probe-video.js";
 import { runTool } from "./run-tool.js";
@@ -84,12 +84,7 @@ export function streamArguments(job: {
     `expr:gte(t,n_forced*${STREAM_SEGMENT_SECONDS})`,
     "-sc_threshold",
     "0",
-    "-map_metadata",
-    "-1",
-    "-map_chapters",
-    "-1",
-    "-threads",
-    FFMPEG_THREADS,
+    ...OUTPUT_HYGIENE,
     "-f",
     "dash",
     "-seg_duration",
