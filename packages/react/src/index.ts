@@ -2,6 +2,7 @@
 // safe to import on a server (nothing touches a browser global until an effect or an event runs);
 // the built files start with "use client" for React Server Components.
 export type { StoredSessionSummary, TroveError, UploadResult } from "@trove/sdk/upload";
+export * from "./editing/index.js";
 export { checkFile, type FileRejection, matchesAccept, type RejectionReason } from "./file-checks.js";
 export { formatBytes, formatDuration, formatSpeed } from "./format-transfer.js";
 export * from "./image.js";
