@@ -15,6 +15,7 @@ import {
   wrappedUploadResponseSchema,
 } from "@trove/schema";
 import type { LightMyRequestResponse } from "fastify";
+import { expect } from "vitest";
 import type { TestApp } from "./support/index.js";
 
 /** A form part: a text field `[name, value]`, or a file `[name, bytes, filename?, type?]`. */
@@ -121,6 +122,15 @@ export async function listObjects(root: string): Promise<string[]> {
   };
   await walk(root);
   return out.sort();
+}
+
+/** Runs `attempt` and checks that it left no object under the fs root and no file row behind. */
+export async function leavesNothing(t: TestApp, attempt: () => Promise<void>): Promise<void> {
+  const objects = await listObjects(t.storageDir);
+  const files = await t.app.db.file.count();
+  await attempt();
+  expect(await listObjects(t.storageDir)).toEqual(objects);
+  expect(await t.app.db.file.count()).toBe(files);
 }
 
 /** Every file (not directory) below `dir`, relative. */

@@ -14,7 +14,7 @@ import { STRICT_STORE_TIME_MESSAGE } from "../src/uploads/store-time-transform.j
 import { createTestApp, type TestApp } from "./support/index.js";
 import { forbidSystemDns, startTestServer, type TestServer } from "./support/network-doubles.js";
 import { pattern } from "./support/test-images.js";
-import { directUpload, listObjects, remoteUpload, uploaded } from "./uploads-helpers.js";
+import { directUpload, leavesNothing, listObjects, remoteUpload, uploaded } from "./uploads-helpers.js";
 
 let t: TestApp;
 let server: TestServer;
@@ -59,21 +59,12 @@ function expectRefusal(res: LightMyRequestResponse, status: number, errorCode: s
   return body.message;
 }
 
-/** Runs `attempt` and checks that it left no object and no file row behind. */
-async function leavesNothing(attempt: () => Promise<void>): Promise<void> {
-  const objects = await listObjects(t.storageDir);
-  const files = await t.app.db.file.count();
-  await attempt();
-  expect(await listObjects(t.storageDir)).toEqual(objects);
-  expect(await t.app.db.file.count()).toBe(files);
-}
-
 describe("max_file_size holds for the stored output", () => {
   it("refuses a 20,000-byte token's upscaled JPEG with 413, stores nothing and spends nothing", async () => {
     expect(jpeg.length).toBeLessThan(20_000);
     const { token, id } = await mint({ max_file_size: 20_000, max_files: 1, allow_remote: true });
     const fill = "w_2000,h_2000,c_fill,fl_upscale";
-    await leavesNothing(async () => {
+    await leavesNothing(t, async () => {
       // Held in memory (transform before the file), stored first (after it), and fetched.
       const before = await directUpload(
         t,
@@ -108,7 +99,7 @@ describe("max_file_size holds for the stored output", () => {
       type: "public",
       policy: { max_file_size: 20_000 },
     });
-    await leavesNothing(async () => {
+    await leavesNothing(t, async () => {
       const res = await directUpload(
         t,
         { file_name: "k.jpg", transform: "w_2000,h_2000,c_fill,fl_upscale" },
@@ -134,7 +125,7 @@ describe("max_file_size holds for the stored output", () => {
 
   it("keeps the pixel cap on upscales at store time: w_5000,h_5000,fl_upscale of a small image is 400", async () => {
     const { token } = await mint({ max_files: 1 });
-    await leavesNothing(async () => {
+    await leavesNothing(t, async () => {
       const res = await directUpload(
         t,
         { file_name: "u.jpg", transform: "w_5000,h_5000,fl_upscale" },
@@ -149,7 +140,7 @@ describe("max_file_size holds for the stored output", () => {
 describe("allow_transforms: false", () => {
   it("refuses a token's store-time transform with 403 TRANSFORM_NOT_ALLOWED on every path, nothing stored", async () => {
     const { token, id } = await mint({ allow_transforms: false, allow_remote: true, max_files: 2 });
-    await leavesNothing(async () => {
+    await leavesNothing(t, async () => {
       for (const fileFirst of [false, true]) {
         const res = await directUpload(
           t,
@@ -196,7 +187,7 @@ describe("strict mode at store time", () => {
     try {
       const { token } = await mint({ max_files: 5 });
       for (const key of [t.keys.public, token]) {
-        await leavesNothing(async () => {
+        await leavesNothing(t, async () => {
           const res = await directUpload(
             t,
             { file_name: "s.jpg", transform: "w_20" },

@@ -66,6 +66,8 @@ export const ERROR_CATALOGUE = {
   REMOTE_NOT_ALLOWED: { statuses: [403], groups: UPLOADS, policy: true },
   MULTIPART_NOT_ALLOWED: { statuses: [403], groups: UPLOADS, policy: true },
   TRANSFORM_NOT_ALLOWED: { statuses: [403], groups: UPLOADS, policy: true },
+  // An image whose pixel size or aspect ratio is outside the policy's min/max (./upload-tokens.ts).
+  IMAGE_DIMENSIONS_NOT_ALLOWED: { statuses: [422], groups: UPLOADS, policy: true },
   TOKEN_EXPIRED: {
     statuses: [401],
     groups: UPLOADS,

@@ -19,6 +19,11 @@ import { fileExpiresInSchema, folderPathSchema } from "./uploads.js";
  *   `TRANSFORM_NOT_ALLOWED`). When allowed, `max_file_size` holds for the stored output too.
  * - `file_expires_in`: every file is temporary, deleted that many seconds after its upload.
  * - `embedded_metadata`: `strip`, `strip-location` or `keep` for every image uploaded under it.
+ * - `min_width`, `max_width`, `min_height`, `max_height` (pixels) and `min_aspect_ratio`,
+ *   `max_aspect_ratio` (width / height): an image the server decodes must fit them, judged from its
+ *   header with the EXIF orientation applied (a portrait phone photo is portrait), as uploaded and,
+ *   after a store-time transform, as stored; else 422 `IMAGE_DIMENSIONS_NOT_ALLOWED`. Files that are
+ *   not raster images are not affected. A minimum above its maximum is refused (400).
  */
 export const FOLDER_MATCHES = ["exact", "prefix"] as const;
 
@@ -31,7 +36,35 @@ export const mimePatternSchema = z
     "must look like image/* or video/mp4",
   );
 
-export const uploadPolicySchema = z.object({
+/** Pixels, as the policy's dimension limits count them. */
+const pixelLimitSchema = z.number().int().min(1).max(1_000_000);
+/** Width / height: 0.25 is a tall 1:4 strip, 4 a wide 4:1 banner. */
+const aspectRatioLimitSchema = z.number().positive().max(10_000);
+
+/** Each dimension limit's pair: its minimum may not exceed its maximum. */
+const DIMENSION_PAIRS = [
+  ["min_width", "max_width"],
+  ["min_height", "max_height"],
+  ["min_aspect_ratio", "max_aspect_ratio"],
+] as const;
+
+type DimensionLimits = Partial<Record<(typeof DIMENSION_PAIRS)[number][number], number>>;
+
+function checkDimensionPairs(policy: DimensionLimits, context: z.RefinementCtx): void {
+  for (const [min, max] of DIMENSION_PAIRS) {
+    const low = policy[min];
+    const high = policy[max];
+    if (low !== undefined && high !== undefined && low > high) {
+      context.addIssue({
+        code: "custom",
+        path: [min],
+        message: `${min} (${low}) must not be greater than ${max} (${high})`,
+      });
+    }
+  }
+}
+
+const uploadPolicyFields = z.object({
   folder: folderPathSchema.optional(),
   folder_match: z.enum(FOLDER_MATCHES).optional(),
   max_file_size: z.number().int().min(1).optional(),
@@ -54,7 +87,14 @@ export const uploadPolicySchema = z.object({
    * workspace's rule only where it says so): an upload may ask for stricter, never for less.
    */
   embedded_metadata: embeddedMetadataModeSchema.optional(),
+  min_width: pixelLimitSchema.optional(),
+  max_width: pixelLimitSchema.optional(),
+  min_height: pixelLimitSchema.optional(),
+  max_height: pixelLimitSchema.optional(),
+  min_aspect_ratio: aspectRatioLimitSchema.optional(),
+  max_aspect_ratio: aspectRatioLimitSchema.optional(),
 });
+export const uploadPolicySchema = uploadPolicyFields.superRefine(checkDimensionPairs);
 export type UploadPolicy = z.infer<typeof uploadPolicySchema>;
 
 /** Longest token lifetime, seconds (1 day); default 10 minutes. */
@@ -64,10 +104,12 @@ export const DEFAULT_UPLOAD_TOKEN_TTL_SECONDS = 600;
 export const MAX_UPLOAD_TOKEN_FILES = 1_000;
 
 /** Body of `POST /api/v1/uploads/tokens` (private key). */
-export const createUploadTokenBodySchema = uploadPolicySchema.extend({
-  expires_in: z.number().int().min(1).max(MAX_UPLOAD_TOKEN_TTL_SECONDS).optional(),
-  max_files: z.number().int().min(1).max(MAX_UPLOAD_TOKEN_FILES).optional(),
-});
+export const createUploadTokenBodySchema = uploadPolicyFields
+  .extend({
+    expires_in: z.number().int().min(1).max(MAX_UPLOAD_TOKEN_TTL_SECONDS).optional(),
+    max_files: z.number().int().min(1).max(MAX_UPLOAD_TOKEN_FILES).optional(),
+  })
+  .superRefine(checkDimensionPairs);
 export type CreateUploadTokenBody = z.input<typeof createUploadTokenBodySchema>;
 
 /** The minted token: shown once, like a key. `policy` is the policy as stored, defaults written out. */

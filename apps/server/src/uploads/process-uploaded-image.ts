@@ -14,6 +14,7 @@ import { type ProcessedImage, processImage } from "../media/process-image.js";
 import { RASTER_FORMATS } from "../media/raster-format.js";
 import { objectKey } from "../storage/driver.js";
 import { imageInputOf, putBuffer, thumbnailKeyOf } from "../storage/object-keys.js";
+import { checkImageDimensions, checkUnmeasuredImage } from "./image-dimension-policy.js";
 import type { RegisterFileInput } from "./register-file-input.js";
 import type { DescribedFile, SniffedUpload } from "./sniff-upload.js";
 import { storedFileName } from "./stored-name.js";
@@ -62,6 +63,7 @@ export async function processUploadedImage(
   } catch (error) {
     // Undecodable (truncated, corrupt) but no transformation asked for: keep the bytes as a file.
     if (isMediaError(error) && error.code === "UNSUPPORTED_MEDIA_TYPE" && transform === undefined) {
+      checkUnmeasuredImage(input.policy, described.mimeType);
       deps.log?.warn({ err: error, key: input.storageKey }, "image could not be decoded; stored as bytes");
       return described;
     }
@@ -71,6 +73,10 @@ export async function processUploadedImage(
   const { info } = processed;
   // The decoder's verdict on an image can be finer than the sniff's; the policy sees it too.
   checkPolicyType(input.policy, info.mimeType);
+  // The policy's pixel limits hold for the image as uploaded and, transformed, as stored.
+  checkImageDimensions(input.policy, processed.input);
+  if (processed.output.kind === "transformed")
+    checkImageDimensions(input.policy, info, "The transformed image");
   Object.assign(described, {
     mimeType: info.mimeType,
     format: info.format,
