@@ -27,6 +27,7 @@ import { benchSourceDelivery } from "./benches/source-delivery.js";
 import { benchUploadFs } from "./benches/upload-fs.js";
 import { benchUploadFsWhole } from "./benches/upload-fs-whole.js";
 import { benchUploadS3 } from "./benches/upload-s3.js";
+import { benchUploadTus } from "./benches/upload-tus.js";
 import { benchVideoTranscode } from "./benches/video-transcode.js";
 import type { BenchContext } from "./support/context.js";
 import { describeMachine, loadAverage } from "./support/machine.js";
@@ -72,6 +73,15 @@ const BENCHES: Bench[] = [
     title: "large upload with SDK defaults against one bare PUT",
     run: benchUploadFsWhole,
     failedRows: [["1b", "upload of 1024 MiB, SDK defaults → server (gateway) → fs, MB/s", "≥ 0.8×"]],
+  },
+  {
+    number: "14",
+    title: "tus upload beside multipart",
+    run: benchUploadTus,
+    failedRows: [
+      ["14a", "tus upload with tus-js-client, default chunking → fs, MB/s", "— (reported)"],
+      ["14b", "tus upload with tus-js-client, 32 MiB chunks → fs, MB/s", "— (reported)"],
+    ],
   },
   {
     number: "6",

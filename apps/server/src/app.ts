@@ -58,6 +58,7 @@ import { type BuiltServices, createServices } from "./services.js";
 import type { StorageDriver } from "./storage/driver.js";
 import { requestSpansPlugin } from "./tracing/request-spans.js";
 import { tracingActive } from "./tracing/start-tracing.js";
+import { tusRoutes } from "./tus/tus-routes.js";
 
 export interface BuildAppOptions {
   config: ServerConfig;
@@ -166,6 +167,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(uploadRoutes);
     await app.register(multipartRoutes);
     await app.register(partGatewayRoutes);
+    await app.register(tusRoutes);
     // Off without a token: /admin/ paths are then unknown routes (404), not refusals.
     if (config.adminToken) await app.register(adminRoutes);
     if (config.mcp) await app.register(mcpMountPlugin);

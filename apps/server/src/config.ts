@@ -102,6 +102,8 @@ export interface ServerConfig {
   trustedRanges: TrustedRanges;
   /** Deadline of a remote-URL fetch, body included, ms. */
   remoteFetchTimeoutMs: number;
+  /** TROVE_TUS_EXPIRY_SECONDS: lifetime of an unfinished tus upload (src/tus/). */
+  tusExpirySeconds: number;
   /** Pixel, time and byte limits of the media pipeline (src/media/media-limits.ts). */
   mediaLimits: MediaLimits;
   /** ffmpeg/ffprobe paths, transcodes at once and the limits of a video transform (src/media/video/video-config.ts). */
@@ -255,6 +257,7 @@ export function loadConfig(env: Environment = process.env): ServerConfig {
     maxUploadBytes: e.TROVE_MAX_UPLOAD_BYTES,
     trustedRanges: e.TROVE_TRUSTED_RANGES,
     remoteFetchTimeoutMs: e.TROVE_REMOTE_FETCH_TIMEOUT_MS,
+    tusExpirySeconds: e.TROVE_TUS_EXPIRY_SECONDS,
     mediaLimits: {
       maxInputPixels: e.TROVE_MAX_INPUT_PIXELS,
       maxOutputPixels: e.TROVE_MAX_OUTPUT_PIXELS,
@@ -390,6 +393,7 @@ export function resolveConfig(input: ConfigInput): ServerConfig {
     maxUploadBytes: input.maxUploadBytes ?? SETTINGS.TROVE_MAX_UPLOAD_BYTES.default,
     trustedRanges: parseTrustedRanges(input.trustedRanges),
     remoteFetchTimeoutMs: input.remoteFetchTimeoutMs ?? SETTINGS.TROVE_REMOTE_FETCH_TIMEOUT_MS.default,
+    tusExpirySeconds: input.tusExpirySeconds ?? SETTINGS.TROVE_TUS_EXPIRY_SECONDS.default,
     mediaLimits: resolveMediaLimits(input.mediaLimits),
     video: resolveVideoConfig(input.video),
     webhooks: input.webhooks ?? {

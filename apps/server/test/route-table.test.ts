@@ -3,6 +3,7 @@
 // gateway included. A route added by hand without a table entry fails here.
 import { ROUTE_TABLE } from "@trove/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TUS_ROUTES } from "../src/tus/tus-routes.js";
 import { createAdminTestApp } from "./admin-support.js";
 import type { TestApp } from "./support/index.js";
 
@@ -41,7 +42,11 @@ describe("the route table is the API", () => {
 
   it("has an entry for every route registered under /api or /admin", () => {
     const table = new Set(ROUTE_TABLE.map((route) => `${route.method} ${route.path}`));
-    const api = routes.filter((route) => /^\S+ \/(api|admin)(\/|$)/.test(route));
+    // tus (a header protocol with HEAD and OPTIONS) is listed by its plugin, not the table.
+    const tus = new Set(
+      TUS_ROUTES.flatMap((route) => route.methods.map((method) => `${method} ${route.url}`)),
+    );
+    const api = routes.filter((route) => /^\S+ \/(api|admin)(\/|$)/.test(route) && !tus.has(route));
     expect(api.length).toBe(ROUTE_TABLE.length);
     expect(api.filter((route) => !table.has(route))).toEqual([]);
   });

@@ -214,6 +214,13 @@ export const SETTINGS = {
     default: 60_000,
     description: "Deadline of a remote-URL fetch, body included, ms.",
   }),
+  TROVE_TUS_EXPIRY_SECONDS: int({
+    group: "Uploads",
+    min: 1,
+    max: 30 * 24 * 3600,
+    default: 86_400,
+    description: "Lifetime of an unfinished tus upload (`Upload-Expires`), seconds; swept after it.",
+  }),
 
   // Multipart uploads
   TROVE_MULTIPART_MODE: choice(["gateway", "direct"], {

@@ -1,7 +1,13 @@
 import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../config.js";
-import { type CorsOrigins, corsPlugin, parseCorsOrigins } from "./cors.js";
+import {
+  CORS_ALLOWED_HEADERS,
+  CORS_EXPOSED_HEADERS,
+  type CorsOrigins,
+  corsPlugin,
+  parseCorsOrigins,
+} from "./cors.js";
 
 /** A bare app with the plugin and an auth-like hook that refuses everything without a key. */
 async function appWith(origins: CorsOrigins) {
@@ -60,7 +66,7 @@ describe("corsPlugin", () => {
     expect(response.statusCode).toBe(204);
     expect(response.headers["access-control-allow-origin"]).toBe("*");
     expect(response.headers["access-control-allow-methods"]).toContain("PUT");
-    expect(response.headers["access-control-allow-headers"]).toBe("x-api-key, authorization, content-type");
+    expect(response.headers["access-control-allow-headers"]).toBe(CORS_ALLOWED_HEADERS.join(", "));
     expect(response.headers["access-control-allow-credentials"]).toBeUndefined();
     await app.close();
   });
@@ -73,7 +79,8 @@ describe("corsPlugin", () => {
       headers: { origin: "https://app.example.com", "x-api-key": "k" },
     });
     expect(ok.headers["access-control-allow-origin"]).toBe("*");
-    expect(ok.headers["access-control-expose-headers"]).toBe("x-request-id, etag, retry-after");
+    expect(ok.headers["access-control-expose-headers"]).toBe(CORS_EXPOSED_HEADERS.join(", "));
+    expect(CORS_EXPOSED_HEADERS).toEqual(expect.arrayContaining(["x-request-id", "etag", "retry-after"]));
     const denied = await app.inject({
       method: "POST",
       url: "/api/v1/uploads",

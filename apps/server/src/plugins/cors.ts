@@ -20,10 +20,41 @@ import type { CorsOrigins } from "./cors-origins.js";
 
 export type { CorsOrigins };
 
-/** Request headers a page may send: the key headers and the JSON/part body type. */
-export const CORS_ALLOWED_HEADERS = ["x-api-key", "authorization", "content-type"];
-/** Response headers a page may read (the SDK reads them: request ids on errors, Retry-After on 429). */
-export const CORS_EXPOSED_HEADERS = ["x-request-id", "etag", "retry-after"];
+/** Request headers a page may send: the key headers, the JSON/part body type, and tus's (src/tus/). */
+export const CORS_ALLOWED_HEADERS = [
+  "x-api-key",
+  "authorization",
+  "content-type",
+  "tus-resumable",
+  "upload-length",
+  "upload-metadata",
+  "upload-offset",
+  "upload-checksum",
+  "upload-defer-length",
+  "upload-concat",
+  "x-http-method-override",
+  "x-requested-with",
+];
+/**
+ * Response headers a page may read (the SDK reads them: request ids on errors, Retry-After on
+ * 429; tus clients the tus headers, the upload's URL and the file it became).
+ */
+export const CORS_EXPOSED_HEADERS = [
+  "x-request-id",
+  "etag",
+  "retry-after",
+  "location",
+  "upload-offset",
+  "upload-length",
+  "upload-metadata",
+  "upload-expires",
+  "tus-resumable",
+  "tus-version",
+  "tus-extension",
+  "tus-max-size",
+  "trove-file-no",
+  "trove-file-url",
+];
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
 
 /** Reads a TROVE_CORS_ORIGINS value as loadConfig does; throws ConfigError for one that is not an origin. */

@@ -42,6 +42,7 @@ import {
   checkEarlyDirectFields,
   checkRemoteBody,
   parseDirectFields,
+  registrationFields,
   remoteBodyError,
   withoutBlankFields,
 } from "../uploads/upload-fields.js";
@@ -116,23 +117,13 @@ export const uploadRoutes: FastifyPluginAsync = async (app) => {
       head: file.head,
       bytes: file.bytes,
       sourceStored: file.stored,
-      fileName: fields.file_name,
-      folder: fields.folder,
-      tags: fields.tags,
-      metadata: fields.metadata,
-      customId: fields.custom_id,
-      randomPrefix: fields.random_prefix,
-      isPrivate: fields.is_private,
-      transform: fields.transform,
-      expiresIn: fields.expires_in,
-      embeddedMetadata: fields.embedded_metadata,
+      ...registrationFields(fields),
       workspaceEmbeddedMetadata: auth.embeddedMetadata,
       uploadSource: "direct",
       createdBy: auth.keyId,
       credential: auth.keyType,
       policy: auth.policy,
       uploadTokenId: auth.tokenId,
-      webhookUrl: fields.webhook_url,
     });
     return uploadResponseBody(config.uploadResponse, auth.workspaceNo, result.response);
   });

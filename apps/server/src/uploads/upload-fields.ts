@@ -13,6 +13,7 @@ import type { TrustedRangesInput } from "../network/trusted-ranges.js";
 import { assertNoNul } from "../plugins/reject-nul.js";
 import { BODY_NOT_OBJECT_MESSAGE, isJsonObject } from "../routes/endpoint-route.js";
 import { checkWebhookUrl } from "../webhooks/delivery.js";
+import type { RegisterFileInput } from "./register-file-input.js";
 import { type FieldIssue, invalidFields, toUploadError } from "./upload-errors.js";
 
 const directFieldsPartial = directUploadFieldsSchema.partial();
@@ -79,4 +80,21 @@ export function checkWebhook(url: string, trustedRanges?: TrustedRangesInput): v
   } catch (error) {
     throw toUploadError(error);
   }
+}
+
+/** The direct upload's fields as `registerFile` takes them (a direct upload's form, a tus upload's metadata). */
+export function registrationFields(fields: DirectUploadFields) {
+  return {
+    fileName: fields.file_name,
+    folder: fields.folder,
+    tags: fields.tags,
+    metadata: fields.metadata,
+    customId: fields.custom_id,
+    randomPrefix: fields.random_prefix,
+    isPrivate: fields.is_private,
+    transform: fields.transform,
+    expiresIn: fields.expires_in,
+    embeddedMetadata: fields.embedded_metadata,
+    webhookUrl: fields.webhook_url,
+  } satisfies Partial<RegisterFileInput>;
 }

@@ -51,7 +51,10 @@ export function createOpenApiDocument(): oas31.OpenAPIObject {
       description:
         "Media asset management: upload (direct, remote URL, multipart), files, folders and sources. " +
         "Authenticate with `x-api-key: <API_KEY>` or `Authorization: Bearer <API_KEY>`; public keys may only upload. " +
-        "The admin API (`/admin/v1`) takes the server's admin token instead: `Authorization: Bearer <TROVE_ADMIN_TOKEN>`.",
+        "The admin API (`/admin/v1`) takes the server's admin token instead: `Authorization: Bearer <TROVE_ADMIN_TOKEN>`. " +
+        "Resumable uploads also speak tus 1.0.0 at `/api/v1/tus` (creation, creation-with-upload, termination, expiration; " +
+        "the same keys; the upload's fields in `Upload-Metadata`; the file in the `Trove-File-No` and `Trove-File-Url` headers): " +
+        'a header protocol, described in the server\'s README (section "tus") rather than here.',
       license: { name: "MIT", identifier: "MIT" },
     },
     servers: structuredClone(OPENAPI_SERVERS),

@@ -1,0 +1,3 @@
+import { troveProject } from "../../vitest.shared";
+
+export default troveProject("registry-check");
