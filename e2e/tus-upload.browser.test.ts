@@ -57,7 +57,7 @@ describe("examples/tus-upload in Chromium", () => {
     bytes: Uint8Array,
   ) {
     const file = await adminClient(server).files.get(shown.fileNo);
-    expect(file).toMatchObject({ file_no: shown.fileNo, name, file_size: SIZE });
+    expect(file).toMatchObject({ file_no: shown.fileNo, name, size: SIZE });
     expect(file.folder?.name).toBe(FOLDER);
     // The link comes from Trove-File-Url: the file's delivery URL.
     expect(shown.href).toBe(file.url);
