@@ -17,21 +17,30 @@ import { bundleForBrowser } from "./sdk-bundle.js";
 
 const PAGE_ENTRY = fileURLToPath(new URL("../react-uploader-page.ts", import.meta.url));
 const STYLES = fileURLToPath(new URL("../../packages/react/styles.css", import.meta.url));
-const HTML = `<!doctype html>
+/** The editor's rules, which styles.css @imports by this path relative to itself. */
+export const EDITOR_STYLES_PATH = "/src/editing/editor.css";
+const EDITOR_STYLES = fileURLToPath(new URL(`../../packages/react${EDITOR_STYLES_PATH}`, import.meta.url));
+export const HTML = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Trove React e2e</title>
 <link rel="stylesheet" href="/styles.css"><script src="/page.js"></script></head>
 <body><div id="root"></div></body></html>`;
 
-export async function startReactPageSite(files: Record<string, StaticFile> = {}): Promise<StaticServer> {
-  const [page, styles] = await Promise.all([
-    bundleForBrowser(PAGE_ENTRY, { production: true }),
+/** `entry`: another page module, for suites with a page of their own (e2e/image-editing-page.ts). */
+export async function startReactPageSite(
+  files: Record<string, StaticFile> = {},
+  entry = PAGE_ENTRY,
+): Promise<StaticServer> {
+  const [page, styles, editorStyles] = await Promise.all([
+    bundleForBrowser(entry, { production: true }),
     readFile(STYLES, "utf8"),
+    readFile(EDITOR_STYLES, "utf8"),
   ]);
   return startStaticServer({
     files: {
       "/": { type: "text/html; charset=utf-8", body: HTML },
       "/page.js": { type: "text/javascript; charset=utf-8", body: page },
       "/styles.css": { type: "text/css; charset=utf-8", body: styles },
+      [EDITOR_STYLES_PATH]: { type: "text/css; charset=utf-8", body: editorStyles },
       ...files,
     },
   });
