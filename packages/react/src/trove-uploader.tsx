@@ -9,8 +9,11 @@ import {
   useRef,
   useState,
 } from "react";
+import { ImageEditor, prepareImage, readImageSize } from "./editing/index.js";
 import { checkFile, type FileRejection, inputAccept } from "./file-checks.js";
+import { fileKind } from "./file-type-icon.js";
 import { formatBytes } from "./format-transfer.js";
+import { brokenImageRule, hasImageLimits, type ImageLimits } from "./image-limits.js";
 import { LinkField } from "./link-field.js";
 import { announcementsBetween } from "./progress-announcement.js";
 import { UploadRow } from "./upload-row.js";
@@ -47,6 +50,28 @@ export interface TroveUploaderProps extends UseUploadOptions {
   dropTarget?: "zone" | "page";
   /** The buttons beside the drop zone. Default all: `["files", "camera", "link"]`. */
   sources?: readonly UploaderSource[];
+  /** Pixel limits checked before an image is sent (mirror your upload policy's `min_width`…). */
+  limits?: ImageLimits;
+  /** Scale images down (and re-encode them) in the browser before sending. */
+  resize?: ResizeOptions;
+  /**
+   * An "Edit" button on each waiting image (crop, rotate, aspect presets). Files then wait for
+   * "Upload" unless `autoStart` is set: there would be no time to edit them otherwise.
+   */
+  editor?: boolean | EditorOptions;
+}
+
+/** Resize and re-encode images in the browser before they are sent (see `prepareImage`). */
+export interface ResizeOptions {
+  maxWidth?: number;
+  maxHeight?: number;
+  /** 0..1, for JPEG and WebP output. */
+  quality?: number;
+}
+
+/** Crop presets of the editor: `ratio` is width / height, null for a free crop. */
+export interface EditorOptions {
+  aspects?: Array<{ label: string; ratio: number | null }>;
 }
 
 const ALL_SOURCES: readonly UploaderSource[] = ["files", "camera", "link"];
@@ -71,11 +96,15 @@ export function TroveUploader({
   strings: stringOverrides,
   dropTarget = "zone",
   sources = ALL_SOURCES,
+  limits,
+  resize,
+  editor,
   ...uploadOptions
 }: TroveUploaderProps) {
   const strings = useMemo(() => uploaderStrings(stringOverrides), [stringOverrides]);
   const { locale } = strings;
-  const upload = useUpload(uploadOptions);
+  const upload = useUpload({ ...uploadOptions, autoStart: uploadOptions.autoStart ?? !editor });
+  const [editing, setEditing] = useState<UploadItem | undefined>(undefined);
   const [rejections, setRejections] = useState<FileRejection[]>([]);
   const [dragging, setDragging] = useState(false);
   const announcement = useAnnouncement(upload.items, strings);
@@ -86,21 +115,51 @@ export function TroveUploader({
 
   const take = (files: FileList | File[] | null | undefined) => {
     if (disabled || !files || files.length === 0) return;
-    void takeFiles(multiple ? Array.from(files) : Array.from(files).slice(0, 1));
+    const list = multiple ? Array.from(files) : Array.from(files).slice(0, 1);
+    // Without pixel limits or a resize there is nothing to decode: files are taken in the same
+    // turn as the event (as before either existed), so nothing waits on a promise.
+    if (hasImageLimits(limits) || resize) void takeDecoded(list);
+    else settle(list.map((file) => ({ file, rejection: checkBasics(file) })));
   };
 
-  const takeFiles = async (list: File[]) => {
-    const refused: FileRejection[] = [];
-    const accepted: File[] = [];
-    const size = (bytes: number) => formatBytes(bytes, locale);
-    for (const file of list) {
-      const rejection = checkFile(file, { accept, maxSize }, size, strings);
-      if (rejection) refused.push(rejection);
-      else accepted.push(file);
-    }
+  const checkBasics = (file: File) =>
+    checkFile(file, { accept, maxSize }, (bytes: number) => formatBytes(bytes, locale), strings);
+
+  const takeDecoded = async (list: File[]) => {
+    const checked = [];
+    for (const file of list)
+      checked.push({ file, rejection: checkBasics(file) ?? (await checkPixels(file)) });
+    const accepted = await Promise.all(
+      checked.filter((entry) => !entry.rejection).map(({ file }) => prepare(file)),
+    );
+    settle([
+      ...checked.filter((entry) => entry.rejection),
+      ...accepted.map((file) => ({ file, rejection: undefined })),
+    ]);
+  };
+
+  const settle = (checked: Array<{ file: File; rejection: FileRejection | undefined }>) => {
+    const refused = checked.flatMap(({ rejection }) => (rejection ? [rejection] : []));
+    const accepted = checked.flatMap(({ file, rejection }) => (rejection ? [] : [file]));
     setRejections(refused);
     if (refused.length > 0) onReject?.(refused);
     if (accepted.length > 0) upload.add(accepted);
+  };
+
+  /** The file as it will be sent: resized and re-encoded when `resize` asks (images only). */
+  const prepare = (file: File): Promise<File> =>
+    resize ? prepareImage(file, resize) : Promise.resolve(file);
+
+  const checkPixels = async (file: File): Promise<FileRejection | undefined> => {
+    if (!hasImageLimits(limits) || fileKind(file) !== "image") return undefined;
+    const pixels = await readImageSize(file); // null where the browser cannot decode it (HEIC): the server judges
+    const rule = pixels && brokenImageRule(pixels, limits, strings);
+    if (!pixels || !rule) return undefined;
+    return {
+      file,
+      reason: "dimensions",
+      message: strings.rejectedDimensions(file.name, pixels.width, pixels.height, rule),
+    };
   };
 
   const pageDragging = usePageSources(dropTarget === "page" && !disabled, take);
@@ -243,7 +302,15 @@ export function TroveUploader({
       {upload.items.length > 0 ? (
         <ul className="trove-uploader__list" aria-label={strings.uploadsList}>
           {upload.items.map((item) => (
-            <UploadRow key={item.id} item={item} controls={upload} strings={strings} />
+            <UploadRow
+              key={item.id}
+              item={item}
+              controls={upload}
+              strings={strings}
+              onEdit={
+                editor && !item.link && fileKind(item.file) === "image" ? () => setEditing(item) : undefined
+              }
+            />
           ))}
         </ul>
       ) : null}
@@ -251,6 +318,17 @@ export function TroveUploader({
         <button type="button" className="trove-uploader__start" onClick={() => upload.start()}>
           {strings.startAll(waiting, plural(strings.files, waiting, locale))}
         </button>
+      ) : null}
+      {editing ? (
+        <ImageEditor
+          file={editing.file}
+          aspects={typeof editor === "object" ? editor.aspects : undefined}
+          onDone={(edited) => {
+            setEditing(undefined);
+            void prepare(edited).then((file) => upload.replace(editing.id, file));
+          }}
+          onCancel={() => setEditing(undefined)}
+        />
       ) : null}
       <p className="trove-sr-only" aria-live="polite" aria-atomic="true">
         {announcement}
