@@ -59,6 +59,21 @@ describe("multipart start (endpoint 3)", () => {
     expect(multipartStartBodySchema.safeParse({ ...startBody, random_prefix: "true" }).success).toBe(false);
     expect(multipartStartBodySchema.safeParse({ ...startBody, tags: "film" }).success).toBe(false);
   });
+
+  it("takes direct upload's transform and webhook_url, checked by the same rules", () => {
+    const body = { ...startBody, transform: "w_50,f_webp", webhook_url: "https://hooks.example.com/trove" };
+    expect(multipartStartBodySchema.parse(body)).toEqual(body);
+    const transform = multipartStartBodySchema.safeParse({ ...startBody, transform: "q_200" });
+    expect(transform.error?.issues[0]?.path).toEqual(["transform"]);
+    for (const webhook_url of [
+      "ftp://hooks.example.com/x",
+      "not a url",
+      `https://a.example/${"x".repeat(2048)}`,
+    ]) {
+      const parsed = multipartStartBodySchema.safeParse({ ...startBody, webhook_url });
+      expect(parsed.error?.issues[0]?.path, webhook_url.slice(0, 30)).toEqual(["webhook_url"]);
+    }
+  });
 });
 
 describe("multipart session and complete", () => {

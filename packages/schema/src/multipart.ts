@@ -2,7 +2,8 @@ import * as z from "zod";
 import { fileNoSchema, metadataObjectSchema, tagSchema, timestampSchema } from "./common.js";
 import { embeddedMetadataModeSchema } from "./embedded-metadata.js";
 import { placeholderSchema } from "./placeholder.js";
-import { fileExpiresInSchema, fileNameSchema, folderPathSchema } from "./uploads.js";
+import { transformStringSchema } from "./transform/index.js";
+import { fileExpiresInSchema, fileNameSchema, folderPathSchema, httpUrlSchema } from "./uploads.js";
 
 /** Longest lifetime of presigned part URLs we accept: 7 days, S3's own limit for presigning. */
 export const MAX_TTL_SECONDS = 7 * 24 * 60 * 60;
@@ -25,6 +26,10 @@ export const multipartStartBodySchema = z.object({
   expires_in: fileExpiresInSchema.optional(),
   /** What becomes of the image's embedded metadata (./embedded-metadata.ts), judged at complete. */
   embedded_metadata: embeddedMetadataModeSchema.optional(),
+  /** Store-time transform applied to the assembled file, as direct upload's `transform`. */
+  transform: transformStringSchema.optional(),
+  /** Receives the signed `file.uploaded` webhook of this file once, as direct upload's `webhook_url`. */
+  webhook_url: httpUrlSchema.optional(),
 });
 export type MultipartStartBody = z.infer<typeof multipartStartBodySchema>;
 

@@ -92,6 +92,8 @@ export interface MultipartStartBodyInput {
   expires_in?: number | undefined;
   /** See EMBEDDED_METADATA_MODES (embedded-metadata.ts); spelled out here to stay zod-free. */
   embedded_metadata?: "strip" | "strip-location" | "keep" | undefined;
+  transform?: string | undefined;
+  webhook_url?: string | undefined;
 }
 
 /** The multipart session; `expires_at` is Unix seconds. */
