@@ -80,6 +80,13 @@ export const ERROR_CATALOGUE = {
     policy: true,
     message: "This upload token has created all the files it may create",
   },
+  // A console session's request without its `x-csrf-token` (or with a wrong one): one envelope,
+  // `{ success: false, error, message, errorCode }`, in every group (./error-envelopes.ts).
+  CSRF_REJECTED: {
+    statuses: [403],
+    groups: ["upload", "admin", "multipart", "files", "folders", "sources", "other"],
+    message: "Missing or wrong x-csrf-token header for this console session",
+  },
 } as const satisfies Record<string, ErrorDeclaration>;
 
 type Catalogue = typeof ERROR_CATALOGUE;

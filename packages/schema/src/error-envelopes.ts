@@ -108,6 +108,8 @@ export function errorEnvelopeOf(
   errorCode?: ErrorCode,
 ): ErrorEnvelopeKind {
   if (status === 429) return "rateLimit";
+  // A console session's CSRF refusal reads alike on /api/v1, /admin/v1 and /console/api.
+  if (errorCode === "CSRF_REJECTED") return "upload";
   const row = ENVELOPES[group];
   if (row.policyRefusal && status !== 401 && status < 500 && isPolicyRefusal(errorCode)) {
     return row.policyRefusal;
