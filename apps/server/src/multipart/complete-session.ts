@@ -223,6 +223,10 @@ async function finish(deps: MultipartDeps, auth: Completer, session: MultipartSe
       randomPrefix: session.randomPrefix,
       isPrivate: session.isPrivate,
       expiresIn: session.fileExpiresIn ?? undefined,
+      // Judged at start (./start-session.ts); the transform is judged again here, under the
+      // policy and strict mode of now.
+      transform: session.transform ?? undefined,
+      webhookUrl: session.webhookUrl ?? undefined,
       // The completer is the credential that started the session (./session-credential.ts).
       credential: auth.keyType ?? "private",
       embeddedMetadata: embeddedMetadataModeSchema.safeParse(session.embeddedMetadata).data,

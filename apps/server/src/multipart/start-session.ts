@@ -8,6 +8,12 @@
  * included), and takes one of the token's `max_files` at start, in the transaction that records
  * it: a one-shot token starts one session. The count is the file's if the session completes,
  * and given back if it ends without one (./end-session.ts).
+ *
+ * `transform` and `webhook_url` are judged here as a direct upload judges them, before any
+ * storage work or token count is spent: a transform the credential may not apply is 403
+ * TRANSFORM_NOT_ALLOWED (src/uploads/store-time-transform.ts), a webhook the SSRF guard refuses
+ * as written 400 (src/uploads/upload-fields.ts); an unparsable transform never gets here (the
+ * route's 400 INVALID_TRANSFORM). Both are kept on the session for complete's registration.
  */
 import type { MultipartSession, MultipartStartBody } from "@trove/schema";
 import { badRequest } from "../errors/index.js";
@@ -18,6 +24,8 @@ import type { AuthContext } from "../plugins/auth.js";
 import { objectKey } from "../storage/driver.js";
 import { choosePartSize, InvalidUploadPlanError } from "../storage/multipart/index.js";
 import { fileExpiresIn } from "../uploads/file-expiry.js";
+import { checkStoreTimeTransform } from "../uploads/store-time-transform.js";
+import { checkWebhook } from "../uploads/upload-fields.js";
 import {
   applyFixedFields,
   checkMultipartAllowed,
@@ -29,7 +37,7 @@ import type { MultipartDeps } from "./multipart-deps.js";
 
 export async function startSession(
   deps: MultipartDeps,
-  auth: Pick<AuthContext, "workspaceId" | "keyId" | "policy" | "tokenId">,
+  auth: Pick<AuthContext, "workspaceId" | "keyId" | "keyType" | "policy" | "tokenId">,
   requested: MultipartStartBody,
   now: number = Date.now(),
 ): Promise<MultipartSession> {
@@ -42,6 +50,13 @@ export async function startSession(
   checkPolicySize(policy, requested.size);
   // Checked now (an over-long one is refused before any part is sent), applied at complete.
   const expiresIn = fileExpiresIn(policy, requested.expires_in);
+  const transform = await checkStoreTimeTransform(deps.db, {
+    workspaceId: auth.workspaceId,
+    transform: requested.transform,
+    credential: auth.keyType,
+    policy,
+  });
+  if (requested.webhook_url) checkWebhook(requested.webhook_url, deps.upload.trustedRanges);
   const fixed = applyFixedFields(policy, {
     tags: requested.tags,
     metadata: requested.metadata,
@@ -114,6 +129,8 @@ export async function startSession(
         isPrivate: body.is_private ?? false,
         fileExpiresIn: expiresIn ?? null,
         embeddedMetadata: body.embedded_metadata ?? null,
+        transform: transform ?? null,
+        webhookUrl: body.webhook_url ?? null,
         partSize: plan.partSize,
         partCount: plan.partCount,
         expiresAt: new Date(expiresAt * 1000),

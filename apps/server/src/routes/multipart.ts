@@ -11,17 +11,26 @@
  * `{ success: false, error, message }`, 404 "Session not found" (unknown, another workspace's,
  * started by another credential, or a completed session past its expiry), 409 while another
  * complete of the session runs longer than the wait (and for abandoning a completed session).
+ * A bad `transform` at start is named as direct upload names it: the parser's message alone
+ * ("q_200: quality must be 1..100"), code INVALID_TRANSFORM.
  * Behaviour and decisions: src/multipart/index.ts.
  */
 import type { FastifyPluginAsync } from "fastify";
 import { abandonSession, completeSession, startSession, toCompleteResult } from "../multipart/index.js";
+import { invalidFields } from "../uploads/upload-errors.js";
 import { registerEndpoint } from "./endpoint-route.js";
 
 export const multipartRoutes: FastifyPluginAsync = async (app) => {
   const deps = app.multipartDeps;
 
-  registerEndpoint(app, "startMultipartUpload", async (request) =>
-    startSession(deps, request.auth, request.body),
+  registerEndpoint(
+    app,
+    "startMultipartUpload",
+    async (request) => startSession(deps, request.auth, request.body),
+    {
+      invalidRequest: (part, issues) =>
+        part === "body" && issues[0]?.path[0] === "transform" ? invalidFields(issues) : undefined,
+    },
   );
 
   // A token's session holds one of its files from start: a one-shot token that started it is
