@@ -1,0 +1,76 @@
+import { FILE_SORT_FIELDS, SORT_ORDERS } from "@trove/schema";
+import type { ViewMode } from "./file-grid.js";
+import type { FileQuery } from "./file-query.js";
+
+const FIELD_LABELS: Record<FileQuery["sortField"], string> = {
+  created_at: "Uploaded",
+  updated_at: "Updated",
+  name: "Name",
+  file_size: "Size",
+};
+
+/** Search by name, sort field and order, grid or list. */
+export function LibraryToolbar(props: {
+  query: FileQuery;
+  onQuery: (query: FileQuery) => void;
+  view: ViewMode;
+  onView: (view: ViewMode) => void;
+  total: number | null;
+}) {
+  const { query, onQuery } = props;
+  return (
+    <div className="toolbar">
+      <label className="toolbar__search">
+        <span>Search by name</span>
+        <input
+          type="search"
+          value={query.name}
+          maxLength={255}
+          onChange={(event) => onQuery({ ...query, name: event.target.value })}
+        />
+      </label>
+      <label>
+        <span>Sort by</span>
+        <select
+          value={query.sortField}
+          onChange={(event) => onQuery({ ...query, sortField: event.target.value as FileQuery["sortField"] })}
+        >
+          {FILE_SORT_FIELDS.map((field) => (
+            <option key={field} value={field}>
+              {FIELD_LABELS[field]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        <span>Order</span>
+        <select
+          value={query.sortOrder}
+          onChange={(event) => onQuery({ ...query, sortOrder: event.target.value as FileQuery["sortOrder"] })}
+        >
+          {SORT_ORDERS.map((order) => (
+            <option key={order} value={order}>
+              {order === "asc" ? "Ascending" : "Descending"}
+            </option>
+          ))}
+        </select>
+      </label>
+      <fieldset className="toolbar__view">
+        <legend>View</legend>
+        {(["grid", "list"] as const).map((mode) => (
+          <button
+            key={mode}
+            type="button"
+            aria-pressed={props.view === mode}
+            onClick={() => props.onView(mode)}
+          >
+            {mode === "grid" ? "Grid" : "List"}
+          </button>
+        ))}
+      </fieldset>
+      <output className="toolbar__count" aria-live="polite">
+        {props.total === null ? "" : `${props.total} ${props.total === 1 ? "file" : "files"}`}
+      </output>
+    </div>
+  );
+}
