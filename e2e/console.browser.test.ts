@@ -1,0 +1,208 @@
+// The console (apps/console) built with its own Vite and served by a real trove-server
+// (TROVE_CONSOLE_DIR), driven in Chromium over loopback: sign-in with the private key, the
+// library of files uploaded beforehand through the API (a virtualized grid paged from the API),
+// search, details and the transform playground, an upload through <TroveUploader>, a confirmed
+// delete, sign-out; a refused key's message; axe on the sign-in page and the library; screenshots
+// (light and dark) under e2e/.artifacts/console/. Every page error, CSP violations included (they
+// are console errors), fails the test. Runs with TROVE_BROWSER_TESTS=1.
+import { mkdir, readFile, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import type { TroveClient } from "@trove/sdk";
+import { useChromium } from "@trove/test-support/browser/browser-per-file";
+import { viteBuild } from "@trove/test-support/browser/vite-build";
+import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminClient } from "./support/admin-client.js";
+import { axeViolations } from "./support/axe.js";
+import { gradientPng } from "./support/png.js";
+
+const CONSOLE_APP = fileURLToPath(new URL("../apps/console", import.meta.url));
+const ARTIFACTS = fileURLToPath(new URL("./.artifacts/console", import.meta.url));
+/** More than two of the list endpoint's largest pages (100), so the grid must fetch page 3. */
+const BULK_FILES = 205;
+const require = createRequire(import.meta.url);
+
+describe("the console in Chromium", () => {
+  let server: ServerProcess;
+  let consoleDir: string;
+  let api: TroveClient;
+
+  beforeAll(async () => {
+    consoleDir = await viteBuild(CONSOLE_APP, {});
+    server = await startServerProcess({ TROVE_CONSOLE_DIR: consoleDir });
+    api = adminClient(server);
+    // A folder of three images, and enough files at the root for three pages of the grid.
+    for (const [index, name] of ["sunset.png", "harbour.png", "<b>bold</b> & co.png"].entries()) {
+      await api.upload(gradientPng(320 + index * 40, 240), { fileName: name, folder: "holidays" });
+    }
+    for (let index = 0; index < BULK_FILES; index += 4) {
+      await Promise.all(
+        Array.from({ length: Math.min(4, BULK_FILES - index) }, (_, offset) =>
+          api.upload(gradientPng(8, 8 + ((index + offset) % 50)), {
+            fileName: `bulk-${String(index + offset).padStart(3, "0")}.png`,
+          }),
+        ),
+      );
+    }
+    await mkdir(ARTIFACTS, { recursive: true });
+  }, 300_000);
+  afterAll(async () => {
+    await server?.stop();
+    if (consoleDir) await rm(consoleDir, { recursive: true, force: true });
+  });
+
+  const chrome = useChromium({
+    startAt: () => `${server.baseUrl}/console`,
+    afterEachTest: (tab) => expect(tab.pageErrors).toEqual([]),
+  });
+
+  it("signs in with the private key, browses, searches, transforms, uploads, deletes and signs out", async () => {
+    const { page } = chrome.tab;
+    await page.getByRole("heading", { name: "Sign in" }).waitFor();
+    await expectNoSeriousAxe(page);
+    await screenshots(page, "sign-in");
+
+    await signIn(page, server.keys.private);
+    const grid = page.getByRole("list", { name: "Files" });
+    await grid.getByRole("button", { name: /bulk-000\.png/ }).waitFor();
+    await expect.poll(() => page.locator(".toolbar__count").textContent()).toBe(`${BULK_FILES + 3} files`);
+    // The secret is nowhere the page keeps things: the cookie is HttpOnly, storage is empty.
+    expect(await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie])).toEqual([
+      0,
+      0,
+      "",
+    ]);
+    expect(page.url()).not.toContain(server.keys.private);
+
+    // Sorted by name, ascending: scrolling to the end fetches the last page (only), and the grid
+    // keeps only the rows on screen in the DOM.
+    await page.getByLabel("Sort by").selectOption("name");
+    await page.getByLabel("Order").selectOption("asc");
+    await grid.getByRole("button", { name: /^<b>bold<\/b> & co\.png/ }).waitFor();
+    await page.locator(".file-grid").evaluate((element) => {
+      element.scrollTop = element.scrollHeight;
+    });
+    await grid.getByRole("button", { name: /^sunset\.png/ }).waitFor();
+    expect(await page.locator(".file-tile").count()).toBeLessThan(100);
+
+    // The folder tree: the holidays folder shows its three files; a name with markup is text.
+    await page
+      .getByRole("navigation", { name: "Folders" })
+      .getByRole("button", { name: /^holidays/ })
+      .click();
+    await expect.poll(() => page.locator(".toolbar__count").textContent()).toBe("3 files");
+    expect(await page.locator(".file-grid b").count()).toBe(0);
+
+    // Search by name.
+    await page.getByLabel("Search by name").fill("harb");
+    await expect.poll(() => page.locator(".toolbar__count").textContent()).toBe("1 file");
+    const harbour = grid.getByRole("button", { name: /^harbour\.png/ });
+    await page.waitForFunction(
+      (img) => img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0,
+      await harbour.locator("img").elementHandle(),
+    );
+    await screenshots(page, "library");
+    await expectNoSeriousAxe(page);
+
+    // Details and the transform playground: a bad transform shows the grammar's message, a good
+    // one a loaded preview of its URL.
+    await harbour.click();
+    const details = page.getByRole("complementary", { name: "harbour.png" });
+    await details.getByText("360 × 240").waitFor();
+    const transform = details.getByLabel("Transform", { exact: true });
+    await transform.fill("w_abc");
+    await details.locator("p.error").waitFor();
+    expect(await details.locator("p.error").textContent()).toMatch(/w/);
+    expect(await details.locator(".playground__preview").count()).toBe(0);
+    await details.getByRole("button", { name: "Square thumbnail" }).click();
+    expect(await transform.inputValue()).toBe("w_300,h_300,c_fill");
+    const preview = details.locator("img.playground__preview");
+    expect(await preview.getAttribute("src")).toContain("/w_300,h_300,c_fill/");
+    const size = await page.waitForFunction(
+      (img) =>
+        img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0
+          ? [img.naturalWidth, img.naturalHeight]
+          : null,
+      await preview.elementHandle(),
+    );
+    expect(await size.jsonValue()).toEqual([300, 300]);
+    await screenshots(page, "details");
+
+    // Upload into the selected folder through <TroveUploader>; the list refreshes when it is done.
+    await page.getByLabel("Search by name").fill("");
+    await page
+      .locator(".library__uploader .trove-uploader__zone input")
+      .setInputFiles({ name: "uploaded-here.png", mimeType: "image/png", buffer: gradientPng(64, 48) });
+    await page
+      .locator('li.trove-upload[data-name="uploaded-here.png"][data-state="done"]')
+      .waitFor({ timeout: 60_000 });
+    await grid.getByRole("button", { name: /^uploaded-here\.png/ }).waitFor();
+    const { files: uploaded } = await api.files.list({ name: "uploaded-here" });
+    expect(uploaded).toHaveLength(1);
+    expect((await api.files.get(uploaded[0]!.file_no)).folder?.name).toBe("holidays");
+
+    // Select two and delete them after the confirm step (Cancel first: nothing goes).
+    await page.getByRole("checkbox", { name: "Select sunset.png" }).check();
+    await page.getByRole("checkbox", { name: "Select uploaded-here.png" }).check();
+    await page.getByRole("button", { name: "Delete selected (2)" }).click();
+    await page.getByRole("button", { name: "Cancel" }).click();
+    expect((await api.files.list({ name: "sunset" })).files).toHaveLength(1);
+    await page.getByRole("button", { name: "Delete selected (2)" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
+    await expect.poll(() => page.locator(".toolbar__count").textContent()).toBe("2 files");
+    expect((await api.files.list({ name: "sunset" })).files).toEqual([]);
+    expect((await api.files.list({ name: "uploaded-here" })).files).toEqual([]);
+
+    // Sign out: the sign-in page again, and the old session no longer reads.
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("heading", { name: "Sign in" }).waitFor();
+    const after = await page.evaluate(async () => (await fetch("/console/api/session")).status);
+    expect(after).toBe(401);
+  }, 180_000);
+
+  it("shows the server's message for a public key, clears the field and keeps nothing", async () => {
+    const { page } = chrome.tab;
+    await signIn(page, server.keys.public);
+    const alert = page.getByRole("alert");
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe("The console signs in with a private key or the admin token");
+    expect(await page.getByLabel("Private key or admin token").inputValue()).toBe("");
+    expect(await page.evaluate(() => [localStorage.length, sessionStorage.length, location.href])).toEqual([
+      0,
+      0,
+      `${server.baseUrl}/console`,
+    ]);
+  });
+});
+
+async function signIn(page: Page, secret: string): Promise<void> {
+  const field = page.getByLabel("Private key or admin token");
+  expect(await field.getAttribute("autocomplete")).toBe("off");
+  await field.fill(secret);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/**
+ * axe injected by CDP evaluation, not a <script> tag: the console's CSP (script-src 'self')
+ * refuses inline scripts, which is what it is for. With `axe` on window, axeViolations runs it.
+ */
+async function expectNoSeriousAxe(page: Page): Promise<void> {
+  const source = await readFile(require.resolve("axe-core/axe.min.js"), "utf8");
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(source);
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    expect(await axeViolations(page, { impacts: ["serious", "critical"] }), scheme).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
+/** `<name>-light.png` and `<name>-dark.png`, by prefers-color-scheme. */
+async function screenshots(page: Page, name: string): Promise<void> {
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: `${ARTIFACTS}/${name}-${scheme}.png`, fullPage: true });
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+}
