@@ -28,6 +28,7 @@ import type { DestinationStream } from "pino";
 import type { ServerConfig } from "./config.js";
 import { type Database, openDatabase } from "./db/database.js";
 import "./fastify-types.js";
+import { consoleRoutes, consoleSessionsPlugin } from "./console/console-plugin.js";
 import { isDeliveryUrl, setDeliverySecurityHeaders } from "./delivery/security-headers.js";
 import { clientErrorHandler } from "./errors/client-error.js";
 import { workersPlugin } from "./jobs/start-workers.js";
@@ -155,6 +156,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       redisUrl: config.redisUrl,
       onRefused: (layer) => app.metrics?.rateLimitRefusals.inc({ layer }),
     });
+    // Before auth: the cookie of a console session may stand for a key (src/console/).
+    await app.register(consoleSessionsPlugin);
     await app.register(authPlugin);
     await app.register(rejectNulPlugin);
 
@@ -168,6 +171,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(multipartRoutes);
     await app.register(partGatewayRoutes);
     await app.register(tusRoutes);
+    await app.register(consoleRoutes);
     // Off without a token: /admin/ paths are then unknown routes (404), not refusals.
     if (config.adminToken) await app.register(adminRoutes);
     if (config.mcp) await app.register(mcpMountPlugin);

@@ -18,6 +18,7 @@ import { z } from "zod";
 import { ConfigError } from "./config/config-error.js";
 import { type Environment, formatIssues, readSettings } from "./config/read-settings.js";
 import { type LOG_LEVELS, SETTINGS, type SettingValues, UPLOAD_RESPONSE_FORMS } from "./config/settings.js";
+import { type ConsoleConfig, defaultConsoleDir, resolveConsoleConfig } from "./console/console-config.js";
 import { type DeliveryLimits, resolveDeliveryLimits } from "./delivery/delivery-limits.js";
 import { type MediaLimits, resolveMediaLimits } from "./media/media-limits.js";
 import { resolveVideoConfig, type VideoConfig } from "./media/video/video-config.js";
@@ -132,6 +133,8 @@ export interface ServerConfig {
   corsOrigins: CorsOrigins;
   /** Whether `/mcp` is served through the optional @trove/mcp (TROVE_MCP, src/plugins/mcp-mount.ts). */
   mcp: boolean;
+  /** The web console at /console and its sessions (TROVE_CONSOLE*, src/console/console-config.ts). */
+  console: ConsoleConfig;
   /** Whether spans are exported and where (OTEL_*, src/tracing/tracing-config.ts). */
   tracing: TracingConfig;
 }
@@ -297,6 +300,11 @@ export function loadConfig(env: Environment = process.env): ServerConfig {
     metrics: resolveMetricsConfig(e),
     corsOrigins: e.TROVE_CORS_ORIGINS,
     mcp: e.TROVE_MCP === "on",
+    console: {
+      enabled: e.TROVE_CONSOLE === "on",
+      dir: e.TROVE_CONSOLE_DIR ?? defaultConsoleDir(),
+      idleSeconds: e.TROVE_CONSOLE_IDLE_SECONDS,
+    },
     tracing: tracingConfigOf(e),
   });
 }
@@ -329,8 +337,11 @@ export type ConfigInput = Partial<
     | "rateLimit"
     | "delivery"
     | "origins"
+    | "console"
   >
 > & {
+  /** Unset fields keep their default (resolveConsoleConfig). */
+  console?: Partial<ConsoleConfig>;
   origins?: Partial<OriginSettings>;
   delivery?: Partial<Record<keyof DeliveryLimits, number | undefined>>;
   /** Unset fields keep their default (DEFAULT_RATE_LIMITS). */
@@ -414,6 +425,7 @@ export function resolveConfig(input: ConfigInput): ServerConfig {
     metrics: input.metrics ?? resolveMetricsConfig(DEFAULTS_OF_SETTINGS),
     corsOrigins: input.corsOrigins ?? SETTINGS.TROVE_CORS_ORIGINS.default,
     mcp: input.mcp ?? SETTINGS.TROVE_MCP.default === "on",
+    console: resolveConsoleConfig(input.console),
     tracing: input.tracing ?? tracingConfigOf(DEFAULTS_OF_SETTINGS),
   };
 }

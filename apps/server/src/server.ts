@@ -11,6 +11,7 @@
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "./app.js";
 import type { ServerConfig } from "./config.js";
+import { consoleBannerLine } from "./console/console-pages.js";
 import { apiKeyPrefix } from "./keys/api-keys.js";
 import type { SeedResult } from "./keys/seed.js";
 import { blockUnusedCodecs } from "./media/block-unused-codecs.js";
@@ -35,6 +36,8 @@ export function startupBanner(config: ServerConfig, address: string, seed: SeedR
     `    data        ${config.dataDir}`,
     `    database    ${config.database.kind === "pglite" ? `embedded PGlite (${config.database.dataDir ?? "memory"})` : "PostgreSQL (DATABASE_URL)"}`,
     `    storage     ${config.storageDir}`,
+    "",
+    consoleBannerLine(config),
   ];
   if (seed?.workspace) {
     lines.push(

@@ -92,6 +92,25 @@ export const SETTINGS = {
     description:
       "`on`: serve the Model Context Protocol at `/mcp` (Streamable HTTP, each request with its own key or upload token in `Authorization: Bearer`) through the optional package `@trove/mcp`, which must be installed; browser origins allowed are the listed `TROVE_CORS_ORIGINS` (never `*`).",
   }),
+  TROVE_CONSOLE: choice(["on", "off"], {
+    group: "Server",
+    default: "on",
+    description:
+      "`on`: serve the web console at `/console` (sign-in with a private key or the admin token, cookie sessions; see Console); `off`: every `/console` path answers 404.",
+  }),
+  TROVE_CONSOLE_DIR: text({
+    group: "Server",
+    accepts: "a directory",
+    defaultText: "`apps/console/dist` of this checkout",
+    description: "The built console (`index.html` and `assets/`) that `/console` serves.",
+  }),
+  TROVE_CONSOLE_IDLE_SECONDS: int({
+    group: "Server",
+    min: 1,
+    default: 1800,
+    description:
+      "A console session unused this long ends (each request slides it); any session ends 12 hours after sign-in.",
+  }),
   LOG_LEVEL: choice(LOG_LEVELS, { group: "Server", default: "info", description: "Log level." }),
 
   // Database

@@ -29,13 +29,19 @@
  * admin token as a bearer credential (src/admin/admin-token.ts), never a workspace key; such a
  * request has no `request.auth`. `app.activeKeys` is the key cache (built in src/services.ts), for the
  * admin API to drop what it revokes or disables at once on this instance.
+ *
+ * A request with neither `x-api-key` nor `Authorization` may carry a console session's cookie
+ * (src/console/console-sessions.ts): a workspace session stands for its private key on API routes
+ * (re-read on every request, never cached, so revoking the key ends the session at once), an
+ * admin session for the admin token on admin routes; either needs its `x-csrf-token` (403
+ * CSRF_REJECTED), and a session of the other kind is no credential (401).
  */
 import { type EmbeddedMetadataMode, ERROR_MESSAGES } from "@trove/schema";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { bearerTokenOf, isAdminToken } from "../admin/admin-token.js";
 import { HttpError } from "../errors/http-error.js";
-import { hashApiKey, isApiKeyExpired, isPlausibleApiKey } from "../keys/api-keys.js";
+import { type ActiveApiKey, hashApiKey, isApiKeyExpired, isPlausibleApiKey } from "../keys/api-keys.js";
 import {
   findUploadToken,
   isUploadTokenShaped,
@@ -113,19 +119,31 @@ export const authPlugin = fp(
       const mode = authModeOf(request);
       if (mode === "none") return;
       if (mode === "admin") {
-        if (!isAdminToken(app.config.adminToken, bearerTokenOf(request))) {
-          throw new HttpError(401, ADMIN_UNAUTHORIZED_MESSAGE);
-        }
+        const token = bearerTokenOf(request);
+        const allowed =
+          token === undefined && apiKeyFromRequest(request) === undefined
+            ? (await app.consoleSessions.authenticate(request, "admin")) !== null
+            : isAdminToken(app.config.adminToken, token);
+        if (!allowed) throw new HttpError(401, ADMIN_UNAUTHORIZED_MESSAGE);
         return;
       }
       const key = apiKeyFromRequest(request);
-      if (!key) throw new HttpError(401, ERROR_MESSAGES.unauthorized);
+      if (!key) {
+        const session = await app.consoleSessions.authenticate(request, "workspace");
+        if (!session?.key) throw new HttpError(401, ERROR_MESSAGES.unauthorized);
+        return accept(request, session.key, mode);
+      }
       if (isUploadTokenShaped(key)) {
         request.auth = await authenticateToken(request, key, mode);
         return;
       }
       const record = isPlausibleApiKey(key) ? await activeKeys.get(hashApiKey(key)) : null;
       if (!record) throw new HttpError(401, ERROR_MESSAGES.unauthorized);
+      accept(request, record, mode);
+    });
+
+    /** A found, active key: refused when expired or of the wrong kind, else the request's auth. */
+    const accept = (request: FastifyRequest, record: ActiveApiKey, mode: AuthMode) => {
       if (isApiKeyExpired(record))
         throw new HttpError(401, KEY_EXPIRED_MESSAGE, { errorCode: "KEY_EXPIRED" });
       if (mode === "private" && record.type !== "private") {
@@ -143,7 +161,7 @@ export const authPlugin = fp(
         if (policy) request.auth.policy = policy;
       }
       touch(record.id);
-    });
+    };
 
     const authenticateToken = async (request: FastifyRequest, token: string, mode: AuthMode) => {
       const found = await findUploadToken(app.db, token);
@@ -166,5 +184,5 @@ export const authPlugin = fp(
       await Promise.allSettled([...pending]);
     });
   },
-  { name: "trove-auth", fastify: "5.x", dependencies: ["trove-db"] },
+  { name: "trove-auth", fastify: "5.x", dependencies: ["trove-db", "trove-console-sessions"] },
 );
