@@ -13,6 +13,8 @@ export interface HarnessUploadOptions {
   contentType?: string;
   /** Pause at the first report with bytes in flight, then resume after this many ms. */
   pauseForMs?: number;
+  /** The client's `smallUploads` (default: the SDK's, a one-part session). */
+  smallUploads?: "session" | "direct";
 }
 
 export interface TimedProgress extends UploadProgress {
@@ -59,7 +61,11 @@ async function upload(options: HarnessUploadOptions): Promise<HarnessReport | Ha
   const file = new File([bytes], options.fileName, {
     type: options.contentType ?? "application/octet-stream",
   });
-  const client = createUploadClient({ apiKey: options.apiKey, baseUrl: options.baseUrl });
+  const client = createUploadClient({
+    apiKey: options.apiKey,
+    baseUrl: options.baseUrl,
+    ...(options.smallUploads ? { smallUploads: options.smallUploads } : {}),
+  });
   const started = performance.now();
   const progress: TimedProgress[] = [];
   let pause: HarnessReport["pause"];

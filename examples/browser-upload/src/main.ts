@@ -39,7 +39,8 @@ function start(): void {
   const trove = createUploadClient({
     apiKey: config.publicKey, // a public key: it may only upload
     baseUrl: config.baseUrl,
-    // Files over 8 MiB go up in parts; after a reload, choosing the same file continues where it stopped.
+    // Every file can pause (a small one is one part); files over 8 MiB go up in parts, and after a
+    // reload choosing the same file continues where it stopped.
     sessionStore: localStorageSessionStore(),
   });
   const total = uploadTotal(totalLine);

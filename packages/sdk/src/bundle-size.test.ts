@@ -13,9 +13,11 @@ import { describe, expect, it } from "vitest";
  * connection message, and listStoredSessions with the stores' list() (about 300 B). Raised by
  * issue #30 (8 058 → 8 249 B measured): an aborted multipart upload that no store can resume
  * abandons its session on the server (DELETE, so its staged parts and a token's file are given
- * back), and the upload policy's TRANSFORM_NOT_ALLOWED code.
+ * back), and the upload policy's TRANSFORM_NOT_ALLOWED code. Raised by issue #35 (8 249 → 8 347 B
+ * measured): in a browser, a small upload that listens to progress goes as a one-part multipart
+ * session (bytes by XMLHttpRequest, pausable), falling back to one POST when multipart is refused.
  */
-const UPLOAD_BUDGET = 8_300;
+const UPLOAD_BUDGET = 8_400;
 
 /**
  * Bundles an entry the way a browser app's bundler would (browser conditions, minified, every

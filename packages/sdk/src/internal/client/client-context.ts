@@ -7,6 +7,7 @@ export interface ClientContext extends RequestSettings, ApiClient {
   readonly uploadTimeout: number;
   readonly concurrency: number;
   readonly multipartThreshold: number;
+  readonly smallUploads: "session" | "direct";
   readonly sessionStore: SessionStore | undefined;
   readonly schemas: UploadSchemas;
   readonly resolveInput: InputResolver;

@@ -29,6 +29,15 @@ export interface ClientOptions {
   concurrency?: number;
   /** Inputs larger than this many bytes are sent in parts. Default 8 MiB. */
   multipartThreshold?: number;
+  /**
+   * In browsers, how an upload of at most `multipartThreshold` bytes that listens to progress is
+   * sent. `"session"` (default): as a one-part multipart session, so its bytes go through
+   * XMLHttpRequest (progress as they go out, and pause) to a part URL that carries no key, while
+   * the key travels only in start and complete, fetch requests that refuse redirects. `"direct"`:
+   * one POST through fetch, whose progress is reported once, at the end. Outside browsers, for
+   * streams and without `onProgress`, small inputs always go in one POST.
+   */
+  smallUploads?: "session" | "direct";
 }
 
 export const DEFAULT_TIMEOUT = 60_000;

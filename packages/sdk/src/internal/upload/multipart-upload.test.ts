@@ -377,10 +377,16 @@ describe("multipart upload", () => {
     );
   });
 
-  it("refuses transform and webhookUrl, which multipart start cannot carry", async () => {
-    await expect(
-      testClient(small).upload(patternBytes(SIZE), { fileName: "big.bin", transform: "w_100" }),
-    ).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+  it("carries transform and webhookUrl in multipart start, as a direct upload does", async () => {
+    const storage = fakeMultipart(server, { size: SIZE, partSize: PART });
+    await testClient(small).upload(patternBytes(SIZE), {
+      fileName: "big.bin",
+      transform: "w_100",
+      webhookUrl: "https://hooks.example.test/uploaded",
+    });
+    expect(storage.starts).toEqual([
+      expect.objectContaining({ transform: "w_100", webhook_url: "https://hooks.example.test/uploaded" }),
+    ]);
   });
 });
 
@@ -539,7 +545,7 @@ describe("progress", () => {
     expect(events.every((event) => event.loaded === event.confirmed)).toBe(true);
   });
 
-  it("sends a direct upload, which carries the key, through fetch even when XHR exists", async () => {
+  it("sends a direct upload (smallUploads: direct), which carries the key, through fetch even when XHR exists", async () => {
     vi.stubGlobal("XMLHttpRequest", FakeXhr);
     let key: string | null = null;
     server.use(
@@ -549,7 +555,7 @@ describe("progress", () => {
       }),
     );
     const events: UploadProgress[] = [];
-    await testClient().upload(new Blob(["hello world"]), {
+    await testClient({ smallUploads: "direct" }).upload(new Blob(["hello world"]), {
       fileName: "a.txt",
       onProgress: (p) => events.push(p),
     });

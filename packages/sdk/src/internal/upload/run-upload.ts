@@ -1,6 +1,6 @@
 import type { ClientContext } from "../client/client-context.js";
 import { perUpload } from "../client/upload-token-key.js";
-import { ValidationError } from "../errors.js";
+import { TroveError, ValidationError } from "../errors.js";
 import { invalidArgument } from "../invalid-argument.js";
 import { directUpload } from "./direct-upload.js";
 import { multipartUpload } from "./multipart-upload.js";
@@ -20,7 +20,20 @@ export function startUpload(ctx: ClientContext, input: unknown, options: UploadO
   return uploadTask(
     (control) => runUpload(perUpload(ctx), input, options, control),
     options.signal,
-    size === undefined || size > threshold,
+    size === undefined || size > threshold || inOnePart(ctx, options, knownSize(input)),
+  );
+}
+
+/**
+ * Whether a small input goes as a one-part multipart session (ClientOptions.smallUploads): in a
+ * browser, when the caller listens to progress, for an input whose size is known without reading.
+ */
+function inOnePart(ctx: ClientContext, options: UploadOptions, size: number | undefined): boolean {
+  return (
+    ctx.smallUploads === "session" &&
+    options.onProgress !== undefined &&
+    size !== undefined &&
+    typeof XMLHttpRequest !== "undefined"
   );
 }
 
@@ -62,36 +75,37 @@ async function runUpload(
 
   // Refused before anything is sent: the server refuses empty files on every path (EMPTY_FILE).
   if (size === 0) throw emptyFile();
-  if (size === undefined || size <= threshold) {
-    control.unpausable();
-    const file = await smallFile(resolved, threshold, contentType, options.size, control.signal);
-    if (file.size === 0) throw emptyFile();
-    const progress = progressTracker(file.size, options.onProgress);
-    const fields = storeFields(options, fileName);
-    return directUpload(ctx, { file, fileName, fields, progress }, control);
+  const large = size !== undefined && size > threshold;
+  if (large || (size !== undefined && resolved.kind !== "stream" && inOnePart(ctx, options, size))) {
+    const store = options.sessionStore === null ? undefined : (options.sessionStore ?? ctx.sessionStore);
+    const identity = resolved.identity ?? options.resumeKey;
+    const startBody = multipartStartBody(options, fileName, size, contentType);
+    try {
+      return await multipartUpload(
+        ctx,
+        {
+          input: resolved,
+          size,
+          startBody,
+          concurrency: large ? concurrency : 1,
+          store,
+          key: store && identity !== undefined ? sessionKey([ctx.baseUrl, identity, startBody]) : undefined,
+          progress: progressTracker(size, options.onProgress),
+        },
+        control,
+      );
+    } catch (error) {
+      // A small file whose credential refuses multipart (403 MULTIPART_NOT_ALLOWED, at start,
+      // before any byte) goes directly: that is the upload its policy allows.
+      if (large || !(error instanceof TroveError && error.code === "MULTIPART_NOT_ALLOWED")) throw error;
+    }
   }
-
-  if (options.transform !== undefined || options.webhookUrl !== undefined) {
-    throw invalidArgument(
-      `transform and webhookUrl need a direct upload: this input (${size} bytes) is over multipartThreshold (${threshold})`,
-    );
-  }
-  const store = options.sessionStore === null ? undefined : (options.sessionStore ?? ctx.sessionStore);
-  const identity = resolved.identity ?? options.resumeKey;
-  const startBody = multipartStartBody(options, fileName, size, contentType);
-  return multipartUpload(
-    ctx,
-    {
-      input: resolved,
-      size,
-      startBody,
-      concurrency,
-      store,
-      key: store && identity !== undefined ? sessionKey([ctx.baseUrl, identity, startBody]) : undefined,
-      progress: progressTracker(size, options.onProgress),
-    },
-    control,
-  );
+  control.unpausable();
+  const file = await smallFile(resolved, threshold, contentType, options.size, control.signal);
+  if (file.size === 0) throw emptyFile();
+  const progress = progressTracker(file.size, options.onProgress);
+  const fields = storeFields(options, fileName);
+  return directUpload(ctx, { file, fileName, fields, progress }, control);
 }
 
 function emptyFile(): ValidationError {

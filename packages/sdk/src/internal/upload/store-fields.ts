@@ -23,9 +23,13 @@ export function storeFields(
   return fields;
 }
 
-/** Multipart start takes JSON types: tags as an array, metadata as an object, a boolean prefix flag. */
+/**
+ * Multipart start takes JSON types: tags as an array, metadata as an object, a boolean prefix flag;
+ * and what a direct upload takes at store time (a Trove server stores the transform and the
+ * webhook with the session and applies them at complete).
+ */
 export function multipartStartBody(
-  options: StoreOptions & { ttlSeconds?: number | undefined },
+  options: StoreOptions & StoreTimeOptions & { ttlSeconds?: number | undefined },
   fileName: string,
   size: number,
   format: string,
@@ -36,6 +40,8 @@ export function multipartStartBody(
     size,
     format,
     ttl_seconds: options.ttlSeconds,
+    transform: options.transform,
+    webhook_url: options.webhookUrl,
   };
 }
 
