@@ -80,7 +80,7 @@ describe("examples/react-upload in Chromium", () => {
     expect(await axeViolations(page, { impacts: ["serious", "critical"] })).toEqual([]);
   });
 
-  it("opens the dialog variant, uploads from it, and closes on Escape with focus back on its button", async () => {
+  it("opens the dialog variant, crops an image to 1:1 there, uploads it on Upload, and closes on Escape with focus back on its button", async () => {
     const { page } = chrome.tab;
     const opener = page.getByRole("button", { name: "Upload in a dialog" });
     await opener.click();
@@ -88,7 +88,15 @@ describe("examples/react-upload in Chromium", () => {
     await dialog.waitFor();
     await dialog
       .locator(".trove-uploader__zone input")
-      .setInputFiles({ name: "dialog.png", mimeType: "image/png", buffer: gradientPng(50, 50) });
+      .setInputFiles({ name: "dialog.png", mimeType: "image/png", buffer: gradientPng(400, 200) });
+    // With the editor on, the file waits for Upload: there is time to edit it.
+    const row = dialog.locator('li.trove-upload[data-name="dialog.png"]');
+    await row.getByRole("button", { name: "Edit dialog.png" }).click();
+    const editor = page.getByRole("dialog", { name: "Edit image" });
+    await editor.getByRole("button", { name: "1:1" }).click();
+    await editor.getByRole("button", { name: "Apply" }).click();
+    await editor.waitFor({ state: "hidden" });
+    await dialog.getByRole("button", { name: "Upload 1 file" }).click();
     await dialog
       .locator('li.trove-upload[data-name="dialog.png"][data-state="done"]')
       .waitFor({ timeout: 60_000 });
@@ -96,7 +104,10 @@ describe("examples/react-upload in Chromium", () => {
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "hidden" });
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Upload in a dialog");
-    // The gallery shows what the dialog uploaded.
+    // The gallery shows what the dialog uploaded: the crop, square, as the server measured it.
     await page.getByRole("region", { name: "Gallery" }).getByRole("img", { name: "dialog.png" }).waitFor();
+    const { files } = await adminClient(server).files.list({ name: "dialog" });
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatchObject({ width: 200, height: 200 });
   });
 });
