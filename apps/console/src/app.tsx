@@ -75,7 +75,13 @@ export function App() {
         />
       ) : state.session.kind === "workspace" ? (
         <Suspense fallback={<p className="loading">Loading…</p>}>
-          <LibraryPage session={state.session} />
+          <LibraryPage
+            session={state.session}
+            onSessionEnded={() => {
+              setLoadError("Your session has ended: sign in again");
+              setState({ status: "signed-out" });
+            }}
+          />
         </Suspense>
       ) : (
         <main className="admin-note">

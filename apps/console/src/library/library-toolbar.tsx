@@ -1,4 +1,5 @@
 import { FILE_SORT_FIELDS, SORT_ORDERS } from "@trove/schema";
+import { useEffect, useState } from "react";
 import type { ViewMode } from "./file-grid.js";
 import type { FileQuery } from "./file-query.js";
 
@@ -9,6 +10,8 @@ const FIELD_LABELS: Record<FileQuery["sortField"], string> = {
   file_size: "Size",
 };
 
+const SEARCH_PAUSE_MS = 250;
+
 /** Search by name, sort field and order, grid or list. */
 export function LibraryToolbar(props: {
   query: FileQuery;
@@ -18,16 +21,18 @@ export function LibraryToolbar(props: {
   total: number | null;
 }) {
   const { query, onQuery } = props;
+  // The name filter is sent once typing pauses, not on every key: each change restarts the list.
+  const [name, setName] = useState(query.name);
+  useEffect(() => {
+    if (name === query.name) return;
+    const timer = setTimeout(() => onQuery({ ...query, name }), SEARCH_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [name, query, onQuery]);
   return (
     <div className="toolbar">
       <label className="toolbar__search">
         <span>Search by name</span>
-        <input
-          type="search"
-          value={query.name}
-          maxLength={255}
-          onChange={(event) => onQuery({ ...query, name: event.target.value })}
-        />
+        <input type="search" value={name} maxLength={255} onChange={(event) => setName(event.target.value)} />
       </label>
       <label>
         <span>Sort by</span>
