@@ -5,6 +5,7 @@
 // delete, sign-out; a refused key's message; axe on the sign-in page and the library; screenshots
 // (light and dark) under e2e/.artifacts/console/. Every page error, CSP violations included (they
 // are console errors), fails the test. Runs with TROVE_BROWSER_TESTS=1.
+import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
@@ -23,6 +24,7 @@ const ARTIFACTS = fileURLToPath(new URL("./.artifacts/console", import.meta.url)
 /** More than two of the list endpoint's largest pages (100), so the grid must fetch page 3. */
 const BULK_FILES = 205;
 const require = createRequire(import.meta.url);
+const ADMIN_TOKEN = randomBytes(32).toString("hex");
 const EXPECTED_401 =
   "console.error: Failed to load resource: the server responded with a status of 401 (Unauthorized)";
 
@@ -33,7 +35,7 @@ describe("the console in Chromium", () => {
 
   beforeAll(async () => {
     consoleDir = await viteBuild(CONSOLE_APP, {});
-    server = await startServerProcess({ TROVE_CONSOLE_DIR: consoleDir });
+    server = await startServerProcess({ TROVE_CONSOLE_DIR: consoleDir, TROVE_ADMIN_TOKEN: ADMIN_TOKEN });
     api = adminClient(server);
     // A folder of three images, and enough files at the root for three pages of the grid.
     for (const [index, name] of [
@@ -156,6 +158,11 @@ describe("the console in Chromium", () => {
     );
     // Filled to a square; the server does not enlarge, so a 240-pixel-high image gives 240 × 240.
     expect(await size.jsonValue()).toEqual([240, 240]);
+    // Copy puts the transformed URL on the clipboard.
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.baseUrl });
+    await details.getByRole("button", { name: "Copy the transformed URL" }).click();
+    await details.getByText("Copied").waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await preview.getAttribute("src"));
     await screenshots(page, "details");
 
     // Upload into the selected folder through <TroveUploader>; the list refreshes when it is done.
@@ -243,6 +250,14 @@ describe("the console in Chromium", () => {
     await page.getByLabel("Order").selectOption("asc");
     await page.getByRole("heading", { name: "Sign in" }).waitFor();
     expect(await page.getByRole("alert").first().textContent()).toBe("Your session has ended: sign in again");
+  });
+  it("signs in with the admin token as an admin session and signs out", async () => {
+    const { page } = chrome.tab;
+    await signIn(page, ADMIN_TOKEN);
+    await page.getByRole("heading", { name: "Signed in as admin" }).waitFor();
+    expect(await page.locator(".topbar__who").textContent()).toBe("Admin");
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("heading", { name: "Sign in" }).waitFor();
   });
 });
 
