@@ -12,6 +12,7 @@ import { consoleContentSecurityPolicy } from "../src/console/console-headers.js"
 import { CONSOLE_NOT_BUILT_MESSAGE, consoleBannerLine } from "../src/console/console-pages.js";
 import { CONSOLE_KEY_KIND_MESSAGE } from "../src/console/session-routes.js";
 import { SIGN_IN_FAILURES_MAX } from "../src/console/sign-in-throttle.js";
+import { startupBanner } from "../src/server.js";
 import { ADMIN_TOKEN, admin, createAdminTestApp } from "./admin-support.js";
 import { captureLogs, createTestApp, type TestApp } from "./support/index.js";
 
@@ -201,6 +202,23 @@ describe("console sessions", () => {
     expect(logs.text()).not.toContain(ADMIN_TOKEN);
   });
 
+  it("ends admin sessions when the admin token changes (an instance started with another one)", async () => {
+    const adminSession = await signIn(t.app, ADMIN_TOKEN);
+    const rotated = await buildApp({
+      config: { ...t.config, seedDev: false, adminToken: `${ADMIN_TOKEN}-rotated` },
+      database: t.app.database,
+      closeDatabase: false,
+      migrate: false,
+      logger: false,
+    });
+    try {
+      expect((await asSession(rotated, adminSession, "/admin/v1/workspaces")).statusCode).toBe(401);
+      expect((await asSession(t.app, adminSession, "/admin/v1/workspaces")).statusCode).toBe(200);
+    } finally {
+      await rotated.close();
+    }
+  });
+
   it("ends a workspace session on the next request once its key is revoked through the admin API", async () => {
     const base = `/admin/v1/workspaces/${t.workspace.workspaceNo}/keys`;
     const { key, id } = (await admin(t, "POST", base, { type: "private" })).json();
@@ -313,6 +331,15 @@ describe("console sessions", () => {
     const malformed = await t.app.inject({ method: "POST", url: SESSION, payload: { secret: 42 } });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json()).toMatchObject({ success: false, errorCode: "VALIDATION_FAILED" });
+    // A cross-site form can post text/plain that reads as JSON: it signs nobody in (login CSRF).
+    const form = await t.app.inject({
+      method: "POST",
+      url: SESSION,
+      headers: { "content-type": "text/plain" },
+      payload: JSON.stringify({ secret: t.keys.private }),
+    });
+    expect(form.statusCode).toBe(400);
+    expect(form.headers["set-cookie"]).toBeUndefined();
   });
 
   it("answers 429 with retryAfterSeconds after 10 failed sign-ins from one address, without checking the next guess; other addresses are unaffected", async () => {
@@ -448,6 +475,7 @@ describe("console sessions", () => {
           `  Console: ${unbuilt.config.publicUrl}/console (${CONSOLE_NOT_BUILT_MESSAGE})`,
         );
         expect(consoleBannerLine(t.config)).toBe(`  Console: ${t.config.publicUrl}/console`);
+        expect(startupBanner(t.config, t.config.publicUrl, undefined)).toContain(consoleBannerLine(t.config));
       } finally {
         await unbuilt.close();
         await rm(empty, { recursive: true, force: true });
