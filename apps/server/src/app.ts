@@ -12,9 +12,11 @@
  *
  * Order: request spans (only while tracing is on, src/tracing/) -> request ids -> errors -> metrics
  * (src/metrics/metrics-plugin.ts) -> unread body -> cors -> db (closes the database) -> rate limit
- * (its per-key layer runs after auth, src/plugins/rate-limit.ts) -> auth -> NUL rejection -> routes
- * (the API routes from the endpoint registry, src/routes/endpoint-route.ts; the admin API,
- * src/routes/admin.ts, only with an admin token). Route plugins register with
+ * (its per-key layer runs after auth, src/plugins/rate-limit.ts) -> console sessions (cookies;
+ * what a console session's cookie stands for, src/console/) -> auth -> NUL rejection -> routes
+ * (the API routes from the endpoint registry, src/routes/endpoint-route.ts; the console's pages
+ * and session API while TROVE_CONSOLE is on; the admin API, src/routes/admin.ts, only with an
+ * admin token). Route plugins register with
  * `app.register(plugin)`; they get the services (`app.db`, `app.storage`, `app.config`,
  * `app.uploadDeps`, ...), `request.auth` and the error envelopes for free (see src/fastify-types.ts,
  * src/plugins/auth.ts, src/errors/). Pass extra route plugins through `options.routes` or register
