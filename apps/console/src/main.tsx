@@ -1,4 +1,3 @@
-import "@trove/react/styles.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app.js";

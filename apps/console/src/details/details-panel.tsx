@@ -24,7 +24,14 @@ export function DetailsPanel(props: { client: TroveClient; file: FileListItem; o
   }, [client, file.file_no]);
 
   return (
-    <aside className="details" aria-labelledby="details-title">
+    // Escape anywhere in the panel closes it, as its Close button does.
+    <aside
+      className="details"
+      aria-labelledby="details-title"
+      onKeyDown={(event) => {
+        if (event.key === "Escape") props.onClose();
+      }}
+    >
       <header className="details__head">
         <h2 id="details-title">{file.name}</h2>
         <button type="button" onClick={props.onClose}>

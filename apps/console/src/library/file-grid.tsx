@@ -100,6 +100,7 @@ function FileTile(props: {
       <button
         type="button"
         className="file-tile__open"
+        data-file-no={file.file_no}
         onClick={() => props.onOpen(file)}
         aria-pressed={props.active}
       >

@@ -1,3 +1,4 @@
+import "@trove/react/styles.css";
 import { TroveProvider, TroveUploader } from "@trove/react";
 import type { FileListItem } from "@trove/sdk";
 import { useCallback, useMemo, useRef, useState } from "react";
@@ -41,6 +42,12 @@ export function LibraryPage({
       return after;
     });
   }, []);
+  // Focus goes back to the file's tile, where the keyboard user opened the panel from.
+  const closeDetails = () => {
+    const fileNo = active?.file_no;
+    setActive(undefined);
+    if (fileNo) document.querySelector<HTMLElement>(`[data-file-no="${CSS.escape(fileNo)}"]`)?.focus();
+  };
   const chooseFolder = (next: SelectedFolder | undefined) => {
     setFolder(next);
     setSelected(new Set());
@@ -94,7 +101,7 @@ export function LibraryPage({
             onOpen={setActive}
           />
         </section>
-        {active ? <DetailsPanel client={client} file={active} onClose={() => setActive(undefined)} /> : null}
+        {active ? <DetailsPanel client={client} file={active} onClose={closeDetails} /> : null}
       </main>
     </TroveProvider>
   );
