@@ -164,6 +164,10 @@ describe("the console in Chromium", () => {
     await details.getByText("Copied").waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await preview.getAttribute("src"));
     await screenshots(page, "details");
+    // Escape closes the panel and gives focus back to the file's tile.
+    await transform.press("Escape");
+    await details.waitFor({ state: "hidden" });
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toMatch(/^harbour\.png/);
 
     // Upload into the selected folder through <TroveUploader>; the list refreshes when it is done.
     await page.getByLabel("Search by name").fill("");
