@@ -359,6 +359,24 @@ describe("console sessions", () => {
     expect((await from(t.keys.private, "10.1.2.4")).statusCode).toBe(200);
   });
 
+  it("counts the session API against the per-address budget, so made-up cookies cost their sender", async () => {
+    const limited = await createTestApp({ config: { rateLimit: { addressMax: 3 } } });
+    try {
+      const read = (n: number) =>
+        limited.app.inject({
+          method: "GET",
+          url: SESSION,
+          headers: { cookie: `trove_console=made-up-${n}` },
+        });
+      for (let n = 0; n < 3; n++) expect((await read(n)).statusCode).toBe(401);
+      const over = await read(3);
+      expect(over.statusCode).toBe(429);
+      expect(over.json()).toMatchObject({ retryAfterSeconds: expect.any(Number) });
+    } finally {
+      await limited.close();
+    }
+  });
+
   describe("/console", () => {
     const get = (url: string, app: FastifyInstance = t.app) => app.inject({ method: "GET", url });
     const expectConsoleHeaders = (res: LightMyRequestResponse, csp: string) => {

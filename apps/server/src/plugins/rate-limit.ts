@@ -6,6 +6,7 @@
  *     /api/ part PUT  -> per client address (`partAddressMax`), then per session (12,000)
  *     other /api/     -> per client address (`addressMax`): missing and wrong keys cost the sender
  *     /admin/         -> the same per-address budget
+ *     /console/api/   -> the same per-address budget (console sign-in and session reads)
  *     assets prefix   -> per client address (`assetsMax`)
  *   after authentication (preParsing: after every onRequest hook, so after auth's, and before the
  *   body is read), valid keys only
@@ -161,8 +162,9 @@ export const rateLimitPlugin = fp<RateLimitPluginOptions>(
       // session ids from getting a fresh budget each.
       if (request.routeOptions.config?.operationId === "uploadPart")
         return enforce(request, reply, partLayers, onRefused);
-      // The admin API shares the address budget: guessing its token costs the guesser.
-      if (path.startsWith("/api/") || path.startsWith("/admin/"))
+      // The admin API and the console's session API (src/console/) share the address budget:
+      // guessing a token or a session cookie costs the guesser.
+      if (path.startsWith("/api/") || path.startsWith("/admin/") || path.startsWith("/console/api/"))
         return enforce(request, reply, addressLayers, onRefused);
       if (isDeliveryUrl(path, options.assetsPrefix)) return enforce(request, reply, assetLayers, onRefused);
     });
