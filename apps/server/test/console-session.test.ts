@@ -116,6 +116,10 @@ describe("console sessions", () => {
 
     const again = await t.app.inject({ method: "GET", url: SESSION, headers: { cookie } });
     expect(again.json()).toEqual(body);
+    // Signing in again from the same browser replaces that session.
+    const replaced = await signIn(t.app, t.keys.private, { headers: { cookie } });
+    expect(replaced.cookie).not.toBe(cookie);
+    expect((await t.app.inject({ method: "GET", url: SESSION, headers: { cookie } })).statusCode).toBe(401);
     expect(logs.text()).not.toContain(t.keys.private);
     expect(logs.text()).not.toContain(cookieValue);
   });

@@ -95,6 +95,9 @@ export const consoleSessionRoutes: FastifyPluginAsync = async (app) => {
       await throttle.recordFailure(request);
       throw signIn;
     }
+    // Signing in again replaces the session this browser held: its old cookie dies here.
+    const previous = await app.consoleSessions.current(request);
+    if (previous) await deleteSession(db, previous.id);
     await deleteEndedSessions(db, idleSeconds * 1000);
     const { cookie } = await createSession(db, signIn);
     const session = await readSession(db, cookie);
