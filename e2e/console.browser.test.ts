@@ -23,6 +23,8 @@ const CONSOLE_APP = fileURLToPath(new URL("../apps/console", import.meta.url));
 const ARTIFACTS = fileURLToPath(new URL("./.artifacts/console", import.meta.url));
 /** More than two of the list endpoint's largest pages (100), so the grid must fetch page 3. */
 const BULK_FILES = 205;
+/** The workspace size the grid is built for. */
+const HUGE = 100_000;
 const require = createRequire(import.meta.url);
 const ADMIN_TOKEN = randomBytes(32).toString("hex");
 const EXPECTED_401 =
@@ -263,6 +265,42 @@ describe("the console in Chromium", () => {
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByRole("heading", { name: "Sign in" }).waitFor();
   });
+  it("scrolls a 100,000-file list to its end fetching only the pages on screen, with few tiles in the page", async () => {
+    const { page } = chrome.tab;
+    // The list endpoint answered by the test for a workspace of 100,000 files (the server's own
+    // answers are tested above): what is checked is the grid's paging and virtualization.
+    const requested: number[] = [];
+    await page.route(/\/api\/v1\/files\?/, async (route) => {
+      const query = new URL(route.request().url()).searchParams;
+      const pageNo = Number(query.get("page"));
+      const limit = Number(query.get("limit"));
+      requested.push(pageNo);
+      await route.fulfill({ json: syntheticPage(pageNo, limit, HUGE) });
+    });
+    await signIn(page, server.keys.private);
+    await expect.poll(() => page.locator(".toolbar__count").textContent()).toBe(`${HUGE} files`);
+    const grid = page.getByRole("list", { name: "Files" });
+    await grid.getByRole("button", { name: /^file-000000\.png/ }).waitFor();
+
+    const scroller = page.locator(".file-grid");
+    await scroller.evaluate((element) => {
+      element.scrollTop = element.scrollHeight / 2;
+    });
+    await grid
+      .getByRole("button", { name: /^file-05\d{4}\.png/ })
+      .first()
+      .waitFor();
+    await scroller.evaluate((element) => {
+      element.scrollTop = element.scrollHeight;
+    });
+    await grid
+      .getByRole("button", { name: `file-${String(HUGE - 1).padStart(6, "0")}.png png · 10 KB` })
+      .waitFor();
+    expect(await page.locator(".file-tile").count()).toBeLessThan(100);
+    // The first page, the middle's and the end's (with their neighbours on screen): not the 1,000.
+    expect(new Set(requested).size).toBeLessThanOrEqual(8);
+    expect(requested).toContain(HUGE / 100);
+  });
 });
 
 async function signIn(page: Page, secret: string): Promise<void> {
@@ -293,4 +331,31 @@ async function screenshots(page: Page, name: string): Promise<void> {
     await page.screenshot({ path: `${ARTIFACTS}/${name}-${scheme}.png`, fullPage: true });
   }
   await page.emulateMedia({ colorScheme: "light" });
+}
+
+/** One page of the list endpoint for a workspace of `total` files named file-000000.png…. */
+function syntheticPage(page: number, limit: number, total: number) {
+  const first = (page - 1) * limit;
+  const files = Array.from({ length: Math.max(0, Math.min(limit, total - first)) }, (_, offset) => {
+    const index = first + offset;
+    const name = `file-${String(index).padStart(6, "0")}.png`;
+    return {
+      file_no: String(index + 1),
+      name,
+      thumbanil: null,
+      url: `http://127.0.0.1:9/assets/ws/${name}`,
+      file_size: 10_240,
+      format: "png",
+      width: 8,
+      height: 8,
+      created_at: "2026-11-29T00:00:00.000Z",
+      workspace_no: "ws",
+      path: name,
+      extension: "png",
+    };
+  });
+  return {
+    files,
+    meta: { page, limit, total, hasNext: first + limit < total, hasPrev: page > 1 },
+  };
 }
