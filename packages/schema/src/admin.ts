@@ -11,6 +11,7 @@ import { uploadPolicySchema } from "./upload-tokens.js";
 export const workspaceNoParamsSchema = z.object({ workspaceNo: shortNoSchema });
 
 const workspaceNameSchema = z.string().trim().min(1).max(255);
+const quotaSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
 export const adminWorkspaceSchema = z.object({
   workspace_no: z.string(),
@@ -25,6 +26,10 @@ export const adminWorkspaceSchema = z.object({
    */
   embedded_metadata: embeddedMetadataModeSchema.nullable(),
   file_count: z.number().int(),
+  /** Quotas (null: unlimited): an upload past one is refused with 403 QUOTA_EXCEEDED. */
+  max_files: z.number().int().nullable(),
+  /** Bytes of originals, variants, video outputs and cached origin copies (`GET /api/v1/usage`). */
+  max_storage_bytes: z.number().int().nullable(),
   created_at: timestampSchema,
   updated_at: timestampSchema,
 });
@@ -60,9 +65,12 @@ export const updateWorkspaceBodySchema = z
     strict_transforms: z.boolean().optional(),
     /** null goes back to the default rule. */
     embedded_metadata: embeddedMetadataModeSchema.nullable().optional(),
+    /** null removes the quota. */
+    max_files: quotaSchema.nullable().optional(),
+    max_storage_bytes: quotaSchema.nullable().optional(),
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), {
-    message: "give name, disabled, strict_transforms or embedded_metadata",
+    message: "give name, disabled, strict_transforms, embedded_metadata, max_files or max_storage_bytes",
   });
 export type UpdateWorkspaceBody = z.input<typeof updateWorkspaceBodySchema>;
 

@@ -42,6 +42,7 @@ import {
 } from "./sources.js";
 import { createUploadTokenBodySchema, uploadTokenResponseSchema } from "./upload-tokens.js";
 import { anyUploadResponseSchema, directUploadFieldsSchema, remoteUploadBodySchema } from "./uploads.js";
+import { usageQuerySchema, usageResponseSchema } from "./usage.js";
 
 export type { EndpointDefinition, HttpMethod, KeyRequirement } from "./endpoint-definition.js";
 
@@ -212,6 +213,13 @@ export const ENDPOINTS = [
     params: multipartSessionParamsSchema,
     response: multipartAbortResponseSchema,
     errors: [403, 404, 409],
+  },
+  {
+    ...routeOf("getUsage"),
+    summary: "What the workspace stores, its quotas, and what delivery served per day",
+    query: usageQuerySchema,
+    response: usageResponseSchema,
+    errors: [400, 403],
   },
 ] as const satisfies readonly EndpointDefinition[];
 

@@ -80,6 +80,9 @@ export const ERROR_CATALOGUE = {
     policy: true,
     message: "This upload token has created all the files it may create",
   },
+  // An upload that would take its workspace past `max_files` or `max_storage_bytes` (admin API):
+  // the workspace's upload policy, refused with its code on every upload path like the others.
+  QUOTA_EXCEEDED: { statuses: [403], groups: UPLOADS, policy: true },
   // A console session's request without its `x-csrf-token` (or with a wrong one): one envelope,
   // `{ success: false, error, message, errorCode }`, in every group (./error-envelopes.ts).
   CSRF_REJECTED: {

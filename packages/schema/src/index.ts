@@ -22,4 +22,5 @@ export * from "./sources.js";
 export * from "./transform/index.js";
 export * from "./upload-tokens.js";
 export * from "./uploads.js";
+export * from "./usage.js";
 export * from "./video/index.js";

@@ -272,6 +272,17 @@ export const API_ROUTES = [
     group: "multipart",
     successStatus: 200,
   },
+  {
+    // Trove's own: what the workspace stores and was served (issue #36). The upload group's
+    // envelope: every error carries an errorCode, as a quota refusal does.
+    number: 23,
+    operationId: "getUsage",
+    method: "GET",
+    path: "/api/v1/usage",
+    key: "private",
+    group: "upload",
+    successStatus: 200,
+  },
 ] as const satisfies readonly RouteEntry[];
 
 /** The admin API (`/admin/v1/...`), registered only when the server has an admin token. */
