@@ -17,6 +17,8 @@ export function workspaceResource(row: Workspace, fileCount: number): AdminWorks
     strict_transforms: row.strictTransforms,
     embedded_metadata: workspaceEmbeddedMetadata(row.embeddedMetadata),
     file_count: fileCount,
+    max_files: row.maxFiles === null ? null : Number(row.maxFiles),
+    max_storage_bytes: row.maxStorageBytes === null ? null : Number(row.maxStorageBytes),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

@@ -33,6 +33,7 @@ import {
   resolvePolicyFolder,
 } from "../uploads/upload-policy.js";
 import { uuidV7 } from "../uploads/uuid-v7.js";
+import { checkQuota } from "../usage/quota.js";
 import type { MultipartDeps } from "./multipart-deps.js";
 
 export async function startSession(
@@ -48,6 +49,7 @@ export async function startSession(
   const { policy } = auth;
   checkMultipartAllowed(policy);
   checkPolicySize(policy, requested.size);
+  await checkQuota(deps.upload.sql ?? deps.db, auth.workspaceId, requested.size);
   // Checked now (an over-long one is refused before any part is sent), applied at complete.
   const expiresIn = fileExpiresIn(policy, requested.expires_in);
   const transform = await checkStoreTimeTransform(deps.db, {

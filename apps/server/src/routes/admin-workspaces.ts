@@ -56,13 +56,17 @@ export const adminWorkspaceRoutes: FastifyPluginAsync = async (app) => {
 
   registerEndpoint(app, "adminUpdateWorkspace", async (request) => {
     const workspace = await workspaceOr404(app.db, request.params.workspaceNo);
-    const { name, disabled, strict_transforms, embedded_metadata } = request.body;
+    const { name, disabled, strict_transforms, embedded_metadata, max_files, max_storage_bytes } =
+      request.body;
+    const quota = (value: number | null) => (value === null ? null : BigInt(value));
     const updated = await app.db.workspace.update({
       where: { id: workspace.id },
       data: {
         ...(name === undefined ? {} : { name }),
         ...(strict_transforms === undefined ? {} : { strictTransforms: strict_transforms }),
         ...(embedded_metadata === undefined ? {} : { embeddedMetadata: embedded_metadata }),
+        ...(max_files === undefined ? {} : { maxFiles: quota(max_files) }),
+        ...(max_storage_bytes === undefined ? {} : { maxStorageBytes: quota(max_storage_bytes) }),
         ...(disabled === undefined
           ? {}
           : { disabledAt: disabled ? (workspace.disabledAt ?? new Date()) : null }),

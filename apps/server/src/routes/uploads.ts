@@ -53,6 +53,7 @@ import {
   resolvePolicyFolder,
 } from "../uploads/upload-policy.js";
 import { uploadResponseBody } from "../uploads/upload-response.js";
+import { checkQuota } from "../usage/quota.js";
 import { registerEndpoint } from "./endpoint-route.js";
 
 function unsupportedContentType(expected: string): HttpError {
@@ -73,6 +74,9 @@ function abortOnDisconnect(reply: FastifyReply): AbortSignal {
   return controller.signal;
 }
 
+/** Bytes of a direct upload's body taken as form fields and boundaries by the quota pre-check. */
+const FORM_ALLOWANCE_BYTES = 8192;
+
 export const uploadRoutes: FastifyPluginAsync = async (app) => {
   const { config } = app;
   await app.register(fastifyMultipart, {
@@ -84,6 +88,12 @@ export const uploadRoutes: FastifyPluginAsync = async (app) => {
   registerEndpoint(app, "uploadFile", async (request) => {
     if (!request.isMultipart()) throw unsupportedContentType("multipart/form-data");
     const { auth } = request;
+    // The body's declared length, less what its form fields and boundaries may take, stands for
+    // the file's: a file that fits is never refused for its form, and one that passes the quota
+    // by less than the allowance is refused at registration instead (its bytes then removed).
+    const declared = Number(request.headers["content-length"]);
+    const fileBytes = Number.isSafeInteger(declared) ? Math.max(0, declared - FORM_ALLOWANCE_BYTES) : 0;
+    await checkQuota(deps.sql ?? app.db, auth.workspaceId, fileBytes);
     const received = await receiveDirectUpload(request, {
       storage: app.storage,
       workspaceId: auth.workspaceId,
@@ -146,6 +156,7 @@ export const uploadRoutes: FastifyPluginAsync = async (app) => {
         timeoutMs: config.remoteFetchTimeoutMs,
         trustedRanges: config.trustedRanges,
         signal: abortOnDisconnect(reply),
+        beforeBody: (declaredBytes) => checkQuota(deps.sql ?? app.db, auth.workspaceId, declaredBytes),
         lookup: config.outbound?.lookup,
         connect: config.outbound?.connect,
       }).catch((error: unknown) => {

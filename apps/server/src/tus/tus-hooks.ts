@@ -16,6 +16,7 @@ import { fileExpiresIn } from "../uploads/file-expiry.js";
 import type { UploadDeps } from "../uploads/upload-deps.js";
 import { emptyFile, fileTooLarge } from "../uploads/upload-errors.js";
 import { checkPolicySize, checkTransformAllowed, resolvePolicyFolder } from "../uploads/upload-policy.js";
+import { checkQuota } from "../usage/quota.js";
 import { parseTusFields } from "./tus-fields.js";
 import { finishTusUpload } from "./tus-finish.js";
 import type { TroveTusStore } from "./tus-store.js";
@@ -61,6 +62,7 @@ export function tusHooks(deps: TusHookDeps) {
       if (auth.policy) resolvePolicyFolder(auth.policy, fields.folder);
       checkTransformAllowed(auth.policy, fields.transform);
       fileExpiresIn(auth.policy, fields.expires_in);
+      await checkQuota(upload.sql ?? upload.db, auth.workspaceId, size);
       const createdAt = now();
       await upload.db.tusUpload.create({
         data: {

@@ -21,6 +21,8 @@ export interface FetchRemoteOptions {
   maxRedirects?: number;
   trustedRanges?: TrustedRangesInput;
   signal?: AbortSignal;
+  /** Judges the origin's declared size (Content-Length; 0 without one) before a byte is stored. */
+  beforeBody?: (declaredBytes: number) => Promise<void>;
   /** Injected resolver and connector (tests). */
   lookup?: LookupAll | undefined;
   connect?: Connector | undefined;
@@ -77,6 +79,15 @@ export async function fetchRemoteUpload(
     ...(options.lookup ? { lookup: options.lookup } : {}),
     ...(options.connect ? { connect: options.connect } : {}),
   });
+  if (options.beforeBody) {
+    const declared = Number(response.headers["content-length"]);
+    try {
+      await options.beforeBody(Number.isSafeInteger(declared) && declared > 0 ? declared : 0);
+    } catch (error) {
+      response.body.destroy();
+      throw error;
+    }
+  }
   const fileId = uuidV7();
   const key = objectKey(options.workspaceId, fileId, fileName);
   const ingest = new IngestStream({ keepUpTo: KEEP_IN_MEMORY_BYTES });

@@ -13,6 +13,7 @@
  */
 import type { RawQuery } from "../db/direct-sql.js";
 import { type File, Prisma } from "../generated/prisma/client.js";
+import { quotaErrorOf } from "../usage/quota.js";
 
 /** A transaction, Prisma, or the direct path (`app.database.sql`) outside a transaction. */
 export type FileRowDb = RawQuery;
@@ -88,6 +89,8 @@ export async function insertFileRow(
   options: InsertFileRowOptions = {},
 ): Promise<InsertedFileRow> {
   const unless = options.unless ?? NEVER;
+  // A quota the insert would pass fails the statement in its trigger (src/usage/quota.ts): a 403
+  // that rolls back a surrounding transaction, and tells registerFile to remove the bytes.
   const [result] = await db.$queryRaw<InsertedRow[]>`
     WITH skip_insert AS (
       SELECT ${unless} AS skip
@@ -135,7 +138,9 @@ export async function insertFileRow(
         duration, video_codec AS "videoCodec", audio_codec AS "audioCodec"
     )
     SELECT s.skip, d.is_duplicate AS "isDuplicate", i.*
-    FROM skip_insert s CROSS JOIN duplicate d LEFT JOIN inserted i ON true`;
+    FROM skip_insert s CROSS JOIN duplicate d LEFT JOIN inserted i ON true`.catch((error: unknown) => {
+    throw quotaErrorOf(error) ?? error;
+  });
   if (!result) throw new Error("insertFileRow: no result row");
   const { isDuplicate, skip, ...file } = result;
   return { file: file.id === null ? null : file, isDuplicate, skipped: skip === true };

@@ -67,7 +67,9 @@ BEGIN
     SELECT w.max_files, w.max_storage_bytes INTO max_files_, max_bytes_ FROM workspaces w WHERE w.id = NEW.workspace_id;
     IF (max_files_ IS NOT NULL AND totals.total_files > max_files_)
        OR (max_bytes_ IS NOT NULL AND totals.total_bytes > max_bytes_) THEN
-      RAISE EXCEPTION 'trove_quota_exceeded' USING ERRCODE = 'TRQ01';
+      -- The usage before this file, its size and the quotas, for the server's message.
+      RAISE EXCEPTION 'trove_quota_exceeded % % % % %', totals.total_files - 1, totals.total_bytes - NEW.size,
+        NEW.size, coalesce(max_files_::text, ''), coalesce(max_bytes_::text, '') USING ERRCODE = 'TRQ01';
     END IF;
   ELSIF TG_OP = 'DELETE' THEN
     PERFORM trove_add_usage(OLD.workspace_id, -1, -OLD.size);
@@ -162,6 +164,11 @@ $$;
 CREATE FUNCTION trove_file_variants_usage() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
+  -- A recorded use sets the size it already had: nothing to count, and no lock on the usage row.
+  IF TG_OP = 'UPDATE' AND OLD.size IS NOT DISTINCT FROM NEW.size AND OLD.file_id IS NOT DISTINCT FROM NEW.file_id
+     AND OLD.origin_object_id IS NOT DISTINCT FROM NEW.origin_object_id THEN
+    RETURN NULL;
+  END IF;
   IF TG_OP IN ('DELETE', 'UPDATE') THEN
     PERFORM trove_add_usage(trove_derived_workspace(OLD.file_id, OLD.origin_object_id), 0, -coalesce(OLD.size, 0));
   END IF;
