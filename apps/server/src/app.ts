@@ -57,6 +57,7 @@ import { openApiRoutes } from "./routes/openapi.js";
 import { partGatewayRoutes } from "./routes/part-gateway.js";
 import { sourceRoutes } from "./routes/sources.js";
 import { uploadRoutes } from "./routes/uploads.js";
+import { usageRoutes } from "./routes/usage.js";
 import { type BuiltServices, createServices } from "./services.js";
 import type { StorageDriver } from "./storage/driver.js";
 import { requestSpansPlugin } from "./tracing/request-spans.js";
@@ -150,6 +151,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Fresh renders' bookkeeping (variant rows, evictions) finishes before the database closes.
     app.addHook("onClose", async () => {
       await services.decorators.delivery.settled();
+      // The delivery usage counted since the last flush (src/usage/delivery-usage.ts).
+      await services.decorators.deliveryUsage.close();
       services.close();
     });
     await app.register(rateLimitPlugin, {
@@ -173,6 +176,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(multipartRoutes);
     await app.register(partGatewayRoutes);
     await app.register(tusRoutes);
+    await app.register(usageRoutes);
     await app.register(consoleRoutes);
     // Off without a token: /admin/ paths are then unknown routes (404), not refusals.
     if (config.adminToken) await app.register(adminRoutes);

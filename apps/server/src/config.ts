@@ -117,6 +117,8 @@ export interface ServerConfig {
   jobRetentionMs: number;
   /** How often temporary files past their deadline are deleted, ms (src/files/expire-files.ts). */
   fileExpirySweepIntervalMs: number;
+  /** How often the delivery usage counters are flushed, ms (TROVE_USAGE_FLUSH_MS, src/usage/delivery-usage.ts). */
+  usageFlushMs: number;
   /** Mark new raster images for a placeholder and run the sweep that computes them (src/placeholders/). */
   placeholders: boolean;
   /** Render admission and the per-file variant cap of the delivery host. */
@@ -282,6 +284,7 @@ export function loadConfig(env: Environment = process.env): ServerConfig {
     jobPollIntervalMs: e.TROVE_JOB_POLL_INTERVAL_MS,
     jobRetentionMs: hoursToMs(e.TROVE_JOB_RETENTION_HOURS),
     fileExpirySweepIntervalMs: e.TROVE_FILE_EXPIRY_SWEEP_INTERVAL_MS,
+    usageFlushMs: e.TROVE_USAGE_FLUSH_MS,
     placeholders: e.TROVE_PLACEHOLDERS,
     delivery: {
       renderConcurrency: e.TROVE_RENDER_CONCURRENCY,
@@ -417,6 +420,7 @@ export function resolveConfig(input: ConfigInput): ServerConfig {
     jobRetentionMs: input.jobRetentionMs ?? hoursToMs(SETTINGS.TROVE_JOB_RETENTION_HOURS.default),
     fileExpirySweepIntervalMs:
       input.fileExpirySweepIntervalMs ?? SETTINGS.TROVE_FILE_EXPIRY_SWEEP_INTERVAL_MS.default,
+    usageFlushMs: input.usageFlushMs ?? SETTINGS.TROVE_USAGE_FLUSH_MS.default,
     placeholders: input.placeholders ?? SETTINGS.TROVE_PLACEHOLDERS.default,
     delivery: resolveDeliveryLimits(input.delivery),
     origins: resolveOriginSettings(input.origins),

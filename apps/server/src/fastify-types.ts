@@ -12,6 +12,7 @@
  *   app.uploadDeps    what registering an upload needs (src/uploads/upload-deps.ts)
  *   app.multipartDeps what the multipart service needs (src/multipart/multipart-deps.ts)
  *   app.delivery  the delivery host's services (src/delivery/create-delivery.ts)
+ *   app.deliveryUsage the delivery host's per-workspace usage counters (src/usage/delivery-usage.ts)
  *   app.jobRunner  JobRunner or null when workers are off (src/jobs/start-workers.ts)
  *   app.metrics    TroveMetrics or null when TROVE_METRICS is off
  *   app.activeKeys the API-key cache (src/keys/active-key-cache.ts); the admin API drops what it revokes

@@ -34,6 +34,7 @@ import { withQuerySpans } from "./tracing/query-spans.js";
 import { tracingActive } from "./tracing/start-tracing.js";
 import { withStorageSpans } from "./tracing/storage-spans.js";
 import type { UploadDeps } from "./uploads/upload-deps.js";
+import { DeliveryUsage } from "./usage/delivery-usage.js";
 
 export interface ServicesInput {
   config: ServerConfig;
@@ -59,6 +60,8 @@ export interface Services {
   uploadDeps: UploadDeps;
   multipartDeps: MultipartDeps;
   delivery: Delivery;
+  /** The delivery host's per-workspace usage counters, flushed on a timer (src/usage/delivery-usage.ts). */
+  deliveryUsage: DeliveryUsage;
   jobRunner: JobRunner | null;
 }
 
@@ -129,6 +132,7 @@ export function createServices({ config, database, storage: given, log }: Servic
       uploadDeps,
       multipartDeps,
       delivery,
+      deliveryUsage: new DeliveryUsage(database.sql, config.usageFlushMs, log),
       jobRunner,
     };
     return {

@@ -420,6 +420,14 @@ export const SETTINGS = {
     default: 100,
     description: "Stored variants per file; the least recently used is evicted first.",
   }),
+  TROVE_USAGE_FLUSH_MS: int({
+    group: "Delivery host",
+    min: 100,
+    max: 3_600_000,
+    default: 10_000,
+    description:
+      "How often the delivery host's per-workspace usage counters (requests, bytes served, renders) are written to the database, in one statement, ms; and at shutdown.",
+  }),
 
   // Sources' origins (src/sources/origins/origin-settings.ts)
   TROVE_ORIGIN_CACHE_TTL_SECONDS: int({

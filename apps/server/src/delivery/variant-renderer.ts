@@ -92,7 +92,7 @@ export class VariantRenderer {
       return rendered;
     }
     // The thumbnail is not one of the file's capped variants (./variant-store.ts).
-    if (cacheKey !== file.thumbnailKey) variants.stored(owner, cacheKey);
+    if (cacheKey !== file.thumbnailKey) variants.stored(owner, cacheKey, rendered.body.length);
     return rendered;
   }
 

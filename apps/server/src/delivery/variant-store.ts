@@ -54,7 +54,7 @@ interface Unchecked {
 
 /** Rows waiting for their statement, and the promise that statement settles. */
 interface RowBatch {
-  rows: Map<string, { owner: VariantOwner; at: Date }>;
+  rows: Map<string, { owner: VariantOwner; at: Date; size: number | null }>;
   written: Promise<void>;
   write(): void;
   timer: NodeJS.Timeout;
@@ -85,8 +85,8 @@ export class VariantStore {
    * A variant was just rendered and its object written: record its row, and evict beyond the cap
    * soon (see the header). Returns at once; failures are logged.
    */
-  stored(owner: VariantOwner, cacheKey: string): void {
-    const record = this.#record(owner, cacheKey).catch((error: unknown) =>
+  stored(owner: VariantOwner, cacheKey: string, size?: number): void {
+    const record = this.#record(owner, cacheKey, size ?? null).catch((error: unknown) =>
       this.log.warn({ err: error, cacheKey }, "stored variant not recorded"),
     );
     const id = ownerId(owner);
@@ -106,7 +106,7 @@ export class VariantStore {
   used(owner: VariantOwner, cacheKey: string): void {
     const now = Date.now();
     if ((this.#recordedUses.get(cacheKey) ?? 0) > now - USE_RESOLUTION_MS) return;
-    this.#record(owner, cacheKey).catch((error: unknown) =>
+    this.#record(owner, cacheKey, null).catch((error: unknown) =>
       this.log.debug({ err: error, cacheKey }, "variant use not recorded"),
     );
   }
@@ -161,12 +161,13 @@ export class VariantStore {
   }
 
   /** Adds the row to the next batch; settles when that batch's statement has. */
-  #record(owner: VariantOwner, cacheKey: string): Promise<void> {
+  #record(owner: VariantOwner, cacheKey: string, size: number | null): Promise<void> {
     if (this.#recordedUses.size >= REMEMBERED_USES) this.#recordedUses.clear();
     const at = new Date();
     this.#recordedUses.set(cacheKey, at.getTime());
     const batch = this.#batch ?? this.#openBatch();
-    batch.rows.set(cacheKey, { owner, at });
+    // A use recorded after the render in the same batch keeps the render's size.
+    batch.rows.set(cacheKey, { owner, at, size: size ?? batch.rows.get(cacheKey)?.size ?? null });
     if (batch.rows.size >= ROW_BATCH) batch.write();
     return batch.written;
   }
@@ -197,19 +198,23 @@ export class VariantStore {
    * One statement for the batch. A row whose owner was deleted meanwhile would fail the whole
    * statement (its foreign key), so owners that are gone are skipped in the statement itself.
    */
-  async #writeRows(rows: Array<[string, { owner: VariantOwner; at: Date }]>): Promise<void> {
+  async #writeRows(
+    rows: Array<[string, { owner: VariantOwner; at: Date; size: number | null }]>,
+  ): Promise<void> {
     const fileIds = rows.map(([, row]) => ("fileId" in row.owner ? row.owner.fileId : null));
     const originIds = rows.map(([, row]) =>
       "originObjectId" in row.owner ? row.owner.originObjectId : null,
     );
     await this.sql.$queryRaw`
-      INSERT INTO file_variants (cache_key, file_id, origin_object_id, last_used_at)
-      SELECT v.cache_key, v.file_id, v.origin_object_id, v.last_used_at
+      INSERT INTO file_variants (cache_key, file_id, origin_object_id, last_used_at, size)
+      SELECT v.cache_key, v.file_id, v.origin_object_id, v.last_used_at, v.size
         FROM unnest(${rows.map(([cacheKey]) => cacheKey)}::text[], ${fileIds}::uuid[],
-                    ${originIds}::uuid[], ${rows.map(([, row]) => row.at)}::timestamptz[])
-             AS v(cache_key, file_id, origin_object_id, last_used_at)
+                    ${originIds}::uuid[], ${rows.map(([, row]) => row.at)}::timestamptz[],
+                    ${rows.map(([, row]) => row.size)}::bigint[])
+             AS v(cache_key, file_id, origin_object_id, last_used_at, size)
        WHERE EXISTS (SELECT 1 FROM files f WHERE f.id = v.file_id)
           OR EXISTS (SELECT 1 FROM origin_objects o WHERE o.id = v.origin_object_id)
-      ON CONFLICT (cache_key) DO UPDATE SET last_used_at = EXCLUDED.last_used_at`;
+      ON CONFLICT (cache_key) DO UPDATE SET last_used_at = EXCLUDED.last_used_at,
+        size = coalesce(EXCLUDED.size, file_variants.size)`;
   }
 }

@@ -13,14 +13,18 @@ import { setDeliverySecurityHeaders } from "../delivery/security-headers.js";
 import { notFound } from "../errors/index.js";
 
 export const deliveryRoutes: FastifyPluginAsync = async (app) => {
-  const { delivery } = app;
+  const { delivery, deliveryUsage } = app;
   const prefix = app.config.assetsPrefix.replace(/(?<!\/)\/+$/, "");
+  /** The workspace_no of each request that named one, for the usage counters. */
+  const workspaceOf = new WeakMap<FastifyRequest, string>();
+  deliveryUsage.start();
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const rawPath = (request.url.split("?", 1)[0] ?? "").slice(prefix.length);
     const target = parseDeliveryPath(rawPath);
     if (!target) throw notFound("files");
     const { workspaceNo, origin, path } = target;
+    workspaceOf.set(request, workspaceNo);
     if (origin !== undefined) return delivery.origins.serve(request, reply, { workspaceNo, origin, path });
     return delivery.files.serve(request, reply, { workspaceNo, path });
   };
@@ -28,6 +32,16 @@ export const deliveryRoutes: FastifyPluginAsync = async (app) => {
   app.addHook("onSend", async (_request, reply, payload) => {
     setDeliverySecurityHeaders(reply);
     return payload;
+  });
+
+  // In memory only: no database write per delivery (src/usage/delivery-usage.ts). Bytes are the
+  // body's Content-Length of a successful GET; a render is a variant rendered fresh (X-Cache MISS).
+  app.addHook("onResponse", async (request, reply) => {
+    const workspaceNo = workspaceOf.get(request);
+    if (workspaceNo === undefined || reply.statusCode >= 400) return;
+    const length = Number(reply.getHeader("content-length"));
+    const bytes = request.method === "GET" && reply.statusCode < 300 && length > 0 ? length : 0;
+    deliveryUsage.served(workspaceNo, bytes, reply.getHeader("x-cache") === "MISS");
   });
 
   const routeOptions = { config: { auth: "none" as const, errorGroup: "files" as const } };
