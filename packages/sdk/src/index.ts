@@ -31,6 +31,7 @@ export type {
   UploadTokenResponse,
   UploadTokensResource,
 } from "./internal/resources/upload-tokens.js";
+export type { Usage, UsageDay, UsageQuery, UsageResource } from "./internal/resources/usage.js";
 export { localStorageSessionStore } from "./internal/upload/local-storage-session-store.js";
 export type { MultipartResource } from "./internal/upload/multipart-resource.js";
 export type { SessionStore, StoredUploadSession } from "./internal/upload/session-store.js";

@@ -20,6 +20,7 @@ import {
 import { type FoldersResource, foldersResource } from "../resources/folders.js";
 import { type SourcesResource, sourcesResource } from "../resources/sources.js";
 import { type UploadTokensResource, uploadTokensResource } from "../resources/upload-tokens.js";
+import { type UsageResource, usageResource } from "../resources/usage.js";
 import { type InputResolver, resolveWebInput, type UploadInput } from "../upload/upload-input.js";
 import { withIssueText } from "../zod-issues.js";
 import { isBrowserLike } from "./assert-key-allowed.js";
@@ -34,6 +35,8 @@ export interface TroveClient<TInput = UploadInput> extends TroveUploadClient<TIn
   sources: SourcesResource;
   /** Short-lived upload tokens for browsers (private key). */
   uploadTokens: UploadTokensResource;
+  /** What the workspace stores and was served, and its quotas (private key). */
+  usage: UsageResource;
   /** The delivery URL of a file, optionally transformed: `{assetsUrl}/{workspace_no}/{transform}/{path}`. */
   url(file: DeliveryTarget, transform?: DeliveryTransform): string;
   /**
@@ -81,6 +84,7 @@ export function clientOf<TInput>(
     folders: foldersResource(ctx),
     sources: sourcesResource(ctx),
     uploadTokens: uploadTokensResource(ctx),
+    usage: usageResource(ctx),
     url: (file, transform) => deliveryUrl(file, transform, delivery.assetsUrl, delivery.workspaceNo),
     streamingUrl: (file, heights) => streamingUrl(file, heights, delivery.assetsUrl, delivery.workspaceNo),
     signedUrl: (file, options) => files.signedUrl(typeof file === "string" ? file : file.file_no, options),
