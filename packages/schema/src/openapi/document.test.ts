@@ -135,7 +135,7 @@ describe("OpenAPI document", () => {
     }
   });
 
-  it("covers exactly the 17 service endpoints, the part gateway and Trove's own four", () => {
+  it("covers exactly the 17 service endpoints, the part gateway and Trove's own five", () => {
     const documented = operationsOf(doc).map(([method, path]) => `${method} ${path}`);
     const expected = [
       ...SPEC_SERVICE_ENDPOINTS.map(([method, path]) => `${method} ${path}`),
@@ -144,8 +144,9 @@ describe("OpenAPI document", () => {
       "patch /api/v1/files/{fileNo}",
       "post /api/v1/files/{fileNo}/signed-url",
       "delete /api/v1/multipart/{sessionId}",
+      "get /api/v1/usage",
     ];
-    expect(documented).toHaveLength(22);
+    expect(documented).toHaveLength(23);
     expect(documented.sort()).toEqual(expected.sort());
   });
 
