@@ -114,6 +114,31 @@ describe("workspace usage", () => {
     });
     expect(await currentUsage()).toMatchObject({ files: before.files, storage_bytes: before.storage_bytes });
   });
+  it("counts cached origin copies and their variants, and drops them with their source", async () => {
+    const before = await currentUsage();
+    const source = await t.app.db.source.create({
+      data: { workspaceId: t.workspace.id, name: "usage-origin", type: "s3", configuration: {} },
+    });
+    const copy = await t.app.db.originObject.create({
+      data: {
+        sourceId: source.id,
+        path: "a.jpg",
+        sourceVersion: source.createdAt,
+        storageKey: `origins/${source.id}/a.jpg`,
+        size: 7000n,
+        mimeType: "image/jpeg",
+        format: "jpeg",
+        hash: "0".repeat(64),
+        checkedAt: new Date(),
+      },
+    });
+    await t.app.db.fileVariant.create({
+      data: { cacheKey: `v/${copy.id}`, originObjectId: copy.id, size: 300n },
+    });
+    expect((await currentUsage()).storage_bytes).toBe(before.storage_bytes + 7300);
+    await t.app.db.source.delete({ where: { id: source.id } });
+    expect(await currentUsage()).toMatchObject({ files: before.files, storage_bytes: before.storage_bytes });
+  });
 });
 
 describe("quotas", () => {

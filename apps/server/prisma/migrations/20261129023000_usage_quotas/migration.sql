@@ -89,13 +89,13 @@ FOR EACH ROW EXECUTE FUNCTION trove_files_usage();
 -- counts nothing.
 CREATE FUNCTION trove_file_children_bytes(file uuid) RETURNS bigint
 LANGUAGE sql STABLE AS $$
-  SELECT coalesce((SELECT sum(size) FROM file_variants WHERE file_id = file), 0)
-       + coalesce((SELECT sum(size) FROM video_outputs WHERE file_id = file), 0)
+  SELECT (coalesce((SELECT sum(size) FROM file_variants WHERE file_id = file), 0)
+        + coalesce((SELECT sum(size) FROM video_outputs WHERE file_id = file), 0))::bigint
 $$;
 
 CREATE FUNCTION trove_origin_children_bytes(origin uuid) RETURNS bigint
 LANGUAGE sql STABLE AS $$
-  SELECT coalesce((SELECT sum(size) FROM file_variants WHERE origin_object_id = origin), 0)
+  SELECT coalesce((SELECT sum(size) FROM file_variants WHERE origin_object_id = origin), 0)::bigint
 $$;
 
 CREATE FUNCTION trove_files_before_delete() RETURNS trigger
@@ -113,7 +113,7 @@ CREATE FUNCTION trove_sources_before_delete() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM trove_add_usage(OLD.workspace_id, 0,
-    -(SELECT coalesce(sum(o.size + trove_origin_children_bytes(o.id)), 0) FROM origin_objects o WHERE o.source_id = OLD.id));
+    -(SELECT coalesce(sum(o.size + trove_origin_children_bytes(o.id)), 0)::bigint FROM origin_objects o WHERE o.source_id = OLD.id));
   RETURN OLD;
 END
 $$;
