@@ -6,7 +6,7 @@
  * in memory and written in one upsert per flush.
  */
 import { randomBytes } from "node:crypto";
-import { uploadErrorSchema, usageResponseSchema } from "@trove/schema";
+import { type UsageDay, uploadErrorSchema, usageResponseSchema } from "@trove/schema";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ADMIN_TOKEN, admin, createAdminTestApp } from "./admin-support.js";
 import { startRaw } from "./multipart-helpers.js";
@@ -228,11 +228,13 @@ describe("GET /api/v1/usage", () => {
 describe("delivery usage", () => {
   it("counts in memory and writes once per flush", async () => {
     const file = uploaded(await bytesUpload(1234, "served.bin"));
+    const png = await solid(120, 80, { r: 200, g: 20, b: 20 }, "png");
+    uploaded(await directUpload(t, { file_name: "served.png" }, { content: png, type: "image/png" }));
     await t.app.deliveryUsage.flush();
-    const today = async () =>
-      (await currentUsage()).days.at(-1) as { requests: number; bytes_served: number };
+    const today = async () => (await currentUsage()).days.at(-1) as UsageDay;
     const before = await today();
 
+    let renderedBytes = 0;
     const query = vi.spyOn(t.app.database.sql, "$queryRaw");
     const usageWrites = () =>
       query.mock.calls.filter((call) =>
@@ -243,6 +245,18 @@ describe("delivery usage", () => {
         const res = await t.app.inject({ method: "GET", url: pathOf(file.url) });
         expect(res.statusCode).toBe(200);
       }
+      // A fresh render counts as a request and a render; a missing file counts nothing.
+      const rendered = await t.app.inject({
+        method: "GET",
+        url: `/assets/${t.workspace.workspaceNo}/w_30/served.png`,
+      });
+      expect(rendered.headers["x-cache"]).toBe("MISS");
+      renderedBytes = rendered.rawPayload.length;
+      const missing = await t.app.inject({
+        method: "GET",
+        url: `/assets/${t.workspace.workspaceNo}/nope.bin`,
+      });
+      expect(missing.statusCode).toBe(404);
       expect(usageWrites()).toBe(0);
       await t.app.deliveryUsage.flush();
       expect(usageWrites()).toBe(1);
@@ -251,8 +265,9 @@ describe("delivery usage", () => {
     }
     expect(await today()).toEqual(
       expect.objectContaining({
-        requests: before.requests + 5,
-        bytes_served: before.bytes_served + 5 * 1234,
+        requests: before.requests + 6,
+        bytes_served: before.bytes_served + 5 * 1234 + renderedBytes,
+        renders: before.renders + 1,
       }),
     );
   });
