@@ -146,6 +146,15 @@ describe("quotas", () => {
     const before = await currentUsage();
     const record = await setQuota({ max_storage_bytes: before.storage_bytes + 500 });
     expect(record.max_storage_bytes).toBe(before.storage_bytes + 500);
+    expect(record.storage_bytes).toBe(before.storage_bytes);
+    const listed = await admin(t, "GET", "/admin/v1/workspaces");
+    const row = listed
+      .json()
+      .workspaces.find((w: { workspace_no: string }) => w.workspace_no === t.workspace.workspaceNo);
+    expect(row).toMatchObject({
+      storage_bytes: before.storage_bytes,
+      max_storage_bytes: before.storage_bytes + 500,
+    });
     const objects = await listObjects(t.storageDir);
 
     // Judged by its Content-Length before a byte is stored.

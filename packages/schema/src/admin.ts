@@ -26,6 +26,8 @@ export const adminWorkspaceSchema = z.object({
    */
   embedded_metadata: embeddedMetadataModeSchema.nullable(),
   file_count: z.number().int(),
+  /** Bytes stored: originals, variants, video outputs and cached origin copies (`GET /api/v1/usage`). */
+  storage_bytes: z.number().int(),
   /** Quotas (null: unlimited): an upload past one is refused with 403 QUOTA_EXCEEDED. */
   max_files: z.number().int().nullable(),
   /** Bytes of originals, variants, video outputs and cached origin copies (`GET /api/v1/usage`). */

@@ -9,7 +9,7 @@ import { workspaceEmbeddedMetadata } from "../uploads/embedded-metadata-rule.js"
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
-export function workspaceResource(row: Workspace, fileCount: number): AdminWorkspace {
+export function workspaceResource(row: Workspace, fileCount: number, storageBytes: number): AdminWorkspace {
   return {
     workspace_no: row.workspaceNo,
     name: row.name,
@@ -17,6 +17,7 @@ export function workspaceResource(row: Workspace, fileCount: number): AdminWorks
     strict_transforms: row.strictTransforms,
     embedded_metadata: workspaceEmbeddedMetadata(row.embeddedMetadata),
     file_count: fileCount,
+    storage_bytes: storageBytes,
     max_files: row.maxFiles === null ? null : Number(row.maxFiles),
     max_storage_bytes: row.maxStorageBytes === null ? null : Number(row.maxStorageBytes),
     created_at: row.createdAt.toISOString(),

@@ -14,6 +14,10 @@ import { createWorkspace } from "../keys/workspaces.js";
 import { registerEndpoint } from "./endpoint-route.js";
 
 export const adminWorkspaceRoutes: FastifyPluginAsync = async (app) => {
+  /** The workspace's stored bytes (`workspace_usage`, kept by triggers; src/usage/). */
+  const storedBytes = async (workspaceId: string) =>
+    Number((await app.db.workspaceUsage.findUnique({ where: { workspaceId } }))?.storageBytes ?? 0);
+
   registerEndpoint(app, "adminCreateWorkspace", async (request) => {
     const { name, workspace_no } = request.body;
     try {
@@ -22,7 +26,7 @@ export const adminWorkspaceRoutes: FastifyPluginAsync = async (app) => {
         secretKey: app.config.secretKey,
         ...(workspace_no ? { workspaceNo: workspace_no } : {}),
       });
-      return workspaceResource(row, 0);
+      return workspaceResource(row, 0, 0);
     } catch (error) {
       if (isUniqueViolation(error)) throw new HttpError(409, `Workspace ${workspace_no} already exists`);
       throw error;
@@ -41,8 +45,12 @@ export const adminWorkspaceRoutes: FastifyPluginAsync = async (app) => {
       _sum: { files: true },
     });
     const files = new Map(counts.map((count) => [count.workspaceId, Number(count._sum.files ?? 0)]));
+    const usage = await app.db.workspaceUsage.findMany({
+      where: { workspaceId: { in: rows.map((row) => row.id) } },
+    });
+    const bytes = new Map(usage.map((row) => [row.workspaceId, Number(row.storageBytes)]));
     return {
-      workspaces: rows.map((row) => workspaceResource(row, files.get(row.id) ?? 0)),
+      workspaces: rows.map((row) => workspaceResource(row, files.get(row.id) ?? 0, bytes.get(row.id) ?? 0)),
       total,
       page,
       limit,
@@ -51,7 +59,11 @@ export const adminWorkspaceRoutes: FastifyPluginAsync = async (app) => {
 
   registerEndpoint(app, "adminGetWorkspace", async (request) => {
     const workspace = await workspaceOr404(app.db, request.params.workspaceNo);
-    return workspaceResource(workspace, await fileCount(app.db, workspace.id));
+    return workspaceResource(
+      workspace,
+      await fileCount(app.db, workspace.id),
+      await storedBytes(workspace.id),
+    );
   });
 
   registerEndpoint(app, "adminUpdateWorkspace", async (request) => {
@@ -75,7 +87,7 @@ export const adminWorkspaceRoutes: FastifyPluginAsync = async (app) => {
     // The cache holds keys by hash, not by workspace: dropping all of it is the cheap exact answer.
     // Cached keys carry the workspace's embedded_metadata setting too.
     if (disabled || embedded_metadata !== undefined) app.activeKeys.clear();
-    return workspaceResource(updated, await fileCount(app.db, workspace.id));
+    return workspaceResource(updated, await fileCount(app.db, workspace.id), await storedBytes(workspace.id));
   });
 
   registerEndpoint(app, "adminDeleteWorkspace", async (request) => {

@@ -29,6 +29,7 @@ const workspace: AdminWorkspace = {
   strict_transforms: false,
   embedded_metadata: null,
   file_count: 0,
+  storage_bytes: 0,
   max_files: null,
   max_storage_bytes: null,
   created_at: CREATED,
