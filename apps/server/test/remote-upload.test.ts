@@ -8,7 +8,7 @@ import { uploadErrorSchema } from "@trove/schema";
 import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { hashStream } from "../src/content-hash/index.js";
-import { fileNameFromUrl } from "../src/uploads/fetch-remote-upload.js";
+import { fetchRemoteUpload, fileNameFromUrl } from "../src/uploads/fetch-remote-upload.js";
 import { createTestApp, type TestApp } from "./support/index.js";
 import {
   forbidSystemDns,
@@ -257,6 +257,21 @@ describe("remote upload: size limit", () => {
       const res = await remoteUpload(small, { remote_url: `${server.origin}${path}` });
       expectUploadError(res, 400, "FILE_TOO_LARGE");
     }
+    expect(await listObjects(small.storageDir)).toEqual([]);
+  });
+
+  it("a body that passes the limit while the quota check waits fails the upload, not the process", async () => {
+    // The check before the body (the quota) takes a database round trip; the origin's chunks
+    // pass the byte limit meanwhile. Without a listener then, the limit's error was uncaught.
+    const fetched = fetchRemoteUpload(`${server.origin}/big-chunked`, "big.bin", {
+      storage: small.app.storage,
+      workspaceId: small.workspace.id,
+      maxBytes: 1000,
+      timeoutMs: 10_000,
+      trustedRanges: "127.0.0.0/8",
+      beforeBody: () => new Promise((resolve) => setTimeout(resolve, 200)),
+    });
+    await expect(fetched).rejects.toMatchObject({ code: "FILE_TOO_LARGE" });
     expect(await listObjects(small.storageDir)).toEqual([]);
   });
 });

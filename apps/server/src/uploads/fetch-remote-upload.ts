@@ -80,13 +80,24 @@ export async function fetchRemoteUpload(
     ...(options.connect ? { connect: options.connect } : {}),
   });
   if (options.beforeBody) {
+    // The body already flows into safeFetch's byte limit, which fails it once the origin sends
+    // more than maxBytes: until the pipeline below listens, that error needs a listener here, or
+    // it is an uncaught exception that ends the process (a public key could ask for it).
+    let failed: unknown;
+    const keep = (error: unknown) => {
+      failed ??= error;
+    };
+    response.body.on("error", keep);
     const declared = Number(response.headers["content-length"]);
     try {
       await options.beforeBody(Number.isSafeInteger(declared) && declared > 0 ? declared : 0);
     } catch (error) {
       response.body.destroy();
       throw error;
+    } finally {
+      response.body.off("error", keep);
     }
+    if (failed !== undefined) throw failed;
   }
   const fileId = uuidV7();
   const key = objectKey(options.workspaceId, fileId, fileName);
