@@ -104,7 +104,7 @@ describe("@trove/sdk/upload in Chromium against trove-server", () => {
     const size = 6_000_000;
     // 4 MiB/s: the one part takes ~1.5 s, so XMLHttpRequest reports it in many steps.
     await throttleUploads(chrome.tab.page, 4 * MIB);
-    const report = await uploadOk({ size, fileName: "browser-small-session.bin" });
+    const report = await uploadOk({ size, fileName: "browser-small-session.bin", smallUploads: "session" });
 
     expect(report.result).toMatchObject({ name: "browser-small-session.bin", size });
     expectProgressToComplete(report.progress, size);
@@ -117,7 +117,12 @@ describe("@trove/sdk/upload in Chromium against trove-server", () => {
     const size = 6_000_000;
     await throttleUploads(chrome.tab.page, 4 * MIB);
     const pauseForMs = 800;
-    const report = await uploadOk({ size, fileName: "browser-small-paused.bin", pauseForMs });
+    const report = await uploadOk({
+      size,
+      fileName: "browser-small-paused.bin",
+      pauseForMs,
+      smallUploads: "session",
+    });
 
     const { pausedAt, resumedAt, pausedFlag } = report.pause!;
     expect(pausedFlag).toBe(true);

@@ -39,8 +39,9 @@ function start(): void {
   const trove = createUploadClient({
     apiKey: config.publicKey, // a public key: it may only upload
     baseUrl: config.baseUrl,
-    // Every file can pause (a small one is one part); files over 8 MiB go up in parts, and after a
-    // reload choosing the same file continues where it stopped.
+    // Every file shows byte progress and can pause: a small one goes as a one-part session; files
+    // over 8 MiB go up in parts, and after a reload choosing the same file continues where it stopped.
+    smallUploads: "session",
     sessionStore: localStorageSessionStore(),
   });
   const total = uploadTotal(totalLine);

@@ -20,7 +20,7 @@ export function UploadPanel({ onComplete }: { onComplete: (file: UploadResult) =
       <TroveUploader
         {...shared}
         dropTarget="page"
-        hint="Any file up to 100 MB, dropped anywhere on this page or pasted; every upload shows its progress and can pause"
+        hint="Any file up to 100 MB, dropped anywhere on this page or pasted; files over 8.4 MB go up in parts and can pause"
       />
       <p>
         <button type="button" className="open-dialog" onClick={() => setDialogOpen(true)}>

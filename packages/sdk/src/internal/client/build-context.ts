@@ -63,7 +63,7 @@ export function buildContext(options: UploadClientOptions, parts: ClientParts): 
     uploadTimeout: options.uploadTimeout ?? DEFAULT_UPLOAD_TIMEOUT,
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
     multipartThreshold: options.multipartThreshold ?? DEFAULT_MULTIPART_THRESHOLD,
-    smallUploads: options.smallUploads ?? "session",
+    smallUploads: options.smallUploads ?? "direct",
     sessionStore: options.sessionStore,
   };
 }

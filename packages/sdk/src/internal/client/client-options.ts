@@ -31,11 +31,12 @@ export interface ClientOptions {
   multipartThreshold?: number;
   /**
    * In browsers, how an upload of at most `multipartThreshold` bytes that listens to progress is
-   * sent. `"session"` (default): as a one-part multipart session, so its bytes go through
+   * sent. `"session"`: as a one-part multipart session, so its bytes go through
    * XMLHttpRequest (progress as they go out, and pause) to a part URL that carries no key, while
-   * the key travels only in start and complete, fetch requests that refuse redirects. `"direct"`:
-   * one POST through fetch, whose progress is reported once, at the end. Outside browsers, for
-   * streams and without `onProgress`, small inputs always go in one POST.
+   * the key travels only in start and complete, fetch requests that refuse redirects. `"direct"`
+   * (default): one POST through fetch, whose progress is reported once, at the end. `"session"` is
+   * not the default yet: its three requests count three times against a key's rate limit.
+   * Outside browsers, for streams and without `onProgress`, small inputs always go in one POST.
    */
   smallUploads?: "session" | "direct";
 }

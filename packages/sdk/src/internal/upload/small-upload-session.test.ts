@@ -1,5 +1,5 @@
-// A small upload in a browser that listens to progress goes as a one-part multipart session
-// (ClientOptions.smallUploads): its bytes by XMLHttpRequest to a key-less part URL, pausable.
+// With smallUploads: "session", a small upload in a browser that listens to progress goes as a
+// one-part multipart session (ClientOptions.smallUploads): its bytes by XMLHttpRequest to a key-less part URL, pausable.
 import { HttpResponse, http } from "msw";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { fakeMultipart, patternBytes, sleep } from "../../../test/support/fake-multipart.js";
@@ -34,10 +34,13 @@ describe("small uploads in a browser", () => {
     const direct = directUploads();
     const storage = fakeMultipart(server, { size: SIZE, partSize: SIZE });
     const events: UploadProgress[] = [];
-    const task = testClient().upload(new File([patternBytes(SIZE)], "photo.jpg", { type: "image/jpeg" }), {
-      transform: "w_100",
-      onProgress: (p) => events.push(p),
-    });
+    const task = testClient({ smallUploads: "session" }).upload(
+      new File([patternBytes(SIZE)], "photo.jpg", { type: "image/jpeg" }),
+      {
+        transform: "w_100",
+        onProgress: (p) => events.push(p),
+      },
+    );
     expect(task.pausable).toBe(true);
     await task;
     expect(direct.count).toBe(0);
@@ -69,7 +72,10 @@ describe("small uploads in a browser", () => {
         return undefined;
       },
     });
-    const task = testClient().upload(patternBytes(SIZE), { fileName: "a.bin", onProgress: () => {} });
+    const task = testClient({ smallUploads: "session" }).upload(patternBytes(SIZE), {
+      fileName: "a.bin",
+      onProgress: () => {},
+    });
     while (storage.puts.length === 0) await sleep(5);
     expect(task.pause()).toBe(true);
     await sleep(20);
@@ -96,11 +102,14 @@ describe("small uploads in a browser", () => {
         ),
       ),
     );
-    await testClient().upload(patternBytes(SIZE), { fileName: "a.bin", onProgress: () => {} });
+    await testClient({ smallUploads: "session" }).upload(patternBytes(SIZE), {
+      fileName: "a.bin",
+      onProgress: () => {},
+    });
     expect(direct.count).toBe(1);
   });
 
-  it("go in one direct POST without onProgress, with smallUploads: direct, and outside browsers", async () => {
+  it("go in one direct POST by default, without onProgress, with smallUploads: direct, and outside browsers", async () => {
     const direct = directUploads();
     const storage = fakeMultipart(server, { size: SIZE, partSize: SIZE });
     const upload = (options: Parameters<typeof testClient>[0], withProgress: boolean) =>
@@ -112,11 +121,12 @@ describe("small uploads in a browser", () => {
     expect(node.pausable).toBe(false);
     await node;
     vi.stubGlobal("XMLHttpRequest", FakeXhr);
-    await upload({}, false);
+    await upload({ smallUploads: "session" }, false);
+    await upload({}, true);
     const opted = upload({ smallUploads: "direct" }, true);
     expect(opted.pausable).toBe(false);
     await opted;
-    expect(direct.count).toBe(3);
+    expect(direct.count).toBe(4);
     expect(storage.starts).toEqual([]);
   });
 });
