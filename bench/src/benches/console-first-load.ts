@@ -15,6 +15,7 @@ import type { BenchContext } from "../support/context.js";
 import { type BenchResult, fmt, ratioText, verdict } from "../support/report.js";
 
 const CONSOLE_DIR = fileURLToPath(new URL("../../../apps/console", import.meta.url));
+const VITE_BIN = join(CONSOLE_DIR, "node_modules", "vite", "bin", "vite.js");
 const BUDGET_KIB = 250;
 
 interface ManifestChunk {
@@ -39,9 +40,10 @@ function staticClosure(manifest: Record<string, ManifestChunk>, keys: string[]):
 export async function benchConsoleFirstLoad(_ctx: BenchContext): Promise<BenchResult> {
   const out = mkdtempSync(join(tmpdir(), "trove-console-bench-"));
   try {
+    // Vite's own bin run by this Node: pnpm need not be on PATH (CI may reach it through npx).
     const vite = spawnSync(
-      "pnpm",
-      ["exec", "vite", "build", "--outDir", out, "--emptyOutDir", "--manifest", "--logLevel", "error"],
+      process.execPath,
+      [VITE_BIN, "build", "--outDir", out, "--emptyOutDir", "--manifest", "--logLevel", "error"],
       { cwd: CONSOLE_DIR, encoding: "utf8" },
     );
     if (vite.status !== 0) throw new Error(`vite build failed: ${vite.stderr || vite.stdout}`);
