@@ -12,9 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/app.js";
-import { FsStorageDriver } from "../src/storage/fs-driver.js";
-import { createTestApp, type TestApp } from "./support/index.js";
+import { createTestApp, startSecondInstance, type TestApp } from "./support/index.js";
 import { directUpload, listObjects } from "./uploads-helpers.js";
 
 describe("quotas across two instances (PostgreSQL)", () => {
@@ -26,12 +24,7 @@ describe("quotas across two instances (PostgreSQL)", () => {
     dir = await mkdtemp(join(tmpdir(), "trove-quota-pg-"));
     first = await createTestApp();
     if (first.config.database.kind !== "postgres") throw new Error("TROVE_TEST_DATABASE_URL is not set");
-    second = await buildApp({
-      config: { ...first.config, seedDev: false, dataDir: join(dir, "second") },
-      logger: false,
-      storage: new FsStorageDriver(first.storageDir),
-    });
-    await second.ready();
+    second = await startSecondInstance(first, dir);
   }, 120_000);
 
   afterAll(async () => {

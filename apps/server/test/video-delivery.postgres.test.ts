@@ -10,10 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/app.js";
 import { createJobRunner } from "../src/jobs/start-workers.js";
-import { FsStorageDriver } from "../src/storage/fs-driver.js";
-import { createTestApp, type TestApp } from "./support/index.js";
+import { createTestApp, startSecondInstance, type TestApp } from "./support/index.js";
 import { makeTestVideo } from "./support/test-videos.js";
 import { directUpload, uploaded } from "./uploads-helpers.js";
 
@@ -26,13 +24,7 @@ describe("video outputs across two instances (PostgreSQL)", () => {
     dir = await mkdtemp(join(tmpdir(), "trove-video-pg-"));
     first = await createTestApp();
     if (first.config.database.kind !== "postgres") throw new Error("TROVE_TEST_DATABASE_URL is not set");
-    // The same database and storage root, its own process state (gates, caches, runner).
-    second = await buildApp({
-      config: { ...first.config, seedDev: false, dataDir: join(dir, "second") },
-      logger: false,
-      storage: new FsStorageDriver(first.storageDir),
-    });
-    await second.ready();
+    second = await startSecondInstance(first, dir);
     const clip = await makeTestVideo(dir, "clip.mp4", [], { seconds: 1 });
     uploaded(await directUpload(first, { file_name: "clip.mp4", folder: "clips" }, { content: clip }));
   }, 120_000);

@@ -2,4 +2,5 @@
 export * from "./capture-logs.js";
 export * from "./create-test-app.js";
 export * from "./probe-routes.js";
+export * from "./second-instance.js";
 export * from "./seed.js";
