@@ -255,8 +255,12 @@ describe("webhook delivery", () => {
         payload: fileUploadedEvent({ ...uploadResponse, file_no: String(i) }),
       });
     }
-    const a = newRunner({ workerId: "instance-a", pollIntervalMs: 2, batchSize: 3 });
-    const b = newRunner({ workerId: "instance-b", pollIntervalMs: 2, batchSize: 3 });
+    // A generous receiver timeout: a delivery that times out is retried by design (at least once),
+    // and on a loaded machine PGlite's queries can stall this process's event loop past 2 s. Only a
+    // double claim may produce a second request here.
+    const patient = handlerOptions({ timeoutMs: 60_000 });
+    const a = newRunner({ workerId: "instance-a", pollIntervalMs: 2, batchSize: 3 }, patient);
+    const b = newRunner({ workerId: "instance-b", pollIntervalMs: 2, batchSize: 3 }, patient);
     a.start();
     b.start();
     for (let i = 0; i < 500; i++) {
