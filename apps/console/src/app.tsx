@@ -7,6 +7,9 @@ import { ThemeToggle } from "./theme/theme-toggle.js";
 const LibraryPage = lazy(() =>
   import("./library/library-page.js").then((module) => ({ default: module.LibraryPage })),
 );
+const AdminPage = lazy(() =>
+  import("./admin/admin-page.js").then((module) => ({ default: module.AdminPage })),
+);
 
 type SessionState =
   | { status: "loading" }
@@ -84,13 +87,15 @@ export function App() {
           />
         </Suspense>
       ) : (
-        <main className="admin-note">
-          <h1>Signed in as admin</h1>
-          <p>
-            The admin view comes in a later release. Sign in with a workspace's private key to manage its
-            media.
-          </p>
-        </main>
+        <Suspense fallback={<p className="loading">Loading…</p>}>
+          <AdminPage
+            session={state.session}
+            onSessionEnded={() => {
+              setLoadError("Your session has ended: sign in again");
+              setState({ status: "signed-out" });
+            }}
+          />
+        </Suspense>
       )}
     </div>
   );
