@@ -14,6 +14,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import {
   cpSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -340,6 +341,10 @@ async function main() {
       run("npm", ["install", ...wanted, "--registry", registry], host);
       const help = run("npx", ["--no-install", "trove-server", "--help"], host);
       if (!help.includes("migrate")) throw new Error(`unexpected help:\n${help}`);
+      // The console travels in the tarball (apps/server/scripts/bundle-console.mjs), found beside dist/.
+      const consolePage = join(host, "node_modules", "@trove", "server", "console", "index.html");
+      if (!existsSync(consolePage))
+        throw new Error(`the installed @trove/server has no console: ${consolePage}`);
       // The published migrations and Prisma client against the embedded database, in a data folder of its own.
       run("npx", ["--no-install", "trove-server", "migrate"], host, {
         ...childEnv,

@@ -101,3 +101,11 @@ describe.each(packages)("the tarball of %s", (dir) => {
     expect(packed.manifest.publishConfig).toMatchObject({ access: "public" });
   });
 });
+
+describe("the tarball of apps/server", () => {
+  it("carries the built console, so an installed server serves /console", () => {
+    const { files } = pack("apps/server");
+    expect(files).toContain("console/index.html");
+    expect(files.some((file) => /^console\/assets\/.+\.js$/.test(file))).toBe(true);
+  });
+});

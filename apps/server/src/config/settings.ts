@@ -101,7 +101,7 @@ export const SETTINGS = {
   TROVE_CONSOLE_DIR: text({
     group: "Server",
     accepts: "a directory",
-    defaultText: "`apps/console/dist` of this checkout",
+    defaultText: "`apps/console/dist` of this checkout; installed: the package's own `console/`",
     description: "The built console (`index.html` and `assets/`) that `/console` serves.",
   }),
   TROVE_CONSOLE_IDLE_SECONDS: int({

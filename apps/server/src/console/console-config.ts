@@ -4,10 +4,13 @@
  *
  * The directory defaults to the console app built in this checkout (`apps/console/dist`, found
  * from the server's own file, src/ or dist/ alike, src/trove-checkout.ts); an installed
- * @trove/server has none unless TROVE_CONSOLE_DIR names one, and `/console` then answers the
- * "not built" 404.
+ * @trove/server serves the copy its tarball carries (`console/` beside `dist/`, put there by
+ * scripts/bundle-console.mjs at build). TROVE_CONSOLE_DIR overrides both; without any, `/console`
+ * answers the "not built" 404.
  */
-import { join } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { SETTINGS } from "../config/settings.js";
 import { checkoutRootOf } from "../trove-checkout.js";
 
@@ -23,10 +26,25 @@ export interface ConsoleConfig {
 /** A session ends this long after sign-in however active it is. */
 export const CONSOLE_SESSION_LIFETIME_MS = 12 * 3_600_000;
 
-/** `apps/console/dist` of the checkout this server runs from, or undefined. */
-export function defaultConsoleDir(moduleUrl?: string): string | undefined {
+/**
+ * `apps/console/dist` of the checkout this server runs from; outside a checkout, the package's own
+ * bundled `console/` when it has one; else undefined.
+ */
+export function defaultConsoleDir(moduleUrl: string = import.meta.url): string | undefined {
   const root = checkoutRootOf(moduleUrl);
-  return root === undefined ? undefined : join(root, "apps", "console", "dist");
+  if (root !== undefined) return join(root, "apps", "console", "dist");
+  const bundled = bundledConsoleDir(moduleUrl);
+  return bundled !== undefined && existsSync(join(bundled, "index.html")) ? bundled : undefined;
+}
+
+/** The package folder's `console/`: the module is in src/, dist/ or src/console/ of the package. */
+function bundledConsoleDir(moduleUrl: string): string | undefined {
+  let dir = dirname(fileURLToPath(moduleUrl));
+  for (let depth = 0; depth < 3; depth++) {
+    if (existsSync(join(dir, "package.json"))) return join(dir, "console");
+    dir = dirname(dir);
+  }
+  return undefined;
 }
 
 export function resolveConsoleConfig(input: Partial<ConsoleConfig> = {}): ConsoleConfig {
