@@ -1,6 +1,8 @@
 import {
   createUploadClient,
   localStorageSessionStore,
+  type ResumableStore,
+  resumable,
   type SessionStore,
   TroveError,
   type TroveUploadClient,
@@ -69,7 +71,8 @@ export function TroveProvider({
   const tokenKind = token === undefined ? "none" : typeof token === "string" ? token : "function";
 
   const sessionStore = useMemo(
-    () => (resume === true ? lazyLocalStorageStore() : resume === false ? undefined : resume),
+    // The upload client resumes only from a store that brings the resume code (resumable()).
+    () => (resume === true ? lazyLocalStorageStore() : resume === false ? undefined : resumable(resume)),
     [resume],
   );
   const getClient = useMemo(() => {
@@ -97,18 +100,18 @@ export function TroveProvider({
 }
 
 /** localStorage looked up on the first read or write, which only uploads and effects make: not at render. */
-function lazyLocalStorageStore(): SessionStore {
+function lazyLocalStorageStore(): ResumableStore {
   let store: SessionStore | undefined;
   const real = () => {
     store ??= localStorageSessionStore();
     return store;
   };
-  return {
+  return resumable({
     get: (key) => real().get(key),
     set: (key, session) => real().set(key, session),
     delete: (key) => real().delete(key),
     list: () => real().list?.() ?? Promise.resolve([]),
-  };
+  });
 }
 
 function tokenOf(source: UploadTokenSource | undefined): string | Promise<string> {

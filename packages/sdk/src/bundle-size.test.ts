@@ -17,20 +17,29 @@ import { describe, expect, it } from "vitest";
  * measured): in a browser, a small upload that listens to progress goes as a one-part multipart
  * session (bytes by XMLHttpRequest, pausable), falling back to one POST when multipart is refused.
  */
-const UPLOAD_BUDGET = 8_400;
+const UPLOAD_BUDGET = 8_600;
+
+/**
+ * createUploadClient alone, bundled as bench 7 bundles it (ES2020, production), must stay below
+ * this. Issue #35 wants it below @uploadcare/upload-client's 7 016 B. Set at 7 415 B measured
+ * once the resume code (session journal, session keys, listing) moved out of createUploadClient
+ * into the stores that bring it (resumable(), localStorageSessionStore()): 7 926 B before. The
+ * whole entry above grew by that move (8 347 → 8 531 B: resumable() and the store check).
+ */
+const CLIENT_BUDGET = 7_450;
 
 /**
  * Bundles an entry the way a browser app's bundler would (browser conditions, minified, every
  * dependency included; `node:` builtins left external so a leak shows up as an import).
  */
-async function bundle(entry: string, platform: "browser" | "node" = "browser") {
+async function bundle(entry: string, platform: "browser" | "node" = "browser", target = "esnext") {
   // A bare specifier ("@trove/sdk") is resolved through package.json's exports, as an app's
   // bundler would (the package refers to itself by name); a path is bundled as it is.
   const source = entry.startsWith(".")
     ? { entryPoints: [fileURLToPath(new URL(entry, import.meta.url))] }
     : {
         stdin: {
-          contents: `export * from "${entry}";`,
+          contents: entry.startsWith("export") ? entry : `export * from "${entry}";`,
           resolveDir: fileURLToPath(new URL(".", import.meta.url)),
           loader: "ts" as const,
         },
@@ -41,6 +50,8 @@ async function bundle(entry: string, platform: "browser" | "node" = "browser") {
     minify: true,
     format: "esm",
     platform,
+    target,
+    define: { "process.env.NODE_ENV": '"production"' },
     conditions: ["dev-source"],
     external: ["node:*"],
     metafile: true,
@@ -80,6 +91,20 @@ describe("browser bundles", () => {
           !/schema\/src\/(key-kind|error-catalogue|route-table)\.ts$/.test(path),
       ),
     ).toEqual([]);
+  });
+
+  it(`createUploadClient alone (bench 7's bundle) stays under ${CLIENT_BUDGET} B, without the resume code`, async () => {
+    const client = await bundle(
+      'export { createUploadClient } from "@trove/sdk/upload";',
+      "browser",
+      "es2020",
+    );
+    console.info(`createUploadClient: ${client.minified} B minified, ${client.gzipped} B min+gzip`);
+    expect(client.gzipped).toBeLessThan(CLIENT_BUDGET);
+    // Resuming comes with a store (resumable(), localStorageSessionStore()), not with the client.
+    expect(client.inputs.filter((path) => /session-journal|session-key|stored-sessions/.test(path))).toEqual(
+      [],
+    );
   });
 
   it("@trove/sdk (the full client) imports nothing Node-only either", async () => {

@@ -34,6 +34,7 @@ export type {
 export type { Usage, UsageDay, UsageQuery, UsageResource } from "./internal/resources/usage.js";
 export { localStorageSessionStore } from "./internal/upload/local-storage-session-store.js";
 export type { MultipartResource } from "./internal/upload/multipart-resource.js";
+export { type ResumableStore, resumable } from "./internal/upload/resumable-store.js";
 export type { SessionStore, StoredUploadSession } from "./internal/upload/session-store.js";
 export type { StoredSessionSummary } from "./internal/upload/stored-sessions.js";
 export type { UploadInput } from "./internal/upload/upload-input.js";

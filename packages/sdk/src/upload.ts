@@ -12,6 +12,7 @@ export { createUploadClient, type TroveUploadClient } from "./internal/client/cr
 export * from "./internal/errors.js";
 export { localStorageSessionStore } from "./internal/upload/local-storage-session-store.js";
 export type { MultipartResource } from "./internal/upload/multipart-resource.js";
+export { type ResumableStore, resumable } from "./internal/upload/resumable-store.js";
 export type { SessionStore, StoredUploadSession } from "./internal/upload/session-store.js";
 export type { StoredSessionSummary } from "./internal/upload/stored-sessions.js";
 export type { UploadInput } from "./internal/upload/upload-input.js";

@@ -1,5 +1,6 @@
 import { invalidArgument } from "../invalid-argument.js";
 import type { ApiRequests, RequestSettings, UploadSchemas } from "../request/index.js";
+import type { SessionResume } from "../upload/resumable-store.js";
 import type { InputResolver } from "../upload/upload-input.js";
 import { assertKeyAllowed } from "./assert-key-allowed.js";
 import type { ClientContext } from "./client-context.js";
@@ -23,6 +24,8 @@ export interface ClientParts {
   resolveInput: InputResolver;
   /** Only where fetch can report a refused connection: Node, Bun, Deno (never a browser). */
   requestNotSent?: ((error: unknown) => boolean) | undefined;
+  /** createClient's: resumes from any SessionStore. Without it only a ResumableStore resumes. */
+  resume?: SessionResume | undefined;
 }
 
 /**
@@ -65,6 +68,7 @@ export function buildContext(options: UploadClientOptions, parts: ClientParts): 
     multipartThreshold: options.multipartThreshold ?? DEFAULT_MULTIPART_THRESHOLD,
     smallUploads: options.smallUploads ?? "direct",
     sessionStore: options.sessionStore,
+    resume: parts.resume,
   };
 }
 

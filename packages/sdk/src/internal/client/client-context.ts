@@ -1,4 +1,5 @@
 import type { ApiClient, RequestSettings, UploadSchemas } from "../request/index.js";
+import type { SessionResume } from "../upload/resumable-store.js";
 import type { SessionStore } from "../upload/session-store.js";
 import type { InputResolver } from "../upload/upload-input.js";
 
@@ -9,6 +10,8 @@ export interface ClientContext extends RequestSettings, ApiClient {
   readonly multipartThreshold: number;
   readonly smallUploads: "session" | "direct";
   readonly sessionStore: SessionStore | undefined;
+  /** createClient's resume code; createUploadClient has none and uses its store's (resumable-store.ts). */
+  readonly resume: SessionResume | undefined;
   readonly schemas: UploadSchemas;
   readonly resolveInput: InputResolver;
 }

@@ -23,7 +23,12 @@ export interface ClientOptions {
   headers?: Record<string, string>;
   /** Let a private key run in a browser (for trusted internal tools only). Default false. */
   allowPrivateKeyInBrowser?: boolean;
-  /** Where multipart sessions are kept for resuming; none by default. */
+  /**
+   * Where multipart sessions are kept for resuming; none by default. createClient resumes from
+   * any SessionStore; createUploadClient only from one that brings the resume code along
+   * (localStorageSessionStore(), or resumable(store)), so that a page that does not resume does
+   * not download it. Given a plain store, its uploads fail with INVALID_ARGUMENT before sending.
+   */
   sessionStore?: SessionStore;
   /** Parts sent at once in a multipart upload. Default 4. */
   concurrency?: number;

@@ -21,6 +21,7 @@ import { type FoldersResource, foldersResource } from "../resources/folders.js";
 import { type SourcesResource, sourcesResource } from "../resources/sources.js";
 import { type UploadTokensResource, uploadTokensResource } from "../resources/upload-tokens.js";
 import { type UsageResource, usageResource } from "../resources/usage.js";
+import { sessionResume } from "../upload/resumable-store.js";
 import { type InputResolver, resolveWebInput, type UploadInput } from "../upload/upload-input.js";
 import { withIssueText } from "../zod-issues.js";
 import { isBrowserLike } from "./assert-key-allowed.js";
@@ -108,6 +109,7 @@ export function fullClient<TInput>(
       schemas: zodUploadSchemas,
       resolveInput,
       requestNotSent,
+      resume: sessionResume,
     }),
     { assetsUrl: options.assetsUrl, workspaceNo: options.workspaceNo },
   );

@@ -1,8 +1,9 @@
 import { fetchRequests } from "../request/index.js";
 import { type MultipartResource, multipartResource } from "../upload/multipart-resource.js";
 import { remoteUpload } from "../upload/remote-upload.js";
+import { resumeOf } from "../upload/resume-of.js";
 import { startUpload } from "../upload/run-upload.js";
-import { listStoredSessions, type StoredSessionSummary } from "../upload/stored-sessions.js";
+import type { StoredSessionSummary } from "../upload/stored-sessions.js";
 import { type InputResolver, resolveWebInput, type UploadInput } from "../upload/upload-input.js";
 import type { RemoteUploadOptions, UploadOptions } from "../upload/upload-options.js";
 import { uploadResponseChecks } from "../upload/upload-response-checks.js";
@@ -31,7 +32,7 @@ export function uploadClientOf<TInput>(ctx: ClientContext): TroveUploadClient<TI
     upload: (input, options) => startUpload(ctx, input, options),
     uploadFromUrl: (url, options) => remoteUpload(ctx, url, options),
     multipart: multipartResource(ctx),
-    listStoredSessions: () => listStoredSessions(ctx.sessionStore),
+    listStoredSessions: async () => (await resumeOf(ctx, ctx.sessionStore)?.list(ctx.sessionStore)) ?? [],
   };
 }
 

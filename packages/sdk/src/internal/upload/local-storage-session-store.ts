@@ -1,12 +1,13 @@
+import { type ResumableStore, sessionResume } from "./resumable-store.js";
 import { SESSION_KEY_PREFIX } from "./session-key.js";
-import { isStoredUploadSession, type SessionStore, type StoredUploadSession } from "./session-store.js";
+import { isStoredUploadSession, type StoredUploadSession } from "./session-store.js";
 
 /**
  * A SessionStore on `localStorage`, so an upload resumes after a reload. Storage that is full,
  * disabled or missing (private mode, workers, servers) behaves as an empty store. The stored
  * part URLs are upload-only capabilities that expire with the session.
  */
-export function localStorageSessionStore(storage: Storage | undefined = globalStorage()): SessionStore {
+export function localStorageSessionStore(storage: Storage | undefined = globalStorage()): ResumableStore {
   const get = async (key: string) => {
     try {
       const text = storage?.getItem(key);
@@ -17,6 +18,8 @@ export function localStorageSessionStore(storage: Storage | undefined = globalSt
     }
   };
   return {
+    // Brings the resume code along: createUploadClient does not carry it (resumable-store.ts).
+    resume: sessionResume,
     get,
     async list() {
       // Only this SDK's keys (session-key.ts): the page's own entries are never parsed.

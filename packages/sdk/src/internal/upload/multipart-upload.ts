@@ -1,4 +1,4 @@
-import type { MultipartStartBodyInput } from "@trove/schema/zod-free";
+import type { MultipartSession, MultipartStartBodyInput } from "@trove/schema/zod-free";
 import type { ClientContext } from "../client/client-context.js";
 import {
   InvalidResponseError,
@@ -11,8 +11,9 @@ import { abortErrorFrom, linkSignals } from "../request/index.js";
 import { abandonMultipart, completeMultipart, startMultipart } from "./multipart-api.js";
 import { type Part, type PartFeed, partFeed } from "./part-feed.js";
 import type { ProgressTracker } from "./progress-tracker.js";
+import type { SessionResume } from "./resumable-store.js";
 import { sendPart } from "./send-part.js";
-import { openJournal, type SessionJournal } from "./session-journal.js";
+import type { SessionJournal } from "./session-journal.js";
 import type { SessionStore } from "./session-store.js";
 import type { ResolvedInput } from "./upload-input.js";
 import { type UploadResult, uploadResultFrom } from "./upload-result.js";
@@ -31,6 +32,8 @@ export interface MultipartJob {
   /** At least 1: runUpload checks it. */
   concurrency: number;
   store: SessionStore | undefined;
+  /** The store's resume code (resumable-store.ts); without it nothing is stored. */
+  resume: SessionResume | undefined;
   /** Undefined when the input has no identity: then nothing is stored. */
   key: string | undefined;
   progress: ProgressTracker;
@@ -55,7 +58,9 @@ export async function multipartUpload(
   control: UploadControl,
 ): Promise<UploadResult> {
   await control.wait();
-  const journal = await openJournal(job, () => startMultipart(ctx, job.startBody, control.signal));
+  const journal = await (job.resume?.open ?? unstoredJournal)(job, () =>
+    startMultipart(ctx, job.startBody, control.signal),
+  );
   const { session } = journal;
   const count = Math.ceil(job.size / session.part_size);
   if (session.parts.length !== count) {
@@ -70,6 +75,20 @@ export async function multipartUpload(
     if (control.signal.aborted && !journal.resumable) await abandonMultipart(ctx, session.session_id);
     throw error;
   }
+}
+
+/** Without a store's resume code nothing is recorded, so nothing resumes and an abort abandons the session. */
+async function unstoredJournal(
+  _job: unknown,
+  start: () => Promise<MultipartSession>,
+): Promise<SessionJournal> {
+  return {
+    session: await start(),
+    completed: new Set(),
+    resumable: false,
+    markCompleted: async () => {},
+    discard: async () => {},
+  };
 }
 
 async function sendAndComplete(

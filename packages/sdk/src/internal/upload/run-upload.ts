@@ -6,7 +6,7 @@ import { directUpload } from "./direct-upload.js";
 import { multipartUpload } from "./multipart-upload.js";
 import { progressTracker } from "./progress-tracker.js";
 import { readSmallStream } from "./read-stream.js";
-import { sessionKey } from "./session-key.js";
+import { resumeOf } from "./resume-of.js";
 import { multipartStartBody, storeFields } from "./store-fields.js";
 import type { ResolvedInput } from "./upload-input.js";
 import type { UploadOptions } from "./upload-options.js";
@@ -78,6 +78,9 @@ async function runUpload(
   const large = size !== undefined && size > threshold;
   if (large || (size !== undefined && resolved.kind !== "stream" && inOnePart(ctx, options, size))) {
     const store = options.sessionStore === null ? undefined : (options.sessionStore ?? ctx.sessionStore);
+    const resume = resumeOf(ctx, store);
+    // A plain store passed to one upload of createUploadClient: it would silently never resume.
+    if (store && !resume) throw invalidArgument("sessionStore: createUploadClient takes resumable(store)");
     const identity = resolved.identity ?? options.resumeKey;
     const startBody = multipartStartBody(options, fileName, size, contentType);
     try {
@@ -89,7 +92,8 @@ async function runUpload(
           startBody,
           concurrency: large ? concurrency : 1,
           store,
-          key: store && identity !== undefined ? sessionKey([ctx.baseUrl, identity, startBody]) : undefined,
+          resume,
+          key: resume && identity !== undefined ? resume.key([ctx.baseUrl, identity, startBody]) : undefined,
           progress: progressTracker(size, options.onProgress),
         },
         control,
