@@ -4,8 +4,8 @@ import { SignInPage } from "./sign-in/sign-in-page.js";
 import { ThemeToggle } from "./theme/theme-toggle.js";
 
 // Loaded after sign-in: the sign-in page needs none of the SDK, the uploader or the grid.
-const LibraryPage = lazy(() =>
-  import("./library/library-page.js").then((module) => ({ default: module.LibraryPage })),
+const WorkspaceShell = lazy(() =>
+  import("./workspace/workspace-shell.js").then((module) => ({ default: module.WorkspaceShell })),
 );
 const AdminPage = lazy(() =>
   import("./admin/admin-page.js").then((module) => ({ default: module.AdminPage })),
@@ -78,7 +78,7 @@ export function App() {
         />
       ) : state.session.kind === "workspace" ? (
         <Suspense fallback={<p className="loading">Loading…</p>}>
-          <LibraryPage
+          <WorkspaceShell
             session={state.session}
             onSessionEnded={() => {
               setLoadError("Your session has ended: sign in again");

@@ -1,7 +1,7 @@
 import type { FileDetails } from "@trove/schema";
 import type { FileListItem, TroveClient } from "@trove/sdk";
 import { useEffect, useState } from "react";
-import { formatBytes } from "../library/file-grid.js";
+import { formatBytes } from "../library/format-bytes.js";
 import { CopyButton } from "./copy-button.js";
 import { TransformPlayground } from "./transform-playground.js";
 

@@ -1,6 +1,7 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import type { FileListItem } from "@trove/sdk";
 import { useEffect, useRef } from "react";
+import { formatBytes } from "./format-bytes.js";
 import { useColumns } from "./use-columns.js";
 import type { FilePages } from "./use-file-pages.js";
 
@@ -118,16 +119,4 @@ function FileTile(props: {
       </button>
     </div>
   );
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ["KB", "MB", "GB", "TB"];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }

@@ -1,9 +1,7 @@
 import "@trove/react/styles.css";
 import { TroveProvider, TroveUploader } from "@trove/react";
-import type { FileListItem } from "@trove/sdk";
-import { useCallback, useMemo, useRef, useState } from "react";
-import type { ConsoleSession } from "../api/session-api.js";
-import { createSessionClient } from "../api/session-client.js";
+import type { FileListItem, TroveClient } from "@trove/sdk";
+import { useCallback, useMemo, useState } from "react";
 import { DetailsPanel } from "../details/details-panel.js";
 import { BulkDelete } from "./bulk-delete.js";
 import { FileGrid, type ViewMode } from "./file-grid.js";
@@ -13,17 +11,7 @@ import { LibraryToolbar } from "./library-toolbar.js";
 import { useFilePages } from "./use-file-pages.js";
 
 /** A workspace session's media library: folders, files, upload, details. */
-export function LibraryPage({
-  session,
-  onSessionEnded,
-}: {
-  session: ConsoleSession;
-  onSessionEnded: () => void;
-}) {
-  // Read through a ref: the client lives as long as the session, whatever the parent re-renders.
-  const ended = useRef(onSessionEnded);
-  ended.current = onSessionEnded;
-  const client = useMemo(() => createSessionClient(session, () => ended.current()), [session]);
+export function LibraryPage({ client }: { client: TroveClient }) {
   const [folder, setFolder] = useState<SelectedFolder | undefined>(undefined);
   const [search, setSearch] = useState({ name: "", sortField: "created_at", sortOrder: "desc" } as Omit<
     FileQuery,

@@ -1,0 +1,241 @@
+import { type AdminKey, type CreatedKey, type CreateKeyBody, uploadPolicySchema } from "@trove/schema";
+import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from "react";
+import type { AdminApi } from "../api/admin-session-client.js";
+import { CopyButton } from "../details/copy-button.js";
+import { errorText } from "./error-text.js";
+
+/** A workspace's keys: listed by prefix (never a secret), created (secret shown once), revoked. */
+export function KeysView({ api, workspaceNo }: { api: AdminApi; workspaceNo: string }) {
+  const [keys, setKeys] = useState<AdminKey[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [created, setCreated] = useState<CreatedKey | null>(null);
+  const [revoking, setRevoking] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      setKeys(await api.listKeys(workspaceNo));
+      setError(null);
+    } catch (caught) {
+      setError(errorText(caught));
+    }
+  }, [api, workspaceNo]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const revoke = async (key: AdminKey) => {
+    try {
+      await api.revokeKey(workspaceNo, key.id);
+      setRevoking(null);
+      await load();
+    } catch (caught) {
+      setError(errorText(caught));
+    }
+  };
+
+  return (
+    <section aria-labelledby="keys-title" className="admin__panel">
+      <h2 id="keys-title">API keys</h2>
+      {created ? <NewKey created={created} onDone={() => setCreated(null)} /> : null}
+      <CreateKeyForm
+        api={api}
+        workspaceNo={workspaceNo}
+        onCreated={(key) => {
+          setCreated(key);
+          void load();
+        }}
+      />
+      {error ? (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
+      {keys === null ? (
+        <p className="loading">Loading…</p>
+      ) : keys.length === 0 ? (
+        <p className="muted">No keys yet.</p>
+      ) : (
+        <div className="admin__table-wrap">
+          <table className="admin__table">
+            <caption>Keys</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Prefix</th>
+                <th scope="col">Type</th>
+                <th scope="col">Expires</th>
+                <th scope="col">Last used</th>
+                <th scope="col">Status</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.map((key) => (
+                <tr key={key.id} data-key-id={key.id}>
+                  <th scope="row">{key.name ?? "(unnamed)"}</th>
+                  <td>
+                    <code>{key.prefix}</code>
+                  </td>
+                  <td>{key.type}</td>
+                  <td>{key.expires_at ? new Date(key.expires_at).toLocaleString() : "Never"}</td>
+                  <td>{key.last_used_at ? new Date(key.last_used_at).toLocaleString() : "Never"}</td>
+                  <td>{key.revoked_at ? "Revoked" : "Active"}</td>
+                  <td className="admin__actions">
+                    {key.revoked_at ? null : revoking === key.id ? (
+                      <span role="alertdialog" aria-label={`Revoke ${key.name ?? key.prefix}?`}>
+                        <span>Revoke? Requests with it are refused at once. </span>
+                        <button type="button" className="danger" onClick={() => void revoke(key)}>
+                          Confirm revoke
+                        </button>
+                        <button type="button" onClick={() => setRevoking(null)}>
+                          Cancel
+                        </button>
+                      </span>
+                    ) : (
+                      <button
+                        type="button"
+                        className="danger"
+                        onClick={() => setRevoking(key.id)}
+                        aria-label={`Revoke ${key.name ?? key.prefix}`}
+                      >
+                        Revoke
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** The new key's secret, in this view's state only: gone on Done or reload, never stored. */
+function NewKey({ created, onDone }: { created: CreatedKey; onDone: () => void }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <section className="admin__secret" aria-labelledby="new-key-title">
+      <h3 id="new-key-title" tabIndex={-1} ref={heading}>
+        New key {created.name ?? created.prefix}
+      </h3>
+      <p className="admin__warning">Copy it now: it will not be shown again.</p>
+      <output className="admin__secret-value" aria-label="The new key">
+        {created.key}
+      </output>
+      <CopyButton text={created.key} label="Copy the new key" />
+      <button type="button" onClick={onDone}>
+        Done
+      </button>
+    </section>
+  );
+}
+
+function CreateKeyForm({
+  api,
+  workspaceNo,
+  onCreated,
+}: {
+  api: AdminApi;
+  workspaceNo: string;
+  onCreated: (key: CreatedKey) => void;
+}) {
+  const id = useId();
+  const [name, setName] = useState("");
+  const [type, setType] = useState<"private" | "public">("private");
+  const [expires, setExpires] = useState("");
+  const [policy, setPolicy] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    const body: CreateKeyBody = { type };
+    if (name.trim() !== "") body.name = name.trim();
+    if (expires !== "") {
+      const at = new Date(expires);
+      if (Number.isNaN(at.getTime())) return setError("The expiry is not a date");
+      body.expires_at = at.toISOString();
+    }
+    if (type === "public" && policy.trim() !== "") {
+      let json: unknown;
+      try {
+        json = JSON.parse(policy);
+      } catch {
+        return setError("The upload policy is not JSON");
+      }
+      const checked = uploadPolicySchema.safeParse(json);
+      if (!checked.success) {
+        return setError(`Upload policy: ${checked.error.issues.map((issue) => issue.message).join("; ")}`);
+      }
+      body.policy = checked.data;
+    }
+    setBusy(true);
+    try {
+      const key = await api.createKey(workspaceNo, body);
+      setName("");
+      setExpires("");
+      setPolicy("");
+      onCreated(key);
+    } catch (caught) {
+      setError(errorText(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form
+      className="admin__form admin__form--grid"
+      onSubmit={(event) => void submit(event)}
+      aria-label="Create a key"
+    >
+      <label htmlFor={`${id}-name`}>Key name</label>
+      <input
+        id={`${id}-name`}
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+        maxLength={255}
+      />
+      <label htmlFor={`${id}-type`}>Key type</label>
+      <select
+        id={`${id}-type`}
+        value={type}
+        onChange={(event) => setType(event.target.value === "public" ? "public" : "private")}
+      >
+        <option value="private">Private (server side)</option>
+        <option value="public">Public (browsers, with an upload policy)</option>
+      </select>
+      <label htmlFor={`${id}-expires`}>Expires (optional)</label>
+      <input
+        id={`${id}-expires`}
+        type="datetime-local"
+        value={expires}
+        onChange={(event) => setExpires(event.target.value)}
+      />
+      {type === "public" ? (
+        <>
+          <label htmlFor={`${id}-policy`}>Upload policy (JSON, optional)</label>
+          <textarea
+            id={`${id}-policy`}
+            value={policy}
+            onChange={(event) => setPolicy(event.target.value)}
+            placeholder='{"allowed_types": ["image/*"], "max_file_size": 10485760}'
+            rows={3}
+          />
+        </>
+      ) : null}
+      <button type="submit" disabled={busy}>
+        {busy ? "Creating…" : "Create key"}
+      </button>
+      {error ? (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,231 @@
+import { safeParseTransform } from "@trove/schema";
+import { deliveryUrl } from "@trove/sdk";
+import { type FormEvent, useCallback, useEffect, useId, useState } from "react";
+import type { AdminApi, NamedTransform } from "../api/admin-session-client.js";
+import { errorText } from "./error-text.js";
+
+/**
+ * The delivery host a server serves by default (TROVE_ASSETS_PREFIX on its own origin). A server
+ * with another TROVE_ASSETS_URL is typed in by the admin; the console's CSP allows that origin.
+ */
+const DEFAULT_DELIVERY_BASE = `${window.location.origin}/assets`;
+
+/** A workspace's named transforms (`t_<name>`): list, create or edit (checked as typed), delete. */
+export function TransformsView({ api, workspaceNo }: { api: AdminApi; workspaceNo: string }) {
+  const [transforms, setTransforms] = useState<NamedTransform[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [editing, setEditing] = useState<{ name: string; transform: string } | null>(null);
+  const [removing, setRemoving] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      setTransforms(await api.listTransforms(workspaceNo));
+      setError(null);
+    } catch (caught) {
+      setError(errorText(caught));
+    }
+  }, [api, workspaceNo]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const remove = async (name: string) => {
+    try {
+      await api.removeTransform(workspaceNo, name);
+      setRemoving(null);
+      await load();
+    } catch (caught) {
+      setError(errorText(caught));
+    }
+  };
+
+  return (
+    <section aria-labelledby="transforms-title" className="admin__panel">
+      <h2 id="transforms-title">Named transforms</h2>
+      <TransformForm
+        key={editing?.name ?? ""}
+        api={api}
+        workspaceNo={workspaceNo}
+        initial={editing}
+        onSaved={() => {
+          setEditing(null);
+          void load();
+        }}
+      />
+      {error ? (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
+      {transforms === null ? (
+        <p className="loading">Loading…</p>
+      ) : transforms.length === 0 ? (
+        <p className="muted">No named transforms yet.</p>
+      ) : (
+        <div className="admin__table-wrap">
+          <table className="admin__table">
+            <caption>Named transforms</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Transform</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {transforms.map((named) => (
+                <tr key={named.name}>
+                  <th scope="row">
+                    <code>t_{named.name}</code>
+                  </th>
+                  <td>
+                    <code>{named.transform}</code>
+                  </td>
+                  <td className="admin__actions">
+                    <button
+                      type="button"
+                      onClick={() => setEditing({ name: named.name, transform: named.transform })}
+                      aria-label={`Edit t_${named.name}`}
+                    >
+                      Edit
+                    </button>
+                    {removing === named.name ? (
+                      <span role="alertdialog" aria-label={`Delete t_${named.name}?`}>
+                        <button type="button" className="danger" onClick={() => void remove(named.name)}>
+                          Confirm delete
+                        </button>
+                        <button type="button" onClick={() => setRemoving(null)}>
+                          Cancel
+                        </button>
+                      </span>
+                    ) : (
+                      <button
+                        type="button"
+                        className="danger"
+                        onClick={() => setRemoving(named.name)}
+                        aria-label={`Delete t_${named.name}`}
+                      >
+                        Delete
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/**
+ * Name and transform, the transform checked as it is typed by the shared grammar (the parser the
+ * server runs), and previewed on a file path the admin types, through the delivery host.
+ */
+function TransformForm({
+  api,
+  workspaceNo,
+  initial,
+  onSaved,
+}: {
+  api: AdminApi;
+  workspaceNo: string;
+  initial: { name: string; transform: string } | null;
+  onSaved: () => void;
+}) {
+  const id = useId();
+  const [name, setName] = useState(initial?.name ?? "");
+  const [text, setText] = useState(initial?.transform ?? "");
+  const [path, setPath] = useState("");
+  const [base, setBase] = useState(DEFAULT_DELIVERY_BASE);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const parsed = text === "" ? null : safeParseTransform(text);
+  const problem = parsed && !parsed.success ? parsed.error.message : null;
+
+  let preview: string | null = null;
+  let previewProblem: string | null = null;
+  if (parsed?.success && path.trim() !== "") {
+    try {
+      preview = deliveryUrl(`${workspaceNo}/${path.trim().replace(/^\/+/, "")}`, text, base);
+    } catch (caught) {
+      previewProblem = errorText(caught);
+    }
+  }
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    setBusy(true);
+    try {
+      await api.setTransform(workspaceNo, name.trim(), text);
+      setName("");
+      setText("");
+      onSaved();
+    } catch (caught) {
+      setError(errorText(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form
+      className="admin__form admin__form--grid"
+      onSubmit={(event) => void submit(event)}
+      aria-label={initial ? `Edit t_${initial.name}` : "Create a named transform"}
+    >
+      <label htmlFor={`${id}-name`}>Transform name (without t_)</label>
+      <input
+        id={`${id}-name`}
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+        readOnly={initial !== null}
+        required
+        maxLength={64}
+      />
+      <label htmlFor={`${id}-transform`}>Transform</label>
+      <input
+        id={`${id}-transform`}
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        placeholder="w_400,h_300,c_fill"
+        aria-invalid={problem !== null}
+        aria-describedby={problem ? `${id}-problem` : undefined}
+        required
+      />
+      {problem ? (
+        <p id={`${id}-problem`} className="error">
+          {problem}
+        </p>
+      ) : null}
+      <label htmlFor={`${id}-path`}>Preview on file path</label>
+      <input
+        id={`${id}-path`}
+        value={path}
+        onChange={(event) => setPath(event.target.value)}
+        placeholder="holidays/sunset.png"
+      />
+      <label htmlFor={`${id}-base`}>Delivery host URL</label>
+      <input id={`${id}-base`} type="url" value={base} onChange={(event) => setBase(event.target.value)} />
+      <button type="submit" disabled={busy || parsed?.success !== true || name.trim() === ""}>
+        {busy ? "Saving…" : initial ? "Save transform" : "Create transform"}
+      </button>
+      {previewProblem ? <p className="error">{previewProblem}</p> : null}
+      {preview ? (
+        <figure className="admin__preview">
+          <img src={preview} alt={`Preview of ${path} with ${text}`} />
+          <figcaption>
+            <code>{preview}</code>
+          </figcaption>
+        </figure>
+      ) : null}
+      {error ? (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
+    </form>
+  );
+}

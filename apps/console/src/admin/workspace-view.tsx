@@ -1,0 +1,80 @@
+import type { AdminWorkspace } from "@trove/schema";
+import { useCallback, useEffect, useState } from "react";
+import type { AdminApi } from "../api/admin-session-client.js";
+import { errorText } from "./error-text.js";
+import { KeysView } from "./keys-view.js";
+import { SettingsView } from "./settings-view.js";
+import { TransformsView } from "./transforms-view.js";
+import { WORKSPACE_TABS, WORKSPACES_HREF, type WorkspaceTab, workspaceHref } from "./use-hash-route.js";
+import { WebhooksView } from "./webhooks-view.js";
+
+const TAB_LABELS: Record<WorkspaceTab, string> = {
+  keys: "Keys",
+  webhooks: "Webhooks",
+  transforms: "Named transforms",
+  settings: "Settings",
+};
+
+/** One workspace: its sections are links (`#/admin/workspaces/<no>/<tab>`), so each one deep-links. */
+export function WorkspaceView({
+  api,
+  workspaceNo,
+  tab,
+}: {
+  api: AdminApi;
+  workspaceNo: string;
+  tab: WorkspaceTab;
+}) {
+  const [workspace, setWorkspace] = useState<AdminWorkspace | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const reload = useCallback(async () => {
+    try {
+      setWorkspace(await api.getWorkspace(workspaceNo));
+      setError(null);
+    } catch (caught) {
+      setError(errorText(caught));
+    }
+  }, [api, workspaceNo]);
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+
+  return (
+    <section className="admin__section" aria-labelledby="workspace-title">
+      <p>
+        <a href={WORKSPACES_HREF}>← All workspaces</a>
+      </p>
+      <h1 id="workspace-title">
+        {workspace ? workspace.name : "Workspace"} <code className="muted">{workspaceNo}</code>
+      </h1>
+      {error ? (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
+      <nav aria-label="Workspace sections" className="admin__tabs">
+        <ul>
+          {WORKSPACE_TABS.map((candidate) => (
+            <li key={candidate}>
+              <a
+                href={workspaceHref(workspaceNo, candidate)}
+                aria-current={candidate === tab ? "page" : undefined}
+              >
+                {TAB_LABELS[candidate]}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {workspace === null ? null : tab === "keys" ? (
+        <KeysView api={api} workspaceNo={workspaceNo} />
+      ) : tab === "webhooks" ? (
+        <WebhooksView api={api} workspaceNo={workspaceNo} />
+      ) : tab === "transforms" ? (
+        <TransformsView api={api} workspaceNo={workspaceNo} />
+      ) : (
+        <SettingsView api={api} workspace={workspace} onSaved={setWorkspace} />
+      )}
+    </section>
+  );
+}
