@@ -1,37 +1,17 @@
-import { type AdminKey, type CreatedKey, type CreateKeyBody, uploadPolicySchema } from "@trove/schema";
+import { type CreatedKey, type CreateKeyBody, uploadPolicySchema } from "@trove/schema";
 import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from "react";
 import type { AdminApi } from "../api/admin-session-client.js";
 import { CopyButton } from "../details/copy-button.js";
+import { ErrorLine } from "./error-line.js";
 import { errorText } from "./error-text.js";
+import { InlineConfirm } from "./inline-confirm.js";
+import { useAdminData } from "./use-admin-data.js";
 
 /** A workspace's keys: listed by prefix (never a secret), created (secret shown once), revoked. */
 export function KeysView({ api, workspaceNo }: { api: AdminApi; workspaceNo: string }) {
-  const [keys, setKeys] = useState<AdminKey[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const read = useCallback(() => api.listKeys(workspaceNo), [api, workspaceNo]);
+  const { data: keys, error, reload, act } = useAdminData(read);
   const [created, setCreated] = useState<CreatedKey | null>(null);
-  const [revoking, setRevoking] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      setKeys(await api.listKeys(workspaceNo));
-      setError(null);
-    } catch (caught) {
-      setError(errorText(caught));
-    }
-  }, [api, workspaceNo]);
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  const revoke = async (key: AdminKey) => {
-    try {
-      await api.revokeKey(workspaceNo, key.id);
-      setRevoking(null);
-      await load();
-    } catch (caught) {
-      setError(errorText(caught));
-    }
-  };
 
   return (
     <section aria-labelledby="keys-title" className="admin__panel">
@@ -42,14 +22,10 @@ export function KeysView({ api, workspaceNo }: { api: AdminApi; workspaceNo: str
         workspaceNo={workspaceNo}
         onCreated={(key) => {
           setCreated(key);
-          void load();
+          void reload();
         }}
       />
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorLine error={error} />
       {keys === null ? (
         <p className="loading">Loading…</p>
       ) : keys.length === 0 ? (
@@ -81,25 +57,14 @@ export function KeysView({ api, workspaceNo }: { api: AdminApi; workspaceNo: str
                   <td>{key.last_used_at ? new Date(key.last_used_at).toLocaleString() : "Never"}</td>
                   <td>{key.revoked_at ? "Revoked" : "Active"}</td>
                   <td className="admin__actions">
-                    {key.revoked_at ? null : revoking === key.id ? (
-                      <span role="alertdialog" aria-label={`Revoke ${key.name ?? key.prefix}?`}>
-                        <span>Revoke? Requests with it are refused at once. </span>
-                        <button type="button" className="danger" onClick={() => void revoke(key)}>
-                          Confirm revoke
-                        </button>
-                        <button type="button" onClick={() => setRevoking(null)}>
-                          Cancel
-                        </button>
-                      </span>
-                    ) : (
-                      <button
-                        type="button"
-                        className="danger"
-                        onClick={() => setRevoking(key.id)}
-                        aria-label={`Revoke ${key.name ?? key.prefix}`}
-                      >
-                        Revoke
-                      </button>
+                    {key.revoked_at ? null : (
+                      <InlineConfirm
+                        label="Revoke"
+                        accessibleName={`Revoke ${key.name ?? key.prefix}`}
+                        question="Revoke? Requests with it are refused at once."
+                        confirmText="Confirm revoke"
+                        onConfirm={() => act(() => api.revokeKey(workspaceNo, key.id))}
+                      />
                     )}
                   </td>
                 </tr>
@@ -231,11 +196,7 @@ function CreateKeyForm({
       <button type="submit" disabled={busy}>
         {busy ? "Creating…" : "Create key"}
       </button>
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorLine error={error} />
     </form>
   );
 }

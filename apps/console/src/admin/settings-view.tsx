@@ -1,6 +1,7 @@
 import { type AdminWorkspace, EMBEDDED_METADATA_MODES, type UpdateWorkspaceBody } from "@trove/schema";
 import { type FormEvent, useId, useState } from "react";
 import type { AdminApi } from "../api/admin-session-client.js";
+import { ErrorLine } from "./error-line.js";
 import { errorText } from "./error-text.js";
 import { BYTE_UNITS, type ByteUnit, formatBytes, splitBytes, unitFactor } from "./format-bytes.js";
 
@@ -132,11 +133,7 @@ export function SettingsView({
         <span aria-live="polite" className="muted">
           {saved ? "Saved" : ""}
         </span>
-        {error ? (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        ) : null}
+        <ErrorLine error={error} />
       </form>
     </section>
   );

@@ -1,8 +1,11 @@
 import { safeParseTransform } from "@trove/schema";
 import { deliveryUrl } from "@trove/sdk";
-import { type FormEvent, useCallback, useEffect, useId, useState } from "react";
-import type { AdminApi, NamedTransform } from "../api/admin-session-client.js";
+import { type FormEvent, useCallback, useId, useState } from "react";
+import type { AdminApi } from "../api/admin-session-client.js";
+import { ErrorLine } from "./error-line.js";
 import { errorText } from "./error-text.js";
+import { InlineConfirm } from "./inline-confirm.js";
+import { useAdminData } from "./use-admin-data.js";
 
 /**
  * The delivery host a server serves by default (TROVE_ASSETS_PREFIX on its own origin). A server
@@ -12,32 +15,9 @@ const DEFAULT_DELIVERY_BASE = `${window.location.origin}/assets`;
 
 /** A workspace's named transforms (`t_<name>`): list, create or edit (checked as typed), delete. */
 export function TransformsView({ api, workspaceNo }: { api: AdminApi; workspaceNo: string }) {
-  const [transforms, setTransforms] = useState<NamedTransform[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const read = useCallback(() => api.listTransforms(workspaceNo), [api, workspaceNo]);
+  const { data: transforms, error, reload, act } = useAdminData(read);
   const [editing, setEditing] = useState<{ name: string; transform: string } | null>(null);
-  const [removing, setRemoving] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      setTransforms(await api.listTransforms(workspaceNo));
-      setError(null);
-    } catch (caught) {
-      setError(errorText(caught));
-    }
-  }, [api, workspaceNo]);
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  const remove = async (name: string) => {
-    try {
-      await api.removeTransform(workspaceNo, name);
-      setRemoving(null);
-      await load();
-    } catch (caught) {
-      setError(errorText(caught));
-    }
-  };
 
   return (
     <section aria-labelledby="transforms-title" className="admin__panel">
@@ -49,14 +29,11 @@ export function TransformsView({ api, workspaceNo }: { api: AdminApi; workspaceN
         initial={editing}
         onSaved={() => {
           setEditing(null);
-          void load();
+          void reload();
         }}
+        onCancel={() => setEditing(null)}
       />
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorLine error={error} />
       {transforms === null ? (
         <p className="loading">Loading…</p>
       ) : transforms.length === 0 ? (
@@ -89,25 +66,13 @@ export function TransformsView({ api, workspaceNo }: { api: AdminApi; workspaceN
                     >
                       Edit
                     </button>
-                    {removing === named.name ? (
-                      <span role="alertdialog" aria-label={`Delete t_${named.name}?`}>
-                        <button type="button" className="danger" onClick={() => void remove(named.name)}>
-                          Confirm delete
-                        </button>
-                        <button type="button" onClick={() => setRemoving(null)}>
-                          Cancel
-                        </button>
-                      </span>
-                    ) : (
-                      <button
-                        type="button"
-                        className="danger"
-                        onClick={() => setRemoving(named.name)}
-                        aria-label={`Delete t_${named.name}`}
-                      >
-                        Delete
-                      </button>
-                    )}
+                    <InlineConfirm
+                      label="Delete"
+                      accessibleName={`Delete t_${named.name}`}
+                      question={`Delete t_${named.name}? URLs that use it stop working.`}
+                      confirmText="Confirm delete"
+                      onConfirm={() => act(() => api.removeTransform(workspaceNo, named.name))}
+                    />
                   </td>
                 </tr>
               ))}
@@ -128,11 +93,13 @@ function TransformForm({
   workspaceNo,
   initial,
   onSaved,
+  onCancel,
 }: {
   api: AdminApi;
   workspaceNo: string;
   initial: { name: string; transform: string } | null;
   onSaved: () => void;
+  onCancel: () => void;
 }) {
   const id = useId();
   const [name, setName] = useState(initial?.name ?? "");
@@ -212,6 +179,11 @@ function TransformForm({
       <button type="submit" disabled={busy || parsed?.success !== true || name.trim() === ""}>
         {busy ? "Saving…" : initial ? "Save transform" : "Create transform"}
       </button>
+      {initial ? (
+        <button type="button" onClick={onCancel}>
+          Cancel editing
+        </button>
+      ) : null}
       {previewProblem ? <p className="error">{previewProblem}</p> : null}
       {preview ? (
         <figure className="admin__preview">
@@ -221,11 +193,7 @@ function TransformForm({
           </figcaption>
         </figure>
       ) : null}
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorLine error={error} />
     </form>
   );
 }

@@ -1,12 +1,10 @@
 import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from "react";
-import type {
-  AdminApi,
-  WebhookDelivery,
-  WebhookEndpoint,
-  WebhookSecret,
-} from "../api/admin-session-client.js";
+import type { AdminApi, WebhookDelivery, WebhookSecret } from "../api/admin-session-client.js";
 import { CopyButton } from "../details/copy-button.js";
+import { ErrorLine } from "./error-line.js";
 import { errorText } from "./error-text.js";
+import { InlineConfirm } from "./inline-confirm.js";
+import { useAdminData } from "./use-admin-data.js";
 
 /** Endpoints (add, delete), the signing secret's rotation (shown once), recent deliveries. */
 export function WebhooksView({ api, workspaceNo }: { api: AdminApi; workspaceNo: string }) {
@@ -21,22 +19,10 @@ export function WebhooksView({ api, workspaceNo }: { api: AdminApi; workspaceNo:
 
 function EndpointsPanel({ api, workspaceNo }: { api: AdminApi; workspaceNo: string }) {
   const id = useId();
-  const [endpoints, setEndpoints] = useState<WebhookEndpoint[] | null>(null);
+  const read = useCallback(() => api.listEndpoints(workspaceNo), [api, workspaceNo]);
+  const { data: endpoints, error, act } = useAdminData(read);
   const [url, setUrl] = useState("");
   const [events, setEvents] = useState("*");
-  const [removing, setRemoving] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const load = useCallback(async () => {
-    try {
-      setEndpoints(await api.listEndpoints(workspaceNo));
-      setError(null);
-    } catch (caught) {
-      setError(errorText(caught));
-    }
-  }, [api, workspaceNo]);
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   const add = async (event: FormEvent) => {
     event.preventDefault();
@@ -44,22 +30,10 @@ function EndpointsPanel({ api, workspaceNo }: { api: AdminApi; workspaceNo: stri
       .split(",")
       .map((entry) => entry.trim())
       .filter((entry) => entry !== "");
-    try {
-      await api.addEndpoint(workspaceNo, url.trim(), list.length === 0 ? ["*"] : list);
+    const added = await act(() => api.addEndpoint(workspaceNo, url.trim(), list.length === 0 ? ["*"] : list));
+    if (added) {
       setUrl("");
       setEvents("*");
-      await load();
-    } catch (caught) {
-      setError(errorText(caught));
-    }
-  };
-  const remove = async (endpointId: string) => {
-    try {
-      await api.removeEndpoint(workspaceNo, endpointId);
-      setRemoving(null);
-      await load();
-    } catch (caught) {
-      setError(errorText(caught));
     }
   };
 
@@ -86,11 +60,7 @@ function EndpointsPanel({ api, workspaceNo }: { api: AdminApi; workspaceNo: stri
           Add endpoint
         </button>
       </form>
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorLine error={error} />
       {endpoints === null ? (
         <p className="loading">Loading…</p>
       ) : endpoints.length === 0 ? (
@@ -100,25 +70,13 @@ function EndpointsPanel({ api, workspaceNo }: { api: AdminApi; workspaceNo: stri
           {endpoints.map((endpoint) => (
             <li key={endpoint.id}>
               <code>{endpoint.url}</code> <span className="muted">{endpoint.events.join(", ")}</span>{" "}
-              {removing === endpoint.id ? (
-                <span role="alertdialog" aria-label={`Delete endpoint ${endpoint.url}?`}>
-                  <button type="button" className="danger" onClick={() => void remove(endpoint.id)}>
-                    Confirm delete
-                  </button>
-                  <button type="button" onClick={() => setRemoving(null)}>
-                    Cancel
-                  </button>
-                </span>
-              ) : (
-                <button
-                  type="button"
-                  className="danger"
-                  onClick={() => setRemoving(endpoint.id)}
-                  aria-label={`Delete endpoint ${endpoint.url}`}
-                >
-                  Delete
-                </button>
-              )}
+              <InlineConfirm
+                label="Delete"
+                accessibleName={`Delete endpoint ${endpoint.url}`}
+                question="Delete this endpoint? It gets no more deliveries."
+                confirmText="Confirm delete"
+                onConfirm={() => act(() => api.removeEndpoint(workspaceNo, endpoint.id))}
+              />
             </li>
           ))}
         </ul>
@@ -180,54 +138,31 @@ function SecretPanel({ api, workspaceNo }: { api: AdminApi; workspaceNo: string 
           Rotate secret
         </button>
       )}
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorLine error={error} />
     </section>
   );
 }
 
 function DeliveriesPanel({ api, workspaceNo }: { api: AdminApi; workspaceNo: string }) {
   const id = useId();
-  const [deliveries, setDeliveries] = useState<WebhookDelivery[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const read = useCallback(() => api.listDeliveries(workspaceNo), [api, workspaceNo]);
+  const { data: deliveries, error, reload, act } = useAdminData(read);
   const [notice, setNotice] = useState("");
-  const load = useCallback(async () => {
-    try {
-      setDeliveries(await api.listDeliveries(workspaceNo));
-      setError(null);
-    } catch (caught) {
-      setError(errorText(caught));
-    }
-  }, [api, workspaceNo]);
-  useEffect(() => {
-    void load();
-  }, [load]);
   const redeliver = async (delivery: WebhookDelivery) => {
-    try {
-      await api.redeliver(workspaceNo, delivery.id);
+    if (await act(() => api.redeliver(workspaceNo, delivery.id))) {
       setNotice(`Sent again: ${delivery.event_type}`);
-      await load();
-    } catch (caught) {
-      setError(errorText(caught));
     }
   };
   return (
     <section aria-labelledby={`${id}-title`} className="admin__panel">
       <h2 id={`${id}-title`}>Recent deliveries</h2>
-      <button type="button" onClick={() => void load()}>
+      <button type="button" onClick={() => void reload()}>
         Refresh deliveries
       </button>
       <span aria-live="polite" className="muted">
         {notice}
       </span>
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorLine error={error} />
       {deliveries === null ? null : deliveries.length === 0 ? (
         <p className="muted">No deliveries yet.</p>
       ) : (

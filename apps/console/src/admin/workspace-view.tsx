@@ -1,10 +1,10 @@
-import type { AdminWorkspace } from "@trove/schema";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback } from "react";
 import type { AdminApi } from "../api/admin-session-client.js";
-import { errorText } from "./error-text.js";
+import { ErrorLine } from "./error-line.js";
 import { KeysView } from "./keys-view.js";
 import { SettingsView } from "./settings-view.js";
 import { TransformsView } from "./transforms-view.js";
+import { useAdminData } from "./use-admin-data.js";
 import { WORKSPACE_TABS, WORKSPACES_HREF, type WorkspaceTab, workspaceHref } from "./use-hash-route.js";
 import { WebhooksView } from "./webhooks-view.js";
 
@@ -25,19 +25,8 @@ export function WorkspaceView({
   workspaceNo: string;
   tab: WorkspaceTab;
 }) {
-  const [workspace, setWorkspace] = useState<AdminWorkspace | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const reload = useCallback(async () => {
-    try {
-      setWorkspace(await api.getWorkspace(workspaceNo));
-      setError(null);
-    } catch (caught) {
-      setError(errorText(caught));
-    }
-  }, [api, workspaceNo]);
-  useEffect(() => {
-    void reload();
-  }, [reload]);
+  const read = useCallback(() => api.getWorkspace(workspaceNo), [api, workspaceNo]);
+  const { data: workspace, setData: setWorkspace, error } = useAdminData(read);
 
   return (
     <section className="admin__section" aria-labelledby="workspace-title">
@@ -47,11 +36,7 @@ export function WorkspaceView({
       <h1 id="workspace-title">
         {workspace ? workspace.name : "Workspace"} <code className="muted">{workspaceNo}</code>
       </h1>
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorLine error={error} />
       <nav aria-label="Workspace sections" className="admin__tabs">
         <ul>
           {WORKSPACE_TABS.map((candidate) => (

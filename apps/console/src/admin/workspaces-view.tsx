@@ -1,55 +1,35 @@
 import type { AdminWorkspace } from "@trove/schema";
-import { type FormEvent, useCallback, useEffect, useId, useState } from "react";
+import { type FormEvent, useCallback, useId, useState } from "react";
 import type { AdminApi } from "../api/admin-session-client.js";
+import { ErrorLine } from "./error-line.js";
 import { errorText } from "./error-text.js";
 import { formatBytes } from "./format-bytes.js";
+import { useAdminData } from "./use-admin-data.js";
 import { workspaceHref } from "./use-hash-route.js";
 
 /** Every workspace with its usage and quotas; create, disable or enable, delete. */
 export function WorkspacesView({ api }: { api: AdminApi }) {
-  const [workspaces, setWorkspaces] = useState<AdminWorkspace[] | null>(null);
-  const [total, setTotal] = useState(0);
-  const [error, setError] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState<AdminWorkspace | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      // Pages of 100 until the total is reached: an admin table of a few hundred workspaces.
-      const rows: AdminWorkspace[] = [];
-      for (let page = 1; ; page += 1) {
-        const answer = await api.listWorkspaces(page);
-        rows.push(...answer.workspaces);
-        setTotal(answer.total);
-        if (answer.workspaces.length === 0 || rows.length >= answer.total) break;
-      }
-      setWorkspaces(rows);
-      setError(null);
-    } catch (caught) {
-      setError(errorText(caught));
+  const read = useCallback(async () => {
+    // Pages of 100 until the total is reached: an admin table of a few hundred workspaces.
+    const rows: AdminWorkspace[] = [];
+    for (let page = 1; ; page += 1) {
+      const answer = await api.listWorkspaces(page);
+      rows.push(...answer.workspaces);
+      if (answer.workspaces.length === 0 || rows.length >= answer.total) return rows;
     }
   }, [api]);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const { data: workspaces, error, reload: load, act } = useAdminData(read);
+  const [deleting, setDeleting] = useState<AdminWorkspace | null>(null);
+  const total = workspaces?.length ?? 0;
 
-  const toggle = async (workspace: AdminWorkspace) => {
-    try {
-      await api.updateWorkspace(workspace.workspace_no, { disabled: workspace.disabled_at === null });
-      await load();
-    } catch (caught) {
-      setError(errorText(caught));
-    }
-  };
+  const toggle = (workspace: AdminWorkspace) =>
+    act(() => api.updateWorkspace(workspace.workspace_no, { disabled: workspace.disabled_at === null }));
 
   return (
     <section className="admin__section" aria-labelledby="workspaces-title">
       <h1 id="workspaces-title">Workspaces</h1>
       <CreateWorkspaceForm api={api} onCreated={load} />
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorLine error={error} />
       {workspaces === null ? (
         <p className="loading">Loading…</p>
       ) : (
@@ -158,11 +138,7 @@ function CreateWorkspaceForm({ api, onCreated }: { api: AdminApi; onCreated: () 
       <button type="submit" disabled={busy || name.trim() === ""}>
         {busy ? "Creating…" : "Create workspace"}
       </button>
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorLine error={error} />
     </form>
   );
 }
@@ -219,11 +195,7 @@ function DeleteWorkspaceDialog({
       <button type="button" onClick={onClose} disabled={busy}>
         Cancel
       </button>
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorLine error={error} />
     </form>
   );
 }

@@ -1,0 +1,58 @@
+import { useState } from "react";
+
+/**
+ * A destructive button that asks first: `label` opens the question in place, "Confirm" runs
+ * `onConfirm`, Cancel (or Escape) goes back. Focus moves to the confirm button, so keyboard users
+ * land on the answer.
+ */
+export function InlineConfirm({
+  label,
+  accessibleName,
+  question,
+  confirmText,
+  onConfirm,
+}: {
+  label: string;
+  accessibleName: string;
+  question: string;
+  confirmText: string;
+  onConfirm: () => Promise<unknown>;
+}) {
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  if (!asking) {
+    return (
+      <button type="button" className="danger" onClick={() => setAsking(true)} aria-label={accessibleName}>
+        {label}
+      </button>
+    );
+  }
+  const confirm = async () => {
+    setBusy(true);
+    try {
+      await onConfirm();
+    } finally {
+      setBusy(false);
+      setAsking(false);
+    }
+  };
+  return (
+    <span
+      role="alertdialog"
+      aria-label={question}
+      className="admin__inline-confirm"
+      onKeyDown={(event) => {
+        if (event.key === "Escape") setAsking(false);
+      }}
+    >
+      <span>{question} </span>
+      {/* biome-ignore lint/a11y/noAutofocus: the question was just asked; its answer is the next step */}
+      <button type="button" className="danger" disabled={busy} onClick={() => void confirm()} autoFocus>
+        {confirmText}
+      </button>
+      <button type="button" disabled={busy} onClick={() => setAsking(false)}>
+        Cancel
+      </button>
+    </span>
+  );
+}
