@@ -32,6 +32,12 @@ import {
 } from "./admin.js";
 import type { EndpointDefinition } from "./endpoint-definition.js";
 import { routeOf } from "./route-table.js";
+import {
+  listWebhookDeliveriesQuerySchema,
+  listWebhookDeliveriesResponseSchema,
+  webhookDeliveryParamsSchema,
+  webhookDeliverySchema,
+} from "./webhook-deliveries.js";
 
 export const ADMIN_ENDPOINTS = [
   {
@@ -149,5 +155,20 @@ export const ADMIN_ENDPOINTS = [
     summary: "Remove a named transform",
     params: transformNameParamsSchema,
     errors: [400, 404],
+  },
+  {
+    ...routeOf("adminListWebhookDeliveries"),
+    summary: "Recent webhook deliveries, newest first (finished ones are kept for TROVE_JOB_RETENTION_HOURS)",
+    params: workspaceNoParamsSchema,
+    query: listWebhookDeliveriesQuerySchema,
+    response: listWebhookDeliveriesResponseSchema,
+    errors: [400, 404],
+  },
+  {
+    ...routeOf("adminRedeliverWebhook"),
+    summary: "Send a delivery again: a new delivery with the same body and webhook-id",
+    params: webhookDeliveryParamsSchema,
+    response: webhookDeliverySchema,
+    errors: [404],
   },
 ] as const satisfies readonly EndpointDefinition[];

@@ -24,3 +24,4 @@ export * from "./upload-tokens.js";
 export * from "./uploads.js";
 export * from "./usage.js";
 export * from "./video/index.js";
+export * from "./webhook-deliveries.js";

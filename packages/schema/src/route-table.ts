@@ -35,7 +35,7 @@ export interface RouteEntry {
   readonly bodyContentType?: "application/json" | "multipart/form-data" | "application/octet-stream";
   /** Every body field is optional, and so is the body: a request without one is read as `{}`. */
   readonly bodyOptional?: true;
-  readonly successStatus: 200 | 201 | 204;
+  readonly successStatus: 200 | 201 | 202 | 204;
 }
 
 // The paths the SDK's upload-only bundle calls, as constants that the entries below use, so that
@@ -437,6 +437,24 @@ export const ADMIN_ROUTES = [
     key: "admin",
     group: "admin",
     successStatus: 204,
+  },
+  {
+    number: 117,
+    operationId: "adminListWebhookDeliveries",
+    method: "GET",
+    path: "/admin/v1/workspaces/:workspaceNo/webhook-deliveries",
+    key: "admin",
+    group: "admin",
+    successStatus: 200,
+  },
+  {
+    number: 118,
+    operationId: "adminRedeliverWebhook",
+    method: "POST",
+    path: "/admin/v1/workspaces/:workspaceNo/webhook-deliveries/:deliveryId/redeliver",
+    key: "admin",
+    group: "admin",
+    successStatus: 202,
   },
 ] as const satisfies readonly RouteEntry[];
 

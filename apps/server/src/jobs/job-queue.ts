@@ -33,6 +33,8 @@ export interface EnqueueJobInput {
   runAt?: Date;
   /** Jobs sharing a key run one after another, in enqueue order (see the module comment). */
   orderKey?: string;
+  /** The workspace the job belongs to, where listing a workspace's jobs matters (webhooks). */
+  workspaceId?: string;
 }
 
 export interface ClaimedJob<P = unknown> {
@@ -55,6 +57,7 @@ export async function enqueueJob(db: JobWriter, input: EnqueueJobInput): Promise
       ...(input.maxAttempts === undefined ? {} : { maxAttempts: input.maxAttempts }),
       ...(input.runAt === undefined ? {} : { runAt: input.runAt }),
       ...(input.orderKey === undefined ? {} : { orderKey: input.orderKey }),
+      ...(input.workspaceId === undefined ? {} : { workspaceId: input.workspaceId }),
     },
     select: { id: true },
   });
@@ -186,4 +189,14 @@ export async function deleteFinishedJobs(
               WHERE "status" IN ('succeeded', 'failed')
                 AND "updated_at" < now() - (${Math.max(0, Math.round(options.olderThanMs))}::bigint * interval '1 millisecond')
               LIMIT ${options.limit ?? 10_000}::int)`;
+}
+
+/**
+ * Records the HTTP status a webhook job's receiver answered on the attempt under way (null: no
+ * answer), while the job is still `running`, so a stale worker's write cannot land on a later attempt's row.
+ */
+export async function recordJobResponseStatus(db: JobDb, id: string, status: number | null): Promise<void> {
+  await db.$executeRaw`
+    UPDATE "jobs" SET "last_response_status" = ${status}::int
+     WHERE "id" = ${id}::uuid AND "status" = 'running'`;
 }

@@ -46,6 +46,7 @@ import { createRenderVideoHandler } from "../video/render-video-job.js";
 import { VIDEO_RENDER_JOB_KIND } from "../video/video-output-rows.js";
 import { createWebhookHandler, WEBHOOK_JOB_KIND } from "../webhooks/delivery.js";
 import { signingSecrets } from "../webhooks/workspace-secrets.js";
+import { recordJobResponseStatus } from "./job-queue.js";
 import { sweepFinishedJobs } from "./job-retention.js";
 import { JobPool, JobRunner } from "./job-runner.js";
 
@@ -81,6 +82,7 @@ export function createJobRunner({ db, storage, config, log }: JobRunnerDeps): Jo
     WEBHOOK_JOB_KIND,
     createWebhookHandler({
       resolveSecrets: (workspaceId) => signingSecrets(db, config.secretKey, workspaceId),
+      recordResponseStatus: (jobId, status) => recordJobResponseStatus(db, jobId, status),
       trustedRanges: config.trustedRanges,
       timeoutMs: config.webhooks.timeoutMs,
       maxAttempts: config.webhooks.maxAttempts,

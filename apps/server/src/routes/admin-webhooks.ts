@@ -1,13 +1,15 @@
 /**
- * Admin API, webhooks (endpoints 109-113): the workspace's signing secret (show, rotate with a
- * grace) and its endpoints (add, list, remove), through the functions the CLI uses
- * (src/webhooks/workspace-secrets.ts, src/webhooks/endpoints.ts).
+ * Admin API, webhooks (endpoints 109-113, 117-118): the workspace's signing secret (show, rotate
+ * with a grace), its endpoints (add, list, remove) and its recent deliveries (list, send again),
+ * through the functions the CLI uses (src/webhooks/workspace-secrets.ts, src/webhooks/endpoints.ts,
+ * src/webhooks/deliveries.ts).
  */
 import type { FastifyPluginAsync } from "fastify";
 import { endpointResource } from "../admin/admin-resources.js";
 import { workspaceOr404 } from "../admin/workspace-lookup.js";
 import { badRequest, HttpError } from "../errors/index.js";
 import { isRemoteFetchError } from "../network/remote-fetch-error.js";
+import { type DeliveryRow, listDeliveries, redeliver } from "../webhooks/deliveries.js";
 import {
   addEndpoint,
   EndpointEventTypesError,
@@ -74,4 +76,43 @@ export const adminWebhookRoutes: FastifyPluginAsync = async (app) => {
     }
     return reply.send();
   });
+
+  registerEndpoint(app, "adminListWebhookDeliveries", async (request) => {
+    const workspace = await workspaceOr404(app.db, request.params.workspaceNo);
+    const rows = await listDeliveries(app.db, {
+      workspaceId: workspace.id,
+      limit: request.query.limit,
+      maxAttempts: app.config.webhooks.maxAttempts,
+      ...(request.query.endpoint_id === undefined ? {} : { endpointId: request.query.endpoint_id }),
+    });
+    return { deliveries: rows.map(deliveryResource) };
+  });
+
+  registerEndpoint(app, "adminRedeliverWebhook", async (request) => {
+    const workspace = await workspaceOr404(app.db, request.params.workspaceNo);
+    const row = await redeliver(app.db, {
+      workspaceId: workspace.id,
+      deliveryId: request.params.deliveryId,
+      maxAttempts: app.config.webhooks.maxAttempts,
+    });
+    if (!row) throw new HttpError(404, "Webhook delivery not found");
+    app.jobRunner?.wake();
+    return deliveryResource(row);
+  });
 };
+
+function deliveryResource(row: DeliveryRow) {
+  return {
+    id: row.id,
+    event_type: row.eventType,
+    endpoint_id: row.endpointId,
+    url: row.url,
+    status: row.jobStatus,
+    attempts: row.attempts,
+    max_attempts: row.maxAttempts,
+    response_status: row.responseStatus,
+    last_error: row.lastError,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}

@@ -97,6 +97,7 @@ export async function enqueueWebhook(
   };
   const job = await enqueueJob(db, {
     kind: WEBHOOK_JOB_KIND,
+    workspaceId: input.workspaceId,
     payload: payload as unknown as Prisma.InputJsonValue,
     ...(input.maxAttempts === undefined ? {} : { maxAttempts: input.maxAttempts }),
   });
@@ -185,6 +186,11 @@ export interface WebhookHandlerOptions extends WebhookDeliveryOptions {
    * during a rotation's grace; empty when the workspace is gone.
    */
   resolveSecrets(workspaceId: string): Promise<readonly string[]>;
+  /**
+   * Records what the receiver answered on this attempt (its HTTP status, 2xx included), or null
+   * when it answered nothing (network error, timeout, refused URL): the admin API shows it.
+   */
+  recordResponseStatus?(jobId: string, status: number | null): Promise<void>;
 }
 
 /**
@@ -211,6 +217,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): JobHandler
         deliverWebhook({ ...payload, secrets }, options),
       );
     } catch (error) {
+      await options.recordResponseStatus?.(job.id, null);
       if (isRemoteFetchError(error) && error.code === "REMOTE_URL_FORBIDDEN") {
         throw new PermanentJobError(`${error.message}${error.detail ? ` (${error.detail})` : ""}`);
       }
@@ -218,6 +225,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): JobHandler
         ? new PermanentJobError(describeError(error))
         : error;
     }
+    await options.recordResponseStatus?.(job.id, result.status);
     if (!result.ok) {
       const message = `receiver answered HTTP ${result.status}`;
       throw lastAttempt(job.attempts, options.maxAttempts)

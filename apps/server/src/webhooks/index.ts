@@ -77,8 +77,8 @@ export type { ClaimedJob, ClaimOptions, EnqueueJobInput, JobDb, JobWriter } from
 export { claimJobs, completeJob, enqueueJob, failJob, retryJob } from "../jobs/job-queue.js";
 export type { BackoffOptions, JobHandler, JobRunnerLogger, JobRunnerOptions } from "../jobs/job-runner.js";
 export { backoffDelayMs, JobRunner, PermanentJobError } from "../jobs/job-runner.js";
-export type { DeliveryRow, DeliveryStatus } from "./deliveries.js";
-export { listDeliveries } from "./deliveries.js";
+export type { DeliveryJobStatus, DeliveryRow, DeliveryStatus } from "./deliveries.js";
+export { listDeliveries, redeliver } from "./deliveries.js";
 export type {
   EnqueueWebhookInput,
   WebhookDeliveryOptions,

@@ -109,6 +109,7 @@ export async function emitWorkspaceEvent(tx: EventDb, input: WorkspaceEventInput
       };
       return {
         kind: WEBHOOK_JOB_KIND,
+        workspaceId: input.workspaceId,
         payload: payload as unknown as Prisma.InputJsonValue,
         maxAttempts: EVENT_JOB_MAX_ATTEMPTS,
         orderKey: deliveryOrderKey(endpoint.id, input.subject),

@@ -29,7 +29,8 @@ function successResponseOf(endpoint: EndpointDefinition): ZodOpenApiResponsesObj
   if (!endpoint.response) return { [status]: { description: "Done; no content" } };
   return {
     [status]: {
-      description: endpoint.successStatus === 201 ? "Created" : "OK",
+      description:
+        endpoint.successStatus === 201 ? "Created" : endpoint.successStatus === 202 ? "Accepted" : "OK",
       ...(endpoint.key === "none" ? { headers: etagHeaders } : {}),
       content: { "application/json": { schema: endpoint.response } },
     },
