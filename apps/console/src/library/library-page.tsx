@@ -13,10 +13,13 @@ import { useFilePages } from "./use-file-pages.js";
 /** A workspace session's media library: folders, files, upload, details. */
 export function LibraryPage({ client }: { client: TroveClient }) {
   const [folder, setFolder] = useState<SelectedFolder | undefined>(undefined);
-  const [search, setSearch] = useState({ name: "", sortField: "created_at", sortOrder: "desc" } as Omit<
-    FileQuery,
-    "folderNo"
-  >);
+  const [search, setSearch] = useState({
+    name: "",
+    path: "",
+    tags: "",
+    sortField: "created_at",
+    sortOrder: "desc",
+  } as Omit<FileQuery, "folderNo">);
   const query = useMemo<FileQuery>(() => ({ ...search, folderNo: folder?.folderNo }), [search, folder]);
   const pages = useFilePages(client, query);
   const [view, setView] = useState<ViewMode>("grid");
@@ -66,15 +69,17 @@ export function LibraryPage({ client }: { client: TroveClient }) {
             onView={setView}
             total={pages.total}
           />
-          <BulkDelete
-            client={client}
-            selected={selected}
-            onDeleted={(deleted) => {
-              setSelected((before) => new Set([...before].filter((fileNo) => !deleted.includes(fileNo))));
-              if (active && deleted.includes(active.file_no)) setActive(undefined);
-              pages.reload();
-            }}
-          />
+          <div className="bulk-actions">
+            <BulkDelete
+              client={client}
+              selected={selected}
+              onDeleted={(deleted) => {
+                setSelected((before) => new Set([...before].filter((fileNo) => !deleted.includes(fileNo))));
+                if (active && deleted.includes(active.file_no)) setActive(undefined);
+                pages.reload();
+              }}
+            />
+          </div>
           {pages.error ? (
             <p role="alert" className="error">
               {pages.error}

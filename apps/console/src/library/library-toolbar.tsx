@@ -12,7 +12,9 @@ const FIELD_LABELS: Record<FileQuery["sortField"], string> = {
 
 const SEARCH_PAUSE_MS = 250;
 
-/** Search by name, sort field and order, grid or list. */
+type TextFilter = "name" | "path" | "tags";
+
+/** Search by name, path and tags, sort field and order, grid or list. */
 export function LibraryToolbar(props: {
   query: FileQuery;
   onQuery: (query: FileQuery) => void;
@@ -21,19 +23,33 @@ export function LibraryToolbar(props: {
   total: number | null;
 }) {
   const { query, onQuery } = props;
-  // The name filter is sent once typing pauses, not on every key: each change restarts the list.
-  const [name, setName] = useState(query.name);
+  // The text filters are sent once typing pauses, not on every key: each change restarts the list.
+  const [typed, setTyped] = useState({ name: query.name, path: query.path, tags: query.tags });
   useEffect(() => {
-    if (name === query.name) return;
-    const timer = setTimeout(() => onQuery({ ...query, name }), SEARCH_PAUSE_MS);
+    if (typed.name === query.name && typed.path === query.path && typed.tags === query.tags) return;
+    const timer = setTimeout(() => onQuery({ ...query, ...typed }), SEARCH_PAUSE_MS);
     return () => clearTimeout(timer);
-  }, [name, query, onQuery]);
+  }, [typed, query, onQuery]);
+  const search = (filter: TextFilter, label: string, maxLength: number, placeholder?: string) => (
+    <label className="toolbar__search">
+      <span>{label}</span>
+      <input
+        type="search"
+        value={typed[filter]}
+        maxLength={maxLength}
+        placeholder={placeholder}
+        onChange={(event) => {
+          const value = event.target.value;
+          setTyped((before) => ({ ...before, [filter]: value }));
+        }}
+      />
+    </label>
+  );
   return (
     <div className="toolbar">
-      <label className="toolbar__search">
-        <span>Search by name</span>
-        <input type="search" value={name} maxLength={255} onChange={(event) => setName(event.target.value)} />
-      </label>
+      {search("name", "Search by name", 255)}
+      {search("path", "Search by path", 1024, "folder/sub")}
+      {search("tags", "Search by tags", 2048, "tag1, tag2")}
       <label>
         <span>Sort by</span>
         <select
