@@ -9,6 +9,8 @@ export default defineConfig({
     "src/transform.ts",
     "src/node.ts",
     "src/placeholder.ts",
+    // The admin client without Node built-ins (the console's admin view, through its session).
+    "src/admin.ts",
     // Server glue (issue #35): the token route and its adapters, and the next/image loader.
     "src/token-route/index.ts",
     "src/token-route/express.ts",

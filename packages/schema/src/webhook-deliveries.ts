@@ -35,9 +35,7 @@ export const listWebhookDeliveriesQuerySchema = z.object({
   endpoint_id: uuidSchema.optional(),
 });
 
-export const listWebhookDeliveriesResponseSchema = z.object({
-  /** Newest first. */
-  deliveries: z.array(webhookDeliverySchema),
-});
+/** Newest first. A bare array, as agreed with the console (the other admin lists wrap theirs). */
+export const listWebhookDeliveriesResponseSchema = z.array(webhookDeliverySchema);
 
 export const webhookDeliveryParamsSchema = workspaceNoParamsSchema.extend({ deliveryId: uuidSchema });

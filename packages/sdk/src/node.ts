@@ -26,6 +26,11 @@ export type { AdminClientOptions, TroveAdminClient } from "./internal/admin/crea
 export type { AdminKeysResource, CreateKeyBody } from "./internal/admin/keys.js";
 export type { AdminTransformsResource, NamedTransform } from "./internal/admin/transforms.js";
 export type {
+  AdminWebhookDeliveriesResource,
+  ListWebhookDeliveriesOptions,
+  WebhookDelivery,
+} from "./internal/admin/webhook-deliveries.js";
+export type {
   AddWebhookEndpointBody,
   AdminWebhookEndpointsResource,
   AdminWebhooksResource,

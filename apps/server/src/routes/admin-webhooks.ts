@@ -85,7 +85,7 @@ export const adminWebhookRoutes: FastifyPluginAsync = async (app) => {
       maxAttempts: app.config.webhooks.maxAttempts,
       ...(request.query.endpoint_id === undefined ? {} : { endpointId: request.query.endpoint_id }),
     });
-    return { deliveries: rows.map(deliveryResource) };
+    return rows.map(deliveryResource);
   });
 
   registerEndpoint(app, "adminRedeliverWebhook", async (request) => {

@@ -7,6 +7,7 @@ import { kyRequests } from "../request/index.js";
 import { resolveWebInput } from "../upload/upload-input.js";
 import { type AdminKeysResource, adminKeysResource } from "./keys.js";
 import { type AdminTransformsResource, adminTransformsResource } from "./transforms.js";
+import { type AdminWebhookDeliveriesResource, adminWebhookDeliveriesResource } from "./webhook-deliveries.js";
 import { type AdminWebhooksResource, adminWebhooksResource } from "./webhooks.js";
 import { type AdminWorkspacesResource, adminWorkspacesResource } from "./workspaces.js";
 
@@ -31,25 +32,41 @@ export interface TroveAdminClient {
   keys: AdminKeysResource;
   /** A workspace's webhook signing secret and endpoints. */
   webhooks: AdminWebhooksResource;
+  /** A workspace's recent webhook deliveries, and sending one again. */
+  webhookDeliveries: AdminWebhookDeliveriesResource;
   /** A workspace's named transforms (`t_<name>` in delivery URLs). */
   transforms: AdminTransformsResource;
 }
 
 /**
- * A client of the admin API, for server code: the same engine as createClient (ky, retries on
- * 429 and, for idempotent methods, 5xx and lost connections; redirects refused; responses checked
- * with the schema), sending the admin token as a bearer token. A server without an admin token
- * answers every call with NotFoundError (the admin API is off). Refused in browser-like runtimes,
- * with no opt-in: a page would hand the token to anyone who opens it.
+ * Where a browser-like runtime may build the client: `never` (the Node entry), or `with-fetch`
+ * (the `@trove/sdk/admin` entry): only with the page's own `fetch`, which authenticates another
+ * way (the console's session cookie) and drops the Authorization header, so the token passed is
+ * a placeholder and no real token is in the page.
+ */
+export type AdminClientInBrowser = "never" | "with-fetch";
+
+/**
+ * A client of the admin API: the same engine as createClient (ky, retries on 429 and, for
+ * idempotent methods, 5xx and lost connections; redirects refused; responses checked with the
+ * schema), sending the admin token as a bearer token. A server without an admin token answers
+ * every call with NotFoundError (the admin API is off). In browser-like runtimes it is refused
+ * unless `inBrowser` is `with-fetch` and a `fetch` is given: a page would hand a real token to
+ * anyone who opens it.
  */
 export function createAdminClient(
   options: AdminClientOptions,
   requestNotSent?: (error: unknown) => boolean,
+  inBrowser: AdminClientInBrowser = "never",
 ): TroveAdminClient {
   const token = options.adminToken;
   if (typeof token !== "string" || token.trim() === "") throw invalidArgument("adminToken is required");
-  if (isBrowserLike()) {
-    throw invalidArgument("createAdminClient is for server code: the admin token must never reach a page");
+  if (isBrowserLike() && !(inBrowser === "with-fetch" && typeof options.fetch === "function")) {
+    throw invalidArgument(
+      inBrowser === "with-fetch"
+        ? "createAdminClient in a page needs a fetch that authenticates with a session and drops the placeholder token: the admin token must never reach a page"
+        : "createAdminClient is for server code: the admin token must never reach a page",
+    );
   }
   // createClient's context, so both clients check baseUrl and fix defaults the same way; the
   // upload parts are never used (no admin operation uploads), and the token is sent as a bearer.
@@ -66,6 +83,7 @@ export function createAdminClient(
     workspaces: adminWorkspacesResource(client),
     keys: adminKeysResource(client),
     webhooks: adminWebhooksResource(client),
+    webhookDeliveries: adminWebhookDeliveriesResource(client),
     transforms: adminTransformsResource(client),
   };
 }
