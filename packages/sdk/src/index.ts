@@ -37,6 +37,7 @@ export type { MultipartResource } from "./internal/upload/multipart-resource.js"
 export { type ResumableStore, resumable } from "./internal/upload/resumable-store.js";
 export type { SessionStore, StoredUploadSession } from "./internal/upload/session-store.js";
 export type { StoredSessionSummary } from "./internal/upload/stored-sessions.js";
+export { type StreamInputs, streamInputs } from "./internal/upload/stream-inputs.js";
 export type { UploadInput } from "./internal/upload/upload-input.js";
 export type {
   RemoteUploadOptions,

@@ -18,6 +18,7 @@ import { type TroveUploadClient, uploadOnlyClient } from "./internal/client/crea
 import { withFilePartBodies } from "./internal/node/file-part-fetch.js";
 import { resolveNodeInput } from "./internal/node/node-upload-input.js";
 import { requestNotSent } from "./internal/request/index.js";
+import { streamInputs } from "./internal/upload/stream-inputs.js";
 import type { UploadInput } from "./internal/upload/upload-input.js";
 
 export type { AdminKey, AdminWorkspace, CreatedKey } from "@trove/schema";
@@ -62,7 +63,8 @@ export function createClient(options: ClientOptions): TroveClient<NodeUploadInpu
 
 export function createUploadClient(options: UploadClientOptions): TroveUploadClient<NodeUploadInput> {
   return uploadOnlyClient(
-    { ...options, fetch: withFilePartBodies(options.fetch) },
+    // Node Readables and file paths are read as streams: the Node client always has that code.
+    { ...options, streams: streamInputs, fetch: withFilePartBodies(options.fetch) },
     resolveNodeInput,
     requestNotSent,
   );

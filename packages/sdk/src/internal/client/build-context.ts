@@ -1,6 +1,7 @@
 import { invalidArgument } from "../invalid-argument.js";
 import type { ApiRequests, RequestSettings, UploadSchemas } from "../request/index.js";
 import type { SessionResume } from "../upload/resumable-store.js";
+import type { StreamInputs } from "../upload/stream-inputs.js";
 import type { InputResolver } from "../upload/upload-input.js";
 import { assertKeyAllowed } from "./assert-key-allowed.js";
 import type { ClientContext } from "./client-context.js";
@@ -26,6 +27,8 @@ export interface ClientParts {
   requestNotSent?: ((error: unknown) => boolean) | undefined;
   /** createClient's: resumes from any SessionStore. Without it only a ResumableStore resumes. */
   resume?: SessionResume | undefined;
+  /** createClient's: it reads ReadableStreams (and Node Readables) without being asked. */
+  streams?: StreamInputs | undefined;
 }
 
 /**
@@ -69,6 +72,7 @@ export function buildContext(options: UploadClientOptions, parts: ClientParts): 
     smallUploads: options.smallUploads ?? "direct",
     sessionStore: options.sessionStore,
     resume: parts.resume,
+    streams: options.streams ?? parts.streams,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { SessionStore } from "../upload/session-store.js";
+import type { StreamInputs } from "../upload/stream-inputs.js";
 
 export interface ClientOptions {
   /** `trove_pk_…` (upload only, safe in browsers) or `trove_sk_…` (everything, server code only). */
@@ -70,5 +71,12 @@ export const DEFAULT_MULTIPART_THRESHOLD = 8 * 1024 * 1024;
 export type UploadTokenSource = string | (() => string | Promise<string>);
 
 /** createUploadClient's options: a key, or upload tokens instead of a long-lived key. */
-export type UploadClientOptions = Omit<ClientOptions, "apiKey"> &
-  ({ apiKey: string; token?: never } | { token: UploadTokenSource; apiKey?: never });
+export type UploadClientOptions = Omit<ClientOptions, "apiKey"> & {
+  /**
+   * Lets `upload()` take a ReadableStream: pass `streamInputs` (exported next to
+   * createUploadClient). The code that reads streams is not in createUploadClient itself, so a
+   * page that uploads Files does not download it; without it a stream fails with
+   * INVALID_ARGUMENT before anything is sent. createClient and the Node clients always read them.
+   */
+  streams?: StreamInputs;
+} & ({ apiKey: string; token?: never } | { token: UploadTokenSource; apiKey?: never });

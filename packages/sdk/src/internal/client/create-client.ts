@@ -22,6 +22,7 @@ import { type SourcesResource, sourcesResource } from "../resources/sources.js";
 import { type UploadTokensResource, uploadTokensResource } from "../resources/upload-tokens.js";
 import { type UsageResource, usageResource } from "../resources/usage.js";
 import { sessionResume } from "../upload/resumable-store.js";
+import { streamInputs } from "../upload/stream-inputs.js";
 import { type InputResolver, resolveWebInput, type UploadInput } from "../upload/upload-input.js";
 import { withIssueText } from "../zod-issues.js";
 import { isBrowserLike } from "./assert-key-allowed.js";
@@ -110,6 +111,7 @@ export function fullClient<TInput>(
       resolveInput,
       requestNotSent,
       resume: sessionResume,
+      streams: streamInputs,
     }),
     { assetsUrl: options.assetsUrl, workspaceNo: options.workspaceNo },
   );

@@ -105,7 +105,14 @@ async function sendAndComplete(
   // a slow stream does not hold the upload open.
   const stopped = new AbortController();
   const feedStop = linkSignals(control.signal, stopped.signal);
-  const feed = partFeed(job.input, session.part_size, job.size, journal.completed, feedStop.signal);
+  const feed = partFeed(
+    job.input,
+    session.part_size,
+    job.size,
+    journal.completed,
+    feedStop.signal,
+    ctx.streams,
+  );
   try {
     await sendParts(ctx, job, control, feed, journal, stopped);
   } catch (error) {

@@ -1,6 +1,6 @@
-import { invalidArgument } from "../invalid-argument.js";
-import { chunkReader } from "./chunk-reader.js";
+import type { ClientContext } from "../client/client-context.js";
 import type { PartBody } from "./send-part.js";
+import type { StreamInputs } from "./stream-inputs.js";
 import type { ResolvedInput } from "./upload-input.js";
 
 export interface Part {
@@ -22,9 +22,11 @@ export function partFeed(
   size: number,
   skip: ReadonlySet<number>,
   signal: AbortSignal,
+  streams: ClientContext["streams"],
 ): PartFeed {
   return input.kind === "stream"
-    ? streamFeed(input.stream, partSize, size, signal)
+    ? // runUpload refused a stream to a client without the stream code: `streams` is there.
+      (streams as StreamInputs).feed(input.stream, partSize, size, signal)
     : sliceFeed(input, partSize, size, skip);
 }
 
@@ -47,54 +49,5 @@ function sliceFeed(
       return { index: index++, body: body as PartBody, size: end - start };
     },
     async close() {},
-  };
-}
-
-/**
- * Streams: read in order, one part_size buffer per part. The engine asks for a part only when a
- * slot is free, so at most `concurrency` buffers are alive (they are kept until their part is
- * confirmed, for retries). Calls are serialised because a stream has one reader.
- */
-function streamFeed(
-  stream: ReadableStream<Uint8Array>,
-  partSize: number,
-  size: number,
-  signal: AbortSignal,
-): PartFeed {
-  // A worker waiting on a slow stream must not hold a stopped upload: the reader ends on abort.
-  const chunks = chunkReader(stream, signal);
-  const count = Math.ceil(size / partSize);
-  let index = 0;
-  let pending: Uint8Array | undefined;
-  let queue: Promise<unknown> = Promise.resolve();
-
-  async function read(): Promise<Part | undefined> {
-    if (index >= count) {
-      if (pending || (await chunks.next()))
-        throw invalidArgument(`The stream is longer than size (${size} bytes)`);
-      return undefined;
-    }
-    const length = Math.min(partSize, size - index * partSize);
-    const buffer = new Uint8Array(length);
-    let filled = 0;
-    while (filled < length) {
-      const chunk = pending ?? (await chunks.next());
-      if (!chunk)
-        throw invalidArgument(`The stream ended after ${index * partSize + filled} bytes; size is ${size}`);
-      const take = Math.min(chunk.byteLength, length - filled);
-      buffer.set(chunk.subarray(0, take), filled);
-      filled += take;
-      pending = take < chunk.byteLength ? chunk.subarray(take) : undefined;
-    }
-    return { index: index++, body: buffer, size: length };
-  }
-
-  return {
-    next() {
-      const result = queue.then(read);
-      queue = result.catch(() => undefined);
-      return result;
-    },
-    close: chunks.close,
   };
 }

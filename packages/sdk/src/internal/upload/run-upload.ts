@@ -5,9 +5,9 @@ import { invalidArgument } from "../invalid-argument.js";
 import { directUpload } from "./direct-upload.js";
 import { multipartUpload } from "./multipart-upload.js";
 import { progressTracker } from "./progress-tracker.js";
-import { readSmallStream } from "./read-stream.js";
 import { resumeOf } from "./resume-of.js";
 import { multipartStartBody, storeFields } from "./store-fields.js";
+import type { StreamInputs } from "./stream-inputs.js";
 import type { ResolvedInput } from "./upload-input.js";
 import type { UploadOptions } from "./upload-options.js";
 import type { UploadResult } from "./upload-result.js";
@@ -56,9 +56,10 @@ async function runUpload(
   control: UploadControl,
 ): Promise<UploadResult> {
   const resolved = await ctx.resolveInput(input);
-  if (!resolved) {
+  // A ReadableStream only where the client has the code that reads it (stream-inputs.ts).
+  if (!resolved || (resolved.kind === "stream" && !ctx.streams)) {
     throw invalidArgument(
-      "upload() takes a File, Blob, ArrayBuffer, typed array or ReadableStream (in Node: also a file path or a Node Readable)",
+      "upload() takes a File, Blob, ArrayBuffer, typed array, or a ReadableStream given the client option streams: streamInputs (in Node: also a file path or a Node Readable)",
     );
   }
   const fileName = options.fileName ?? resolved.name;
@@ -80,7 +81,7 @@ async function runUpload(
     const store = options.sessionStore === null ? undefined : (options.sessionStore ?? ctx.sessionStore);
     const resume = resumeOf(ctx, store);
     // A plain store passed to one upload of createUploadClient: it would silently never resume.
-    if (store && !resume) throw invalidArgument("sessionStore: createUploadClient takes resumable(store)");
+    if (store && !resume) throw invalidArgument("sessionStore needs resumable(store)");
     const identity = resolved.identity ?? options.resumeKey;
     const startBody = multipartStartBody(options, fileName, size, contentType);
     try {
@@ -105,7 +106,7 @@ async function runUpload(
     }
   }
   control.unpausable();
-  const file = await smallFile(resolved, threshold, contentType, options.size, control.signal);
+  const file = await smallFile(ctx, resolved, threshold, contentType, options.size, control.signal);
   if (file.size === 0) throw emptyFile();
   const progress = progressTracker(file.size, options.onProgress);
   const fields = storeFields(options, fileName);
@@ -118,6 +119,7 @@ function emptyFile(): ValidationError {
 
 /** The body of a direct upload, as a typed Blob (FormData needs one; a Blob part is not copied). */
 async function smallFile(
+  ctx: ClientContext,
   resolved: ResolvedInput,
   threshold: number,
   contentType: string,
@@ -127,7 +129,7 @@ async function smallFile(
   const stream = resolved.kind === "stream";
   const file = new Blob(
     stream
-      ? await readSmallStream(resolved.stream, threshold, signal)
+      ? await (ctx.streams as StreamInputs).readSmall(resolved.stream, threshold, signal)
       : [resolved.kind === "blob" ? resolved.blob : (resolved.bytes as Uint8Array<ArrayBuffer>)],
     { type: contentType },
   );
