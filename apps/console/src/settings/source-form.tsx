@@ -70,7 +70,6 @@ export function SourceForm(props: {
           type="text"
           required
           maxLength={255}
-          pattern="[A-Za-z0-9_\-]+"
           defaultValue={source?.name ?? ""}
           autoComplete="off"
         />
