@@ -260,7 +260,7 @@ describe("the console in Chromium", () => {
   it("signs in with the admin token as an admin session and signs out", async () => {
     const { page } = chrome.tab;
     await signIn(page, ADMIN_TOKEN);
-    await page.getByRole("heading", { name: "Signed in as admin" }).waitFor();
+    await page.getByRole("heading", { name: "Workspaces" }).waitFor();
     expect(await page.locator(".topbar__who").textContent()).toBe("Admin");
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByRole("heading", { name: "Sign in" }).waitFor();
