@@ -1,5 +1,6 @@
 import type { TroveClient } from "@trove/sdk";
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
+import { ConfirmStep } from "./confirm-step.js";
 
 /**
  * Deletes the selected files after a confirm step (deleting is permanent, in storage and
@@ -14,11 +15,6 @@ export function BulkDelete(props: {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const count = props.selected.size;
-  const cancel = useRef<HTMLButtonElement>(null);
-  // The user just asked to delete: focus moves to the question's safe answer.
-  useEffect(() => {
-    if (confirming) cancel.current?.focus();
-  }, [confirming]);
 
   const run = async () => {
     setBusy(true);
@@ -44,17 +40,15 @@ export function BulkDelete(props: {
   return (
     <div className="bulk-delete">
       {confirming ? (
-        <div role="alertdialog" aria-labelledby="bulk-delete-question" className="bulk-delete__confirm">
-          <span id="bulk-delete-question">
-            Delete {count} {count === 1 ? "file" : "files"} permanently?
-          </span>
-          <button type="button" className="danger" disabled={busy} onClick={() => void run()}>
-            {busy ? "Deleting…" : "Delete"}
-          </button>
-          <button type="button" disabled={busy} onClick={() => setConfirming(false)} ref={cancel}>
-            Cancel
-          </button>
-        </div>
+        <ConfirmStep
+          id="bulk-delete-question"
+          question={`Delete ${count} ${count === 1 ? "file" : "files"} permanently?`}
+          action="Delete"
+          busyAction="Deleting…"
+          busy={busy}
+          onConfirm={() => void run()}
+          onCancel={() => setConfirming(false)}
+        />
       ) : count > 0 ? (
         <button type="button" className="danger" onClick={() => setConfirming(true)}>
           Delete selected ({count})

@@ -1,6 +1,7 @@
 import type { Source } from "@trove/schema";
 import type { TroveClient } from "@trove/sdk";
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
+import { ConfirmStep } from "../library/confirm-step.js";
 
 /** Deletes a source after a confirm step: its delivery URLs stop answering and its cached copies go. */
 export function SourceDelete(props: { client: TroveClient; source: Source; onDeleted: () => void }) {
@@ -8,11 +9,6 @@ export function SourceDelete(props: { client: TroveClient; source: Source; onDel
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const cancel = useRef<HTMLButtonElement>(null);
-  // The user just asked to delete: focus moves to the question's safe answer.
-  useEffect(() => {
-    if (confirming) cancel.current?.focus();
-  }, [confirming]);
   const questionId = `delete-question-${source.id}`;
 
   const run = async () => {
@@ -32,15 +28,15 @@ export function SourceDelete(props: { client: TroveClient; source: Source; onDel
   return (
     <>
       {confirming ? (
-        <div role="alertdialog" aria-labelledby={questionId} className="confirm">
-          <span id={questionId}>Delete source {source.name}? Its delivery URLs stop working.</span>
-          <button type="button" className="danger" disabled={busy} onClick={() => void run()}>
-            {busy ? "Deleting…" : "Delete"}
-          </button>
-          <button type="button" disabled={busy} onClick={() => setConfirming(false)} ref={cancel}>
-            Cancel
-          </button>
-        </div>
+        <ConfirmStep
+          id={questionId}
+          question={`Delete source ${source.name}? Its delivery URLs stop working.`}
+          action="Delete"
+          busyAction="Deleting…"
+          busy={busy}
+          onConfirm={() => void run()}
+          onCancel={() => setConfirming(false)}
+        />
       ) : (
         <button
           type="button"
