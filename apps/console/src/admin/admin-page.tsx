@@ -1,5 +1,5 @@
 import { useMemo, useRef } from "react";
-import { createAdminSessionApi } from "../api/admin-session-client.js";
+import { createAdminSessionClient } from "../api/admin-session-client.js";
 import type { ConsoleSession } from "../api/session-api.js";
 import "./admin.css";
 import { useAdminRoute } from "./use-hash-route.js";
@@ -18,7 +18,7 @@ export function AdminPage({
   // views' effects (which depend on it) do not fetch again on every render.
   const ended = useRef(onSessionEnded);
   ended.current = onSessionEnded;
-  const api = useMemo(() => createAdminSessionApi(session, () => ended.current()), [session]);
+  const api = useMemo(() => createAdminSessionClient(session, () => ended.current()), [session]);
   const route = useAdminRoute();
   return (
     <main className="admin">

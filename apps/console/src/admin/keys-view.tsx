@@ -1,6 +1,6 @@
 import { type CreatedKey, type CreateKeyBody, uploadPolicySchema } from "@trove/schema";
+import type { TroveAdminClient } from "@trove/sdk/admin";
 import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from "react";
-import type { AdminApi } from "../api/admin-session-client.js";
 import { CopyButton } from "../details/copy-button.js";
 import { ErrorLine } from "./error-line.js";
 import { errorText } from "./error-text.js";
@@ -8,8 +8,8 @@ import { InlineConfirm } from "./inline-confirm.js";
 import { useAdminData } from "./use-admin-data.js";
 
 /** A workspace's keys: listed by prefix (never a secret), created (secret shown once), revoked. */
-export function KeysView({ api, workspaceNo }: { api: AdminApi; workspaceNo: string }) {
-  const read = useCallback(() => api.listKeys(workspaceNo), [api, workspaceNo]);
+export function KeysView({ api, workspaceNo }: { api: TroveAdminClient; workspaceNo: string }) {
+  const read = useCallback(() => api.keys.list(workspaceNo), [api, workspaceNo]);
   const { data: keys, error, reload, act } = useAdminData(read);
   const [created, setCreated] = useState<CreatedKey | null>(null);
 
@@ -63,7 +63,7 @@ export function KeysView({ api, workspaceNo }: { api: AdminApi; workspaceNo: str
                         accessibleName={`Revoke ${key.name ?? key.prefix}`}
                         question="Revoke? Requests with it are refused at once."
                         confirmText="Confirm revoke"
-                        onConfirm={() => act(() => api.revokeKey(workspaceNo, key.id))}
+                        onConfirm={() => act(() => api.keys.revoke(workspaceNo, key.id))}
                       />
                     )}
                   </td>
@@ -103,7 +103,7 @@ function CreateKeyForm({
   workspaceNo,
   onCreated,
 }: {
-  api: AdminApi;
+  api: TroveAdminClient;
   workspaceNo: string;
   onCreated: (key: CreatedKey) => void;
 }) {
@@ -140,7 +140,7 @@ function CreateKeyForm({
     }
     setBusy(true);
     try {
-      const key = await api.createKey(workspaceNo, body);
+      const key = await api.keys.create(workspaceNo, body);
       setName("");
       setExpires("");
       setPolicy("");

@@ -1,6 +1,6 @@
 import { type AdminWorkspace, EMBEDDED_METADATA_MODES, type UpdateWorkspaceBody } from "@trove/schema";
+import type { TroveAdminClient } from "@trove/sdk/admin";
 import { type FormEvent, useId, useState } from "react";
-import type { AdminApi } from "../api/admin-session-client.js";
 import { ErrorLine } from "./error-line.js";
 import { errorText } from "./error-text.js";
 import { BYTE_UNITS, type ByteUnit, formatBytes, splitBytes, unitFactor } from "./format-bytes.js";
@@ -11,7 +11,7 @@ export function SettingsView({
   workspace,
   onSaved,
 }: {
-  api: AdminApi;
+  api: TroveAdminClient;
   workspace: AdminWorkspace;
   onSaved: (workspace: AdminWorkspace) => void;
 }) {
@@ -51,7 +51,7 @@ export function SettingsView({
     };
     setBusy(true);
     try {
-      onSaved(await api.updateWorkspace(workspace.workspace_no, changes));
+      onSaved(await api.workspaces.update(workspace.workspace_no, changes));
       setSaved(true);
     } catch (caught) {
       setError(errorText(caught));

@@ -1,7 +1,7 @@
 import { safeParseTransform } from "@trove/schema";
 import { deliveryUrl } from "@trove/sdk";
+import type { TroveAdminClient } from "@trove/sdk/admin";
 import { type FormEvent, useCallback, useId, useState } from "react";
-import type { AdminApi } from "../api/admin-session-client.js";
 import { ErrorLine } from "./error-line.js";
 import { errorText } from "./error-text.js";
 import { InlineConfirm } from "./inline-confirm.js";
@@ -14,8 +14,8 @@ import { useAdminData } from "./use-admin-data.js";
 const DEFAULT_DELIVERY_BASE = `${window.location.origin}/assets`;
 
 /** A workspace's named transforms (`t_<name>`): list, create or edit (checked as typed), delete. */
-export function TransformsView({ api, workspaceNo }: { api: AdminApi; workspaceNo: string }) {
-  const read = useCallback(() => api.listTransforms(workspaceNo), [api, workspaceNo]);
+export function TransformsView({ api, workspaceNo }: { api: TroveAdminClient; workspaceNo: string }) {
+  const read = useCallback(() => api.transforms.list(workspaceNo), [api, workspaceNo]);
   const { data: transforms, error, reload, act } = useAdminData(read);
   const [editing, setEditing] = useState<{ name: string; transform: string } | null>(null);
 
@@ -71,7 +71,7 @@ export function TransformsView({ api, workspaceNo }: { api: AdminApi; workspaceN
                       accessibleName={`Delete t_${named.name}`}
                       question={`Delete t_${named.name}? URLs that use it stop working.`}
                       confirmText="Confirm delete"
-                      onConfirm={() => act(() => api.removeTransform(workspaceNo, named.name))}
+                      onConfirm={() => act(() => api.transforms.remove(workspaceNo, named.name))}
                     />
                   </td>
                 </tr>
@@ -95,7 +95,7 @@ function TransformForm({
   onSaved,
   onCancel,
 }: {
-  api: AdminApi;
+  api: TroveAdminClient;
   workspaceNo: string;
   initial: { name: string; transform: string } | null;
   onSaved: () => void;
@@ -126,7 +126,7 @@ function TransformForm({
     setError(null);
     setBusy(true);
     try {
-      await api.setTransform(workspaceNo, name.trim(), text);
+      await api.transforms.set(workspaceNo, name.trim(), text);
       setName("");
       setText("");
       onSaved();

@@ -1,5 +1,5 @@
+import type { TroveAdminClient, WebhookDelivery, WebhookSecret } from "@trove/sdk/admin";
 import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from "react";
-import type { AdminApi, WebhookDelivery, WebhookSecret } from "../api/admin-session-client.js";
 import { CopyButton } from "../details/copy-button.js";
 import { ErrorLine } from "./error-line.js";
 import { errorText } from "./error-text.js";
@@ -7,7 +7,7 @@ import { InlineConfirm } from "./inline-confirm.js";
 import { useAdminData } from "./use-admin-data.js";
 
 /** Endpoints (add, delete), the signing secret's rotation (shown once), recent deliveries. */
-export function WebhooksView({ api, workspaceNo }: { api: AdminApi; workspaceNo: string }) {
+export function WebhooksView({ api, workspaceNo }: { api: TroveAdminClient; workspaceNo: string }) {
   return (
     <>
       <EndpointsPanel api={api} workspaceNo={workspaceNo} />
@@ -17,9 +17,9 @@ export function WebhooksView({ api, workspaceNo }: { api: AdminApi; workspaceNo:
   );
 }
 
-function EndpointsPanel({ api, workspaceNo }: { api: AdminApi; workspaceNo: string }) {
+function EndpointsPanel({ api, workspaceNo }: { api: TroveAdminClient; workspaceNo: string }) {
   const id = useId();
-  const read = useCallback(() => api.listEndpoints(workspaceNo), [api, workspaceNo]);
+  const read = useCallback(() => api.webhooks.endpoints.list(workspaceNo), [api, workspaceNo]);
   const { data: endpoints, error, act } = useAdminData(read);
   const [url, setUrl] = useState("");
   const [events, setEvents] = useState("*");
@@ -30,7 +30,9 @@ function EndpointsPanel({ api, workspaceNo }: { api: AdminApi; workspaceNo: stri
       .split(",")
       .map((entry) => entry.trim())
       .filter((entry) => entry !== "");
-    const added = await act(() => api.addEndpoint(workspaceNo, url.trim(), list.length === 0 ? ["*"] : list));
+    const added = await act(() =>
+      api.webhooks.endpoints.add(workspaceNo, { url: url.trim(), events: list.length === 0 ? ["*"] : list }),
+    );
     if (added) {
       setUrl("");
       setEvents("*");
@@ -75,7 +77,7 @@ function EndpointsPanel({ api, workspaceNo }: { api: AdminApi; workspaceNo: stri
                 accessibleName={`Delete endpoint ${endpoint.url}`}
                 question="Delete this endpoint? It gets no more deliveries."
                 confirmText="Confirm delete"
-                onConfirm={() => act(() => api.removeEndpoint(workspaceNo, endpoint.id))}
+                onConfirm={() => act(() => api.webhooks.endpoints.remove(workspaceNo, endpoint.id))}
               />
             </li>
           ))}
@@ -86,7 +88,7 @@ function EndpointsPanel({ api, workspaceNo }: { api: AdminApi; workspaceNo: stri
 }
 
 /** The signing secret is never read here: only a rotation's new secret is shown, once. */
-function SecretPanel({ api, workspaceNo }: { api: AdminApi; workspaceNo: string }) {
+function SecretPanel({ api, workspaceNo }: { api: TroveAdminClient; workspaceNo: string }) {
   const id = useId();
   const [confirming, setConfirming] = useState(false);
   const [rotated, setRotated] = useState<WebhookSecret | null>(null);
@@ -97,7 +99,7 @@ function SecretPanel({ api, workspaceNo }: { api: AdminApi; workspaceNo: string 
   }, [rotated]);
   const rotate = async () => {
     try {
-      setRotated(await api.rotateWebhookSecret(workspaceNo));
+      setRotated(await api.webhooks.rotateSecret(workspaceNo));
       setConfirming(false);
       setError(null);
     } catch (caught) {
@@ -143,13 +145,13 @@ function SecretPanel({ api, workspaceNo }: { api: AdminApi; workspaceNo: string 
   );
 }
 
-function DeliveriesPanel({ api, workspaceNo }: { api: AdminApi; workspaceNo: string }) {
+function DeliveriesPanel({ api, workspaceNo }: { api: TroveAdminClient; workspaceNo: string }) {
   const id = useId();
-  const read = useCallback(() => api.listDeliveries(workspaceNo), [api, workspaceNo]);
+  const read = useCallback(() => api.webhookDeliveries.list(workspaceNo, { limit: 50 }), [api, workspaceNo]);
   const { data: deliveries, error, reload, act } = useAdminData(read);
   const [notice, setNotice] = useState("");
   const redeliver = async (delivery: WebhookDelivery) => {
-    if (await act(() => api.redeliver(workspaceNo, delivery.id))) {
+    if (await act(() => api.webhookDeliveries.redeliver(workspaceNo, delivery.id))) {
       setNotice(`Sent again: ${delivery.event_type}`);
     }
   };

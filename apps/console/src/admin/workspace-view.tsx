@@ -1,5 +1,5 @@
+import type { TroveAdminClient } from "@trove/sdk/admin";
 import { useCallback } from "react";
-import type { AdminApi } from "../api/admin-session-client.js";
 import { ErrorLine } from "./error-line.js";
 import { KeysView } from "./keys-view.js";
 import { SettingsView } from "./settings-view.js";
@@ -21,11 +21,11 @@ export function WorkspaceView({
   workspaceNo,
   tab,
 }: {
-  api: AdminApi;
+  api: TroveAdminClient;
   workspaceNo: string;
   tab: WorkspaceTab;
 }) {
-  const read = useCallback(() => api.getWorkspace(workspaceNo), [api, workspaceNo]);
+  const read = useCallback(() => api.workspaces.get(workspaceNo), [api, workspaceNo]);
   const { data: workspace, setData: setWorkspace, error } = useAdminData(read);
 
   return (

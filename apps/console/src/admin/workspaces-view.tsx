@@ -1,6 +1,6 @@
 import type { AdminWorkspace } from "@trove/schema";
+import type { TroveAdminClient } from "@trove/sdk/admin";
 import { type FormEvent, useCallback, useId, useState } from "react";
-import type { AdminApi } from "../api/admin-session-client.js";
 import { ErrorLine } from "./error-line.js";
 import { errorText } from "./error-text.js";
 import { formatBytes } from "./format-bytes.js";
@@ -8,12 +8,12 @@ import { useAdminData } from "./use-admin-data.js";
 import { workspaceHref } from "./use-hash-route.js";
 
 /** Every workspace with its usage and quotas; create, disable or enable, delete. */
-export function WorkspacesView({ api }: { api: AdminApi }) {
+export function WorkspacesView({ api }: { api: TroveAdminClient }) {
   const read = useCallback(async () => {
     // Pages of 100 until the total is reached: an admin table of a few hundred workspaces.
     const rows: AdminWorkspace[] = [];
     for (let page = 1; ; page += 1) {
-      const answer = await api.listWorkspaces(page);
+      const answer = await api.workspaces.list({ page, limit: 100 });
       rows.push(...answer.workspaces);
       if (answer.workspaces.length === 0 || rows.length >= answer.total) return rows;
     }
@@ -23,7 +23,7 @@ export function WorkspacesView({ api }: { api: AdminApi }) {
   const total = workspaces?.length ?? 0;
 
   const toggle = (workspace: AdminWorkspace) =>
-    act(() => api.updateWorkspace(workspace.workspace_no, { disabled: workspace.disabled_at === null }));
+    act(() => api.workspaces.update(workspace.workspace_no, { disabled: workspace.disabled_at === null }));
 
   return (
     <section className="admin__section" aria-labelledby="workspaces-title">
@@ -106,7 +106,7 @@ export function WorkspacesView({ api }: { api: AdminApi }) {
   );
 }
 
-function CreateWorkspaceForm({ api, onCreated }: { api: AdminApi; onCreated: () => Promise<void> }) {
+function CreateWorkspaceForm({ api, onCreated }: { api: TroveAdminClient; onCreated: () => Promise<void> }) {
   const nameId = useId();
   const [name, setName] = useState("");
   const [busy, setBusy] = useState(false);
@@ -116,7 +116,7 @@ function CreateWorkspaceForm({ api, onCreated }: { api: AdminApi; onCreated: () 
     setBusy(true);
     setError(null);
     try {
-      await api.createWorkspace(name);
+      await api.workspaces.create({ name });
       setName("");
       await onCreated();
     } catch (caught) {
@@ -150,7 +150,7 @@ function DeleteWorkspaceDialog({
   onClose,
   onDeleted,
 }: {
-  api: AdminApi;
+  api: TroveAdminClient;
   workspace: AdminWorkspace;
   onClose: () => void;
   onDeleted: () => void;
@@ -164,7 +164,7 @@ function DeleteWorkspaceDialog({
     setBusy(true);
     try {
       // A workspace with files goes through the job queue (disabled now, removed after).
-      await api.deleteWorkspace(workspace.workspace_no, workspace.file_count > 0);
+      await api.workspaces.delete(workspace.workspace_no, { force: workspace.file_count > 0 });
       onDeleted();
     } catch (caught) {
       setError(errorText(caught));
