@@ -7,7 +7,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createClient, createUploadClient, TroveError } from "@trove/sdk";
+import { createClient, createMultipartClient, createUploadClient, TroveError } from "@trove/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const KEY = "trove_sk_e2e_redirect_secret";
@@ -70,6 +70,7 @@ describe.each(STATUSES)("every request answered %i to another loopback origin", 
   it("the SDK rejects with REDIRECT_REFUSED and the other origin never sees the key", async () => {
     const full = createClient({ apiKey: KEY, baseUrl: redirector.url, maxRetryDelay: 0 });
     const upload = createUploadClient({ apiKey: KEY, baseUrl: redirector.url, maxRetryDelay: 0 });
+    const multipart = createMultipartClient({ apiKey: KEY, baseUrl: redirector.url, maxRetryDelay: 0 });
     const calls: Array<() => PromiseLike<unknown>> = [
       () => full.files.list(),
       () => full.folders.create({ name: "docs" }),
@@ -78,7 +79,7 @@ describe.each(STATUSES)("every request answered %i to another loopback origin", 
       () => full.upload(new Blob(["hello"]), { fileName: "b.bin", multipartThreshold: 1 }),
       () => upload.upload(new Blob(["hello"]), { fileName: "c.txt" }),
       () => upload.uploadFromUrl("https://example.com/cat.png"),
-      () => upload.multipart.start({ file_name: "d.bin", size: 5, format: "bin" }),
+      () => multipart.start({ file_name: "d.bin", size: 5, format: "bin" }),
     ];
     for (const call of calls) {
       const error = await call().then(

@@ -26,9 +26,11 @@ const UPLOAD_BUDGET = 8_700;
  * into the stores that bring it (resumable(), localStorageSessionStore()): 7 926 B before. The
  * whole entry above grew by that move (8 347 → 8 531 B: resumable() and the store check).
  * Then 7 091 B: ReadableStream inputs are read by code the client is given (`streams:
- * streamInputs`), not carried (the whole entry: 8 619 B, with streamInputs exported).
+ * streamInputs`), not carried (the whole entry: 8 619 B, with streamInputs exported). Then
+ * 6 957 B, below the peer: the low-level multipart calls are createMultipartClient's, not a
+ * property of this client, and a small stream's length check went with the stream code.
  */
-const CLIENT_BUDGET = 7_100;
+const CLIENT_BUDGET = 7_000;
 
 /**
  * Bundles an entry the way a browser app's bundler would (browser conditions, minified, every

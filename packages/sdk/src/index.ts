@@ -6,6 +6,7 @@ export type {
   UploadTokenSource,
 } from "./internal/client/client-options.js";
 export { createClient, type TroveClient } from "./internal/client/create-client.js";
+export { createMultipartClient } from "./internal/client/create-multipart-client.js";
 export { createUploadClient, type TroveUploadClient } from "./internal/client/create-upload-client.js";
 export {
   type DeliveryTarget,

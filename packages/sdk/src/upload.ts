@@ -8,6 +8,7 @@ export type {
   UploadClientOptions,
   UploadTokenSource,
 } from "./internal/client/client-options.js";
+export { createMultipartClient } from "./internal/client/create-multipart-client.js";
 export { createUploadClient, type TroveUploadClient } from "./internal/client/create-upload-client.js";
 export * from "./internal/errors.js";
 export { localStorageSessionStore } from "./internal/upload/local-storage-session-store.js";

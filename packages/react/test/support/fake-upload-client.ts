@@ -64,7 +64,6 @@ export function fakeUploadClient(): FakeUploadClient {
         });
       });
     },
-    multipart: {} as TroveUploadClient["multipart"],
     listStoredSessions: async () => client.sessions,
   };
   return client;

@@ -21,6 +21,7 @@ import { type FoldersResource, foldersResource } from "../resources/folders.js";
 import { type SourcesResource, sourcesResource } from "../resources/sources.js";
 import { type UploadTokensResource, uploadTokensResource } from "../resources/upload-tokens.js";
 import { type UsageResource, usageResource } from "../resources/usage.js";
+import { type MultipartResource, multipartResource } from "../upload/multipart-resource.js";
 import { sessionResume } from "../upload/resumable-store.js";
 import { streamInputs } from "../upload/stream-inputs.js";
 import { type InputResolver, resolveWebInput, type UploadInput } from "../upload/upload-input.js";
@@ -35,6 +36,8 @@ export interface TroveClient<TInput = UploadInput> extends TroveUploadClient<TIn
   files: FilesResource;
   folders: FoldersResource;
   sources: SourcesResource;
+  /** The low-level multipart calls; createUploadClient's users have them from createMultipartClient. */
+  multipart: MultipartResource;
   /** Short-lived upload tokens for browsers (private key). */
   uploadTokens: UploadTokensResource;
   /** What the workspace stores and was served, and its quotas (private key). */
@@ -82,6 +85,7 @@ export function clientOf<TInput>(
   const files = filesResource(ctx);
   return {
     ...uploadClientOf<TInput>(ctx),
+    multipart: multipartResource(ctx),
     files,
     folders: foldersResource(ctx),
     sources: sourcesResource(ctx),

@@ -1,5 +1,4 @@
 import { fetchRequests } from "../request/index.js";
-import { type MultipartResource, multipartResource } from "../upload/multipart-resource.js";
 import { remoteUpload } from "../upload/remote-upload.js";
 import { resumeOf } from "../upload/resume-of.js";
 import { startUpload } from "../upload/run-upload.js";
@@ -19,7 +18,6 @@ export interface TroveUploadClient<TInput = UploadInput> {
   upload(input: TInput, options?: UploadOptions): UploadTask;
   /** The service fetches a public http(s) URL and stores it. */
   uploadFromUrl(url: string, options?: RemoteUploadOptions): Promise<UploadResult>;
-  multipart: MultipartResource;
   /**
    * The multipart uploads the client's `sessionStore` can resume (name, size, bytes confirmed,
    * start time), so a page can offer "Resume photo.raw (70%): choose the file again".
@@ -31,7 +29,6 @@ export function uploadClientOf<TInput>(ctx: ClientContext): TroveUploadClient<TI
   return {
     upload: (input, options) => startUpload(ctx, input, options),
     uploadFromUrl: (url, options) => remoteUpload(ctx, url, options),
-    multipart: multipartResource(ctx),
     listStoredSessions: async () => (await resumeOf(ctx, ctx.sessionStore)?.list(ctx.sessionStore)) ?? [],
   };
 }
@@ -54,12 +51,19 @@ export function uploadOnlyClient<TInput>(
   resolveInput: InputResolver,
   requestNotSent?: (error: unknown) => boolean,
 ): TroveUploadClient<TInput> {
-  return uploadClientOf(
-    buildContext(options, {
-      requests: fetchRequests,
-      schemas: uploadResponseChecks,
-      resolveInput,
-      requestNotSent,
-    }),
-  );
+  return uploadClientOf(uploadOnlyContext(options, resolveInput, requestNotSent));
+}
+
+/** The context of an upload-only client: plain fetch and structural response checks, no zod. */
+export function uploadOnlyContext(
+  options: UploadClientOptions,
+  resolveInput: InputResolver,
+  requestNotSent?: (error: unknown) => boolean,
+): ClientContext {
+  return buildContext(options, {
+    requests: fetchRequests,
+    schemas: uploadResponseChecks,
+    resolveInput,
+    requestNotSent,
+  });
 }

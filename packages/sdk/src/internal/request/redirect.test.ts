@@ -15,6 +15,7 @@ import {
 import * as node from "../../node.js";
 import type { ClientOptions } from "../client/client-options.js";
 import { createClient } from "../client/create-client.js";
+import { createMultipartClient } from "../client/create-multipart-client.js";
 import { createUploadClient } from "../client/create-upload-client.js";
 import { TroveError } from "../errors.js";
 
@@ -39,12 +40,17 @@ const options = (baseUrl: string, extra: Partial<ClientOptions> = {}): ClientOpt
 const UPLOAD_CLIENTS = {
   "createClient (ky)": (baseUrl: string, extra?: Partial<ClientOptions>) =>
     createClient(options(baseUrl, extra)),
-  "createUploadClient (fetch)": (baseUrl: string, extra?: Partial<ClientOptions>) =>
-    createUploadClient(options(baseUrl, extra)),
+  // The low-level multipart calls of an upload-only client come from createMultipartClient.
+  "createUploadClient (fetch)": (baseUrl: string, extra?: Partial<ClientOptions>) => ({
+    ...createUploadClient(options(baseUrl, extra)),
+    multipart: createMultipartClient(options(baseUrl, extra)),
+  }),
   "node createClient (ky)": (baseUrl: string, extra?: Partial<ClientOptions>) =>
     node.createClient(options(baseUrl, extra)),
-  "node createUploadClient (fetch)": (baseUrl: string, extra?: Partial<ClientOptions>) =>
-    node.createUploadClient(options(baseUrl, extra)),
+  "node createUploadClient (fetch)": (baseUrl: string, extra?: Partial<ClientOptions>) => ({
+    ...node.createUploadClient(options(baseUrl, extra)),
+    multipart: node.createMultipartClient(options(baseUrl, extra)),
+  }),
 };
 
 /** What no request may show the other origin. */

@@ -4,11 +4,13 @@ import { chunkReader } from "./chunk-reader.js";
 /**
  * Reads a whole stream that is meant to be small (at most `limit` bytes), for a direct upload:
  * its chunks, to be joined by a Blob. More than `limit` bytes means the caller must say how big
- * it is, because a multipart upload declares its size up front.
+ * it is, because a multipart upload declares its size up front; a stream that ends at another
+ * length than the caller's `options.size` is refused as well.
  */
 export async function readSmallStream(
   stream: ReadableStream<Uint8Array>,
   limit: number,
+  declaredSize: number | undefined,
   signal: AbortSignal,
 ): Promise<Uint8Array<ArrayBuffer>[]> {
   const chunks = chunkReader(stream, signal);
@@ -29,6 +31,9 @@ export async function readSmallStream(
     }
   } finally {
     await chunks.close();
+  }
+  if (declaredSize !== undefined && length !== declaredSize) {
+    throw invalidArgument(`The stream had ${length} bytes; options.size is ${declaredSize}`);
   }
   return read;
 }

@@ -59,7 +59,7 @@ async function runUpload(
   // A ReadableStream only where the client has the code that reads it (stream-inputs.ts).
   if (!resolved || (resolved.kind === "stream" && !ctx.streams)) {
     throw invalidArgument(
-      "upload() takes a File, Blob, ArrayBuffer, typed array, or a ReadableStream given the client option streams: streamInputs (in Node: also a file path or a Node Readable)",
+      "upload() takes a File, Blob, ArrayBuffer, typed array, or ReadableStream with streams: streamInputs (in Node: also a file path or a Node Readable)",
     );
   }
   const fileName = options.fileName ?? resolved.name;
@@ -126,15 +126,10 @@ async function smallFile(
   declaredSize: number | undefined,
   signal: AbortSignal,
 ): Promise<Blob> {
-  const stream = resolved.kind === "stream";
-  const file = new Blob(
-    stream
-      ? await (ctx.streams as StreamInputs).readSmall(resolved.stream, threshold, signal)
+  return new Blob(
+    resolved.kind === "stream"
+      ? await (ctx.streams as StreamInputs).readSmall(resolved.stream, threshold, declaredSize, signal)
       : [resolved.kind === "blob" ? resolved.blob : (resolved.bytes as Uint8Array<ArrayBuffer>)],
     { type: contentType },
   );
-  if (stream && declaredSize !== undefined && file.size !== declaredSize) {
-    throw invalidArgument(`The stream had ${file.size} bytes; options.size is ${declaredSize}`);
-  }
-  return file;
 }
