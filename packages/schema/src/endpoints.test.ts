@@ -3,9 +3,9 @@ import { ENDPOINTS } from "./endpoints.js";
 import { errorGroupOf } from "./error-groups.js";
 
 describe("ENDPOINTS", () => {
-  it("lists the spec's 18 endpoints and Trove's own (19 upload tokens, 20 privacy, 21 signed URLs, 22 abandon a multipart session, 23 usage) in order, with unique operation ids", () => {
-    expect(ENDPOINTS.map((endpoint) => endpoint.number)).toEqual(Array.from({ length: 23 }, (_, i) => i + 1));
-    expect(new Set(ENDPOINTS.map((endpoint) => endpoint.operationId)).size).toBe(23);
+  it("lists the spec's 18 endpoints and Trove's own (19 upload tokens, 20 privacy, 21 signed URLs, 22 abandon a multipart session, 23 usage, 24 move files, 25 test a source) in order, with unique operation ids", () => {
+    expect(ENDPOINTS.map((endpoint) => endpoint.number)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+    expect(new Set(ENDPOINTS.map((endpoint) => endpoint.operationId)).size).toBe(25);
   });
 
   it("puts every endpoint in the error group its path prefix gives", () => {
@@ -17,7 +17,9 @@ describe("ENDPOINTS", () => {
     const byKey = (key: string) => ENDPOINTS.filter((endpoint) => endpoint.key === key).map((e) => e.number);
     expect(byKey("any")).toEqual([1, 2, 3, 5, 22]);
     expect(byKey("none")).toEqual([4]);
-    expect(byKey("private")).toEqual([6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 23]);
+    expect(byKey("private")).toEqual([
+      6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 23, 24, 25,
+    ]);
   });
 
   it("has a params schema covering every path parameter", () => {

@@ -1,6 +1,7 @@
 import { ADMIN_ENDPOINTS } from "./admin-endpoints.js";
 import { messageResponseSchema } from "./common.js";
 import type { EndpointDefinition } from "./endpoint-definition.js";
+import { moveFilesBodySchema, moveFilesResponseSchema } from "./file-move.js";
 import {
   fileDetailsResponseSchema,
   fileNoParamsSchema,
@@ -32,6 +33,7 @@ import {
   partUploadResponseSchema,
 } from "./multipart.js";
 import { routeOf } from "./route-table.js";
+import { sourceTestResponseSchema } from "./source-test.js";
 import {
   createSourceBodySchema,
   listSourcesQuerySchema,
@@ -220,6 +222,21 @@ export const ENDPOINTS = [
     query: usageQuerySchema,
     response: usageResponseSchema,
     errors: [400, 403],
+  },
+  {
+    ...routeOf("moveFiles"),
+    summary:
+      "Move files to a folder or the root, all or none (their storage stays; URLs follow the new path)",
+    body: moveFilesBodySchema,
+    response: moveFilesResponseSchema,
+    errors: [400, 403, 404, 409],
+  },
+  {
+    ...routeOf("testSource"),
+    summary: "Try a source's origin with its stored credentials, through the SSRF-guarded fetch",
+    params: sourceIdParamsSchema,
+    response: sourceTestResponseSchema,
+    errors: [403, 404],
   },
 ] as const satisfies readonly EndpointDefinition[];
 

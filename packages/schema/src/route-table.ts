@@ -283,6 +283,27 @@ export const API_ROUTES = [
     group: "upload",
     successStatus: 200,
   },
+  {
+    // Trove's own: move files between folders (rows only; issue #36).
+    number: 24,
+    operationId: "moveFiles",
+    method: "POST",
+    path: "/api/v1/files/move",
+    key: "private",
+    group: "files",
+    bodyContentType: "application/json",
+    successStatus: 200,
+  },
+  {
+    // Trove's own: try a source's origin with its stored credentials (issue #36).
+    number: 25,
+    operationId: "testSource",
+    method: "POST",
+    path: "/api/v1/sources/:sourceId/test",
+    key: "private",
+    group: "sources",
+    successStatus: 200,
+  },
 ] as const satisfies readonly RouteEntry[];
 
 /** The admin API (`/admin/v1/...`), registered only when the server has an admin token. */

@@ -7,4 +7,5 @@ export * from "./file-name.js";
 export * from "./file-service.js";
 export * from "./file-urls.js";
 export * from "./list-files.js";
+export * from "./move-files.js";
 export * from "./serialize-file.js";

@@ -7,6 +7,7 @@
  *   DELETE /api/v1/files/:fileNo          200 { message: "File deleted successfully" }
  *   PATCH  /api/v1/files/:fileNo          200 { success: true, data: details }  (Trove's: { is_private })
  *   POST   /api/v1/files/:fileNo/signed-url  200 { success: true, data: { url, expires_at } }  (Trove's)
+ *   POST   /api/v1/files/move            200 { success: true, data: { moved } }  (Trove's; all or none)
  *
  * Method, path, key and schemas come from the endpoint registry (./endpoint-route.ts). A malformed fileNo cannot name a file: the same 404
  * as an unknown one (rename: `{ error: "File <no> not found", code: "FILE_NOT_FOUND" }`). Filter,
@@ -27,6 +28,7 @@ import {
   deleteFile,
   findFileDetails,
   listFiles,
+  moveFiles,
   renameFile,
   renameNotFound,
   setFilePrivacy,
@@ -109,6 +111,12 @@ export const fileRoutes: FastifyPluginAsync = async (app) => {
       fileNo,
     );
     return { message: ERROR_MESSAGES.fileDeleted };
+  });
+
+  registerEndpoint(app, "moveFiles", async (request) => {
+    const { file_nos, folder_no } = request.body;
+    const moved = await moveFiles(app.db, request.auth.workspaceId, file_nos, folder_no);
+    return { success: true as const, data: { moved } };
   });
 
   registerEndpoint(app, "updateFile", async (request) => {

@@ -6,6 +6,7 @@
  *   GET    /api/v1/sources/:sourceId   200 { success: true, data }
  *   PATCH  /api/v1/sources/:sourceId   200 { success: true, data }
  *   DELETE /api/v1/sources/:sourceId   204, no body
+ *   POST   /api/v1/sources/:sourceId/test  200 { success: true, data: { ok, status, message, elapsed_ms } }  (Trove's)
  *
  * Secret fields are sealed at rest and masked in every response (src/sources/). Errors are thrown
  * and rendered by the errors plugin in the sources envelopes. Request bodies are never logged
@@ -25,6 +26,7 @@ import {
   sourceBodyError,
   updateSource,
 } from "../sources/index.js";
+import { testSource } from "../sources/test-source.js";
 import { type EndpointOptions, registerEndpoint } from "./endpoint-route.js";
 
 /** Create and update bodies answer with the spec's configuration message (src/sources/). */
@@ -60,6 +62,22 @@ export const sourceRoutes: FastifyPluginAsync = async (app) => {
       sources: rows.map(serialize(request)),
       meta: { page: query.page, limit: query.limit, total, hasMore: query.page * query.limit < total },
     };
+  });
+
+  registerEndpoint(app, "testSource", async (request) => {
+    const id = parseUuidParam(request.params.sourceId, "sources");
+    const source = await findSource(contextOf(request), id);
+    const result = await testSource(
+      {
+        secretKey: app.config.secretKey,
+        trustedRanges: app.config.trustedRanges,
+        gcsApiEndpoint: app.config.origins.gcsApiEndpoint,
+        timeoutMs: app.config.origins.timeoutMs,
+        ...(app.config.outbound ? { doubles: app.config.outbound } : {}),
+      },
+      source,
+    );
+    return { success: true as const, data: result };
   });
 
   registerEndpoint(app, "getSource", async (request) => {
