@@ -48,6 +48,16 @@ export interface FilesResource {
    * leaves it, and rotating it needs no client change.
    */
   signedUrl(fileNo: string, options?: SignedUrlOptions): Promise<SignedUrl>;
+  /**
+   * Moves 1 to 100 distinct files to a folder (`folderNo`), or to the root (`null`), all or none:
+   * an unknown file or folder is NotFoundError and nothing moves; a name already taken there is
+   * ConflictError. Storage is untouched; each file is served at its new path from then on.
+   */
+  move(
+    fileNos: readonly string[],
+    folderNo: string | null,
+    options?: RequestOptions,
+  ): Promise<{ moved: number }>;
 }
 
 export interface SignedUrlOptions extends RequestOptions {
@@ -99,6 +109,13 @@ export function filesResource(ctx: ClientContext): FilesResource {
             ...(options.transform === undefined ? {} : { transform: options.transform }),
             ...(options.expiresIn === undefined ? {} : { expires_in: options.expiresIn }),
           },
+          signal: options.signal,
+        })
+      ).data,
+    move: async (fileNos, folderNo, options = {}) =>
+      (
+        await callEndpoint(ctx, "moveFiles", {
+          json: { file_nos: [...fileNos], folder_no: folderNo },
           signal: options.signal,
         })
       ).data,

@@ -3,6 +3,7 @@ import type {
   ListSourcesQueryInput,
   ListSourcesResponse,
   Source,
+  SourceTestResult,
   UpdateSourceBody,
 } from "@trove/schema";
 import { callEndpoint } from "../call-endpoint.js";
@@ -25,6 +26,12 @@ export interface SourcesResource {
   /** Configuration fields are merged; a masked secret sent back unchanged keeps the stored one. */
   update(sourceId: string, body: UpdateSourceBody, options?: RequestOptions): Promise<Source>;
   delete(sourceId: string, options?: RequestOptions): Promise<void>;
+  /**
+   * Tries the source's origin with its stored credentials, as deliveries would (SSRF guard and
+   * deadline included): `ok`, the origin's HTTP `status` (null when it answered nothing), a
+   * secret-free `message` when not ok, and `elapsed_ms`. A failing origin is a result, not an error.
+   */
+  test(sourceId: string, options?: RequestOptions): Promise<SourceTestResult>;
 }
 
 export function sourcesResource(ctx: ClientContext): SourcesResource {
@@ -49,5 +56,7 @@ export function sourcesResource(ctx: ClientContext): SourcesResource {
     delete: async (sourceId, options = {}) => {
       await callEndpoint(ctx, "deleteSource", { params: { sourceId }, signal: options.signal });
     },
+    test: async (sourceId, options = {}) =>
+      (await callEndpoint(ctx, "testSource", { params: { sourceId }, signal: options.signal })).data,
   };
 }
