@@ -227,7 +227,10 @@ describe("the console's admin view in Chromium", () => {
     await page.getByLabel("Endpoint URL").fill(receiverUrl);
     await page.getByLabel("Events (comma separated; * for all)").fill("file.uploaded");
     await page.getByRole("button", { name: "Add endpoint" }).click();
-    await page.getByText(receiverUrl, { exact: true }).waitFor();
+    await page
+      .getByRole("region", { name: "Webhook endpoints" })
+      .getByText(receiverUrl, { exact: true })
+      .waitFor();
     expect((await admin.webhooks.endpoints.list(workspaceNo)).map((endpoint) => endpoint.url)).toEqual([
       receiverUrl,
     ]);
@@ -267,6 +270,28 @@ describe("the console's admin view in Chromium", () => {
       )
       .toBe("succeeded");
     expect(await deliveries.first().locator("td").nth(2).textContent()).toBe("200");
+
+    // A one-off webhook_url of an upload is delivered beside the endpoint: the filter by endpoint
+    // leaves it out.
+    const oneOff = receiverUrl.replace(/\/hooks$/, "/one-off");
+    await createClient({ apiKey: key, baseUrl: server.baseUrl }).upload(gradientPng(8, 9), {
+      fileName: "hooked-again.png",
+      webhookUrl: oneOff,
+    });
+    await expect.poll(() => received.length, { timeout: 30_000 }).toBe(4);
+    await expect
+      .poll(async () => {
+        await page.getByRole("button", { name: "Refresh deliveries" }).click();
+        return deliveries.count();
+      })
+      .toBe(4);
+    await page.getByLabel("Show deliveries to").selectOption({ label: receiverUrl });
+    await expect.poll(() => deliveries.count()).toBe(3);
+    expect(await deliveries.locator("td:first-of-type").allTextContents()).toEqual([
+      receiverUrl,
+      receiverUrl,
+      receiverUrl,
+    ]);
 
     // Rotating the secret shows the new one once, after a confirmation.
     await page.getByRole("button", { name: "Rotate secret" }).click();
@@ -358,7 +383,14 @@ describe("the console's admin view in Chromium", () => {
     await row.getByRole("button", { name: "Enable Short lived" }).click();
     await row.getByRole("cell", { name: "Active" }).waitFor();
 
+    // Escape closes the question and gives focus back to the button that asked it.
     await row.getByRole("button", { name: "Delete Short lived" }).click();
+    await page.keyboard.press("Escape");
+    await page.getByRole("alertdialog").waitFor({ state: "detached" });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(
+      "Delete Short lived",
+    );
+    await page.keyboard.press("Enter");
     const dialog = page.getByRole("alertdialog");
     const confirm = dialog.getByRole("button", { name: "Delete workspace" });
     await dialog.getByLabel("Workspace number").fill(`${workspaceNo}x`);

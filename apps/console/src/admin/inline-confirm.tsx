@@ -1,9 +1,9 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 
 /**
  * A destructive button that asks first: `label` opens the question in place, "Confirm" runs
  * `onConfirm`, Cancel (or Escape) goes back. Focus moves to the confirm button, so keyboard users
- * land on the answer.
+ * land on the answer, and back to the first button when the question closes.
  */
 export function InlineConfirm({
   label,
@@ -20,9 +20,21 @@ export function InlineConfirm({
 }) {
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
+  const opener = useRef<HTMLButtonElement>(null);
+  const asked = useRef(false);
+  useEffect(() => {
+    if (asking) asked.current = true;
+    else if (asked.current) opener.current?.focus();
+  }, [asking]);
   if (!asking) {
     return (
-      <button type="button" className="danger" onClick={() => setAsking(true)} aria-label={accessibleName}>
+      <button
+        type="button"
+        className="danger"
+        ref={opener}
+        onClick={() => setAsking(true)}
+        aria-label={accessibleName}
+      >
         {label}
       </button>
     );

@@ -1,4 +1,4 @@
-import type { TroveAdminClient, WebhookDelivery, WebhookSecret } from "@trove/sdk/admin";
+import type { TroveAdminClient, WebhookDelivery, WebhookEndpoint, WebhookSecret } from "@trove/sdk/admin";
 import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from "react";
 import { CopyButton } from "../details/copy-button.js";
 import { ErrorLine } from "./error-line.js";
@@ -8,19 +8,28 @@ import { useAdminData } from "./use-admin-data.js";
 
 /** Endpoints (add, delete), the signing secret's rotation (shown once), recent deliveries. */
 export function WebhooksView({ api, workspaceNo }: { api: TroveAdminClient; workspaceNo: string }) {
+  // Read here: the endpoints panel lists and changes them, the deliveries panel filters by them.
+  const read = useCallback(() => api.webhooks.endpoints.list(workspaceNo), [api, workspaceNo]);
+  const endpoints = useAdminData(read);
   return (
     <>
-      <EndpointsPanel api={api} workspaceNo={workspaceNo} />
+      <EndpointsPanel api={api} workspaceNo={workspaceNo} endpoints={endpoints} />
       <SecretPanel api={api} workspaceNo={workspaceNo} />
-      <DeliveriesPanel api={api} workspaceNo={workspaceNo} />
+      <DeliveriesPanel api={api} workspaceNo={workspaceNo} endpoints={endpoints.data ?? []} />
     </>
   );
 }
 
-function EndpointsPanel({ api, workspaceNo }: { api: TroveAdminClient; workspaceNo: string }) {
+function EndpointsPanel({
+  api,
+  workspaceNo,
+  endpoints: { data: endpoints, error, act },
+}: {
+  api: TroveAdminClient;
+  workspaceNo: string;
+  endpoints: ReturnType<typeof useAdminData<WebhookEndpoint[]>>;
+}) {
   const id = useId();
-  const read = useCallback(() => api.webhooks.endpoints.list(workspaceNo), [api, workspaceNo]);
-  const { data: endpoints, error, act } = useAdminData(read);
   const [url, setUrl] = useState("");
   const [events, setEvents] = useState("*");
 
@@ -145,9 +154,25 @@ function SecretPanel({ api, workspaceNo }: { api: TroveAdminClient; workspaceNo:
   );
 }
 
-function DeliveriesPanel({ api, workspaceNo }: { api: TroveAdminClient; workspaceNo: string }) {
+function DeliveriesPanel({
+  api,
+  workspaceNo,
+  endpoints,
+}: {
+  api: TroveAdminClient;
+  workspaceNo: string;
+  endpoints: WebhookEndpoint[];
+}) {
   const id = useId();
-  const read = useCallback(() => api.webhookDeliveries.list(workspaceNo, { limit: 50 }), [api, workspaceNo]);
+  const [endpointId, setEndpointId] = useState("");
+  const read = useCallback(
+    () =>
+      api.webhookDeliveries.list(workspaceNo, {
+        limit: 50,
+        ...(endpointId === "" ? {} : { endpointId }),
+      }),
+    [api, workspaceNo, endpointId],
+  );
   const { data: deliveries, error, reload, act } = useAdminData(read);
   const [notice, setNotice] = useState("");
   const redeliver = async (delivery: WebhookDelivery) => {
@@ -158,6 +183,19 @@ function DeliveriesPanel({ api, workspaceNo }: { api: TroveAdminClient; workspac
   return (
     <section aria-labelledby={`${id}-title`} className="admin__panel">
       <h2 id={`${id}-title`}>Recent deliveries</h2>
+      <label htmlFor={`${id}-endpoint`}>Show deliveries to </label>
+      <select
+        id={`${id}-endpoint`}
+        value={endpointId}
+        onChange={(event) => setEndpointId(event.target.value)}
+      >
+        <option value="">Every URL</option>
+        {endpoints.map((endpoint) => (
+          <option key={endpoint.id} value={endpoint.id}>
+            {endpoint.url}
+          </option>
+        ))}
+      </select>{" "}
       <button type="button" onClick={() => void reload()}>
         Refresh deliveries
       </button>

@@ -156,6 +156,12 @@ function DeleteWorkspaceDialog({
   onDeleted: () => void;
 }) {
   const inputId = useId();
+  // The Delete button that opened the dialog gets focus back when it is cancelled.
+  const [opener] = useState(() => document.activeElement);
+  const cancel = () => {
+    onClose();
+    if (opener instanceof HTMLElement) opener.focus();
+  };
   const [typed, setTyped] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -178,7 +184,7 @@ function DeleteWorkspaceDialog({
       className="admin__confirm"
       onSubmit={(event) => void run(event)}
       onKeyDown={(event) => {
-        if (event.key === "Escape") onClose();
+        if (event.key === "Escape") cancel();
       }}
     >
       <h2 id={`${inputId}-title`}>Delete workspace {workspace.name}?</h2>
@@ -192,7 +198,7 @@ function DeleteWorkspaceDialog({
       <button type="submit" className="danger" disabled={busy || typed !== workspace.workspace_no}>
         {busy ? "Deleting…" : "Delete workspace"}
       </button>
-      <button type="button" onClick={onClose} disabled={busy}>
+      <button type="button" onClick={cancel} disabled={busy}>
         Cancel
       </button>
       <ErrorLine error={error} />
