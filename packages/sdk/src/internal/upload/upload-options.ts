@@ -59,7 +59,9 @@ export interface UploadOptions extends StoreOptions, StoreTimeOptions {
   ttlSeconds?: number;
   /**
    * Where the multipart session is kept so that an upload can resume after a reload or crash.
-   * Defaults to the client's `sessionStore`; `null` turns resuming off for this upload.
+   * Defaults to the client's `sessionStore`; `null` turns resuming off for this upload. With
+   * createUploadClient, a store that brings the resume code: localStorageSessionStore() or
+   * resumable(store) (a plain one fails the upload with INVALID_ARGUMENT before sending).
    */
   sessionStore?: SessionStore | null;
   /**
