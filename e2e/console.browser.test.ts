@@ -25,6 +25,8 @@ const ARTIFACTS = fileURLToPath(new URL("./.artifacts/console", import.meta.url)
 const BULK_FILES = 205;
 /** The workspace size the grid is built for. */
 const HUGE = 100_000;
+/** How long the page may take to show a list after a change: requests in series (CI runs loaded). */
+const SETTLE = { timeout: 15_000 };
 const require = createRequire(import.meta.url);
 const ADMIN_TOKEN = randomBytes(32).toString("hex");
 const EXPECTED_401 =
@@ -97,7 +99,9 @@ describe("the console in Chromium", () => {
     const grid = page.getByRole("list", { name: "Files" });
     // Newest first by default.
     await grid.getByRole("button", { name: /^bulk-204\.png/ }).waitFor();
-    await expect.poll(() => page.locator(".toolbar__count").textContent()).toBe(`${BULK_FILES + 3} files`);
+    await expect
+      .poll(() => page.locator(".toolbar__count").textContent(), SETTLE)
+      .toBe(`${BULK_FILES + 3} files`);
     // The secret is nowhere the page keeps things: the cookie is HttpOnly, storage is empty.
     expect(await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie])).toEqual([
       0,
@@ -122,13 +126,13 @@ describe("the console in Chromium", () => {
       .getByRole("navigation", { name: "Folders" })
       .getByRole("button", { name: /^holidays/ })
       .click();
-    await expect.poll(() => page.locator(".toolbar__count").textContent()).toBe("3 files");
+    await expect.poll(() => page.locator(".toolbar__count").textContent(), SETTLE).toBe("3 files");
     await grid.getByRole("button", { name: /^<img src=x onerror=alert\(1\)> & co\.png/ }).waitFor();
     expect(await page.locator('.file-grid img[src="x"]').count()).toBe(0);
 
     // Search by name.
     await page.getByLabel("Search by name").fill("harb");
-    await expect.poll(() => page.locator(".toolbar__count").textContent()).toBe("1 file");
+    await expect.poll(() => page.locator(".toolbar__count").textContent(), SETTLE).toBe("1 file");
     const harbour = grid.getByRole("button", { name: /^harbour\.png/ });
     await page.waitForFunction(
       (img) => img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0,
@@ -192,7 +196,7 @@ describe("the console in Chromium", () => {
     expect((await api.files.list({ name: "sunset" })).files).toHaveLength(1);
     await page.getByRole("button", { name: "Delete selected (2)" }).click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
-    await expect.poll(() => page.locator(".toolbar__count").textContent()).toBe("2 files");
+    await expect.poll(() => page.locator(".toolbar__count").textContent(), SETTLE).toBe("2 files");
     expect((await api.files.list({ name: "sunset" })).files).toEqual([]);
     expect((await api.files.list({ name: "uploaded-here" })).files).toEqual([]);
 
@@ -278,7 +282,7 @@ describe("the console in Chromium", () => {
       await route.fulfill({ json: syntheticPage(pageNo, limit, HUGE) });
     });
     await signIn(page, server.keys.private);
-    await expect.poll(() => page.locator(".toolbar__count").textContent()).toBe(`${HUGE} files`);
+    await expect.poll(() => page.locator(".toolbar__count").textContent(), SETTLE).toBe(`${HUGE} files`);
     const grid = page.getByRole("list", { name: "Files" });
     await grid.getByRole("button", { name: /^file-000000\.png/ }).waitFor();
 
