@@ -13,7 +13,7 @@ import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import type { TroveClient } from "@trove/sdk";
-import { createUploadClient } from "@trove/sdk/node";
+import { createAdminClient, createUploadClient } from "@trove/sdk/node";
 import { useChromium } from "@trove/test-support/browser/browser-per-file";
 import { viteBuild } from "@trove/test-support/browser/vite-build";
 import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
@@ -34,6 +34,7 @@ const EXPECTED_400 =
 const ACCESS_KEY = `AKIA${randomBytes(8).toString("hex").toUpperCase()}`;
 const SECRET_KEY = randomBytes(20).toString("base64");
 const ORIGIN_PNG = gradientPng(40, 30);
+const ADMIN_TOKEN = randomBytes(32).toString("hex");
 
 /** Loopback origins: `/site/...` a plain web server, `/bucket/...` a path-style S3 endpoint. */
 interface Origins {
@@ -52,7 +53,16 @@ async function startOrigins(): Promise<Origins> {
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? "/", "http://origin").pathname;
     if (!serve(path, request.headers)) {
-      response.writeHead(404, { "content-type": "text/plain" }).end("not here");
+      // S3's own answer for an absent object under /bucket (the source test asks for one).
+      if (path.startsWith("/bucket/")) {
+        response
+          .writeHead(404, { "content-type": "application/xml" })
+          .end(
+            '<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchKey</Code><Message>none</Message></Error>',
+          );
+        return;
+      }
+      response.writeHead(404, { "content-type": "text/plain" }).end("<b>not here</b>");
       return;
     }
     const body = path.endsWith(".png") ? ORIGIN_PNG : Buffer.from("<p>origin</p>");
@@ -81,12 +91,17 @@ describe("the console's workspace views in Chromium", () => {
     origins = await startOrigins();
     consoleDir = await viteBuild(CONSOLE_APP, {});
     // Loopback is trusted for origin reads here only: the test's origins listen on 127.0.0.1.
-    server = await startServerProcess({ TROVE_CONSOLE_DIR: consoleDir, TROVE_TRUSTED_RANGES: "127.0.0.0/8" });
+    server = await startServerProcess({
+      TROVE_CONSOLE_DIR: consoleDir,
+      TROVE_ADMIN_TOKEN: ADMIN_TOKEN,
+      TROVE_TRUSTED_RANGES: "127.0.0.0/8",
+    });
     api = adminClient(server);
     for (const [name, tags, folder] of [
       ["red-shoe.png", ["shoes", "red"], "catalogue/shoes"],
       ["blue-shoe.png", ["shoes", "blue"], "catalogue/shoes"],
       ["red-hat.png", ["hats", "red"], "catalogue/hats"],
+      ["archived.png", [], "archive/2026"],
       ["loose-1.png", [], undefined],
       ["loose-2.png", [], undefined],
     ] as const) {
@@ -182,6 +197,11 @@ describe("the console's workspace views in Chromium", () => {
       "image_source",
     ]);
 
+    // Test connection: the server tries the base URL; its answer is shown as text.
+    await page.getByRole("button", { name: "Test connection of site-origin" }).click();
+    const tested = page.locator(".source-test").first();
+    await expect.poll(() => tested.textContent()).toMatch(/^Connection OK \(status 200, \d+ ms\)$/);
+
     await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.baseUrl });
     await page.getByRole("button", { name: "Copy the delivery URL of site-origin" }).click();
     const copied = await page.evaluate(() => navigator.clipboard.readText());
@@ -240,6 +260,12 @@ describe("the console's workspace views in Chromium", () => {
     expect(served.status).toBe(200);
     expect(origins.s3Authorizations.at(-1)).toContain(`Credential=${ACCESS_KEY}/`);
     expect(origins.s3Authorizations.at(-1)).toContain("/eu-west-1/s3/");
+    // Test connection signs with the same stored key: the origin's "no such object" proves it.
+    origins.s3Authorizations.length = 0;
+    await page.getByRole("button", { name: "Test connection of bucket-origin" }).click();
+    const tested = page.getByRole("listitem").filter({ hasText: "bucket-origin" }).locator(".source-test");
+    await expect.poll(() => tested.textContent()).toMatch(/^Connection OK/);
+    expect(origins.s3Authorizations.at(-1)).toContain(`Credential=${ACCESS_KEY}/`);
 
     // Delete, with a confirm step (Cancel first: it stays).
     await page.getByRole("button", { name: "Delete bucket-origin" }).click();
@@ -249,6 +275,49 @@ describe("the console's workspace views in Chromium", () => {
     await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
     await page.getByText("Deleted source bucket-origin").waitFor();
     expect((await api.sources.list()).sources.some((source) => source.name === "bucket-origin")).toBe(false);
+  });
+
+  it("shows a failed connection test's status and the origin's message as text", async () => {
+    await api.sources.create({
+      name: "missing-origin",
+      type: "image_source",
+      configuration: { base_url: `${origins.url}/missing` },
+    });
+    const { page } = chrome.tab;
+    await signIn(page, server.keys.private);
+    await page.goto(`${server.baseUrl}/console#/settings/sources`);
+    await page.getByRole("button", { name: "Test connection of missing-origin" }).click();
+    const tested = page.getByRole("listitem").filter({ hasText: "missing-origin" }).locator(".source-test");
+    await expect.poll(() => tested.textContent()).toMatch(/^Connection failed \(status 404, \d+ ms\)/);
+    expect(await tested.locator("b").count()).toBe(0);
+    await api.sources.delete(
+      (await api.sources.list()).sources.find((source) => source.name === "missing-origin")!.id,
+    );
+  });
+
+  it("moves the selected files to a folder picked in the tree, all at once", async () => {
+    const { page } = chrome.tab;
+    await signIn(page, server.keys.private);
+    const grid = page.getByRole("list", { name: "Files" });
+    await grid.getByRole("button", { name: /^loose-1\.png/ }).waitFor();
+    await page.getByRole("checkbox", { name: "Select loose-1.png" }).check();
+    await page.getByRole("checkbox", { name: "Select loose-2.png" }).check();
+    await page.getByRole("button", { name: "Move selected (2) to folder…" }).click();
+    const picker = page.getByRole("region", { name: /^Move 2 files to:/ });
+    await picker.getByRole("button", { name: "archive", exact: true }).click();
+    await picker.getByRole("button", { name: "2026", exact: true }).click();
+    await picker.getByRole("heading", { name: "Move 2 files to: archive/2026" }).waitFor();
+    await screenshots(page, "library-move");
+    await expectNoSeriousAxe(page);
+    await picker.getByRole("button", { name: "Move here (archive/2026)" }).click();
+    await picker.waitFor({ state: "hidden" });
+    const moved = await api.files.list({ path: "archive/2026" });
+    expect(moved.files.map((file) => file.name).sort()).toEqual([
+      "archived.png",
+      "loose-1.png",
+      "loose-2.png",
+    ]);
+    expect(await page.getByRole("button", { name: /^Move selected/ }).count()).toBe(0);
   });
 
   it("shows the server's refusal of a source name with markup as text, and creates nothing", async () => {
@@ -312,6 +381,13 @@ describe("the console's workspace views in Chromium", () => {
   });
 
   it("shows the API's usage figures, a meter against quotas, and a per-day table", async () => {
+    // A files quota (the admin's), so the files total has a meter; storage stays unlimited.
+    await createAdminClient({ baseUrl: server.baseUrl, adminToken: ADMIN_TOKEN }).workspaces.update(
+      workspaceNo,
+      {
+        max_files: 1000,
+      },
+    );
     const { page } = chrome.tab;
     await signIn(page, server.keys.private);
     await page.goto(`${server.baseUrl}/console#/usage`);
@@ -325,6 +401,16 @@ describe("the console's workspace views in Chromium", () => {
     expect(await page.locator("#usage-storage-label + dd [data-value]").getAttribute("data-value")).toBe(
       String(usage.storage_bytes),
     );
+    expect(usage.max_files).toBe(1000);
+    const meter = page.getByRole("meter", { name: "Files" });
+    expect([await meter.getAttribute("value"), await meter.getAttribute("max")]).toEqual([
+      String(usage.files),
+      "1000",
+    ]);
+    expect(await page.locator("#usage-files-label + dd [data-quota]").getAttribute("data-quota")).toBe(
+      "1000",
+    );
+    expect(await page.locator("#usage-storage-label + dd").textContent()).toContain("(no quota)");
     expect(await table.locator("tbody tr").count()).toBe(usage.days.length);
     const newest = usage.days.at(-1)!;
     const firstRow = table.locator("tbody tr").first();

@@ -1,3 +1,4 @@
+import { MAX_FILES_PER_MOVE } from "@trove/schema";
 import type { TroveClient } from "@trove/sdk";
 import { useEffect, useRef, useState } from "react";
 import type { SelectedFolder } from "./folder-tree.js";
@@ -53,9 +54,15 @@ export function BulkMove(props: {
   }, [client, picking, here]);
 
   const run = async () => {
+    const fileNos = [...selected];
+    // One request moves all or nothing, and it takes at most 100 files: more would need several
+    // requests, which could leave the selection half moved.
+    if (fileNos.length > MAX_FILES_PER_MOVE) {
+      setError(`Select at most ${MAX_FILES_PER_MOVE} files to move at once (nothing was moved)`);
+      return;
+    }
     setBusy(true);
     setError(null);
-    const fileNos = [...selected];
     try {
       await props.move(fileNos, here?.folderNo ?? null);
       setPicking(false);

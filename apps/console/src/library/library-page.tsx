@@ -4,6 +4,7 @@ import type { FileListItem, TroveClient } from "@trove/sdk";
 import { useCallback, useMemo, useState } from "react";
 import { DetailsPanel } from "../details/details-panel.js";
 import { BulkDelete } from "./bulk-delete.js";
+import { BulkMove } from "./bulk-move.js";
 import { FileGrid, type ViewMode } from "./file-grid.js";
 import type { FileQuery } from "./file-query.js";
 import { FolderTree, type SelectedFolder } from "./folder-tree.js";
@@ -70,6 +71,15 @@ export function LibraryPage({ client }: { client: TroveClient }) {
             total={pages.total}
           />
           <div className="bulk-actions">
+            <BulkMove
+              client={client}
+              selected={selected}
+              move={(fileNos, folderNo) => client.files.move(fileNos, folderNo)}
+              onMoved={(moved) => {
+                setSelected((before) => new Set([...before].filter((fileNo) => !moved.includes(fileNo))));
+                pages.reload();
+              }}
+            />
             <BulkDelete
               client={client}
               selected={selected}

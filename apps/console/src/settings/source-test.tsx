@@ -1,13 +1,5 @@
-import type { Source } from "@trove/schema";
+import type { Source, SourceTestResult } from "@trove/schema";
 import { useState } from "react";
-
-/** What POST /api/v1/sources/{id}/test answers: the origin's answer, or why there was none. */
-export interface SourceTestResult {
-  ok: boolean;
-  status: number | null;
-  message: string | null;
-  elapsed_ms: number;
-}
 
 /**
  * "Test connection": the server tries the origin with the stored credentials through the same

@@ -6,6 +6,7 @@ import { SourceDelete } from "./source-delete.js";
 import { sourceDeliveryUrl, useAssetsUrl } from "./source-delivery-url.js";
 import { SOURCE_TYPE_LABELS } from "./source-fields.js";
 import { SourceForm } from "./source-form.js";
+import { SourceTest } from "./source-test.js";
 
 /** The API's largest page: a workspace's sources fit one page in practice; more pages are read on. */
 const SOURCES_PAGE = 100;
@@ -100,6 +101,7 @@ export function SourcesPage({ client, workspaceNo }: { client: TroveClient; work
                   >
                     Edit
                   </button>
+                  <SourceTest source={source} test={(sourceId) => client.sources.test(sourceId)} />
                   <SourceDelete
                     client={client}
                     source={source}
