@@ -128,7 +128,8 @@ describe("admin API: webhook deliveries", () => {
     const before = receiver.requests.filter((r) => r.url === "/ok");
     const first = before.find((r) => r.body.includes("b.png"));
     expect(first).toBeDefined();
-    const res = await admin(t, "POST", `${base}/webhook-deliveries/${original.id}/redeliver`);
+    // With an empty JSON body, as the console sends it.
+    const res = await admin(t, "POST", `${base}/webhook-deliveries/${original.id}/redeliver`, {});
     expect(res.statusCode, res.body).toBe(202);
     const created = res.json() as Delivery;
     expect(created.id).not.toBe(original.id);

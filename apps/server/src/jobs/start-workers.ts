@@ -82,7 +82,11 @@ export function createJobRunner({ db, storage, config, log }: JobRunnerDeps): Jo
     WEBHOOK_JOB_KIND,
     createWebhookHandler({
       resolveSecrets: (workspaceId) => signingSecrets(db, config.secretKey, workspaceId),
-      recordResponseStatus: (jobId, status) => recordJobResponseStatus(db, jobId, status),
+      // Bookkeeping only: a failed write must not fail the attempt (that would send it again).
+      recordResponseStatus: (jobId, status) =>
+        recordJobResponseStatus(db, jobId, status).catch((error: unknown) => {
+          log.warn({ err: error, jobId }, "webhook response status not recorded");
+        }),
       trustedRanges: config.trustedRanges,
       timeoutMs: config.webhooks.timeoutMs,
       maxAttempts: config.webhooks.maxAttempts,
