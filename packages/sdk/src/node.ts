@@ -18,6 +18,7 @@ import { type TroveUploadClient, uploadOnlyClient } from "./internal/client/crea
 import { withFilePartBodies } from "./internal/node/file-part-fetch.js";
 import { resolveNodeInput } from "./internal/node/node-upload-input.js";
 import { requestNotSent } from "./internal/request/index.js";
+import { sessionResume } from "./internal/upload/resumable-store.js";
 import { streamInputs } from "./internal/upload/stream-inputs.js";
 import type { UploadInput } from "./internal/upload/upload-input.js";
 
@@ -63,10 +64,12 @@ export function createClient(options: ClientOptions): TroveClient<NodeUploadInpu
 
 export function createUploadClient(options: UploadClientOptions): TroveUploadClient<NodeUploadInput> {
   return uploadOnlyClient(
-    // Node Readables and file paths are read as streams: the Node client always has that code.
+    // Node Readables and file paths are read as streams, and any store (fileSessionStore) resumes:
+    // the Node client always has that code.
     { ...options, streams: streamInputs, fetch: withFilePartBodies(options.fetch) },
     resolveNodeInput,
     requestNotSent,
+    sessionResume,
   );
 }
 

@@ -1,5 +1,6 @@
 import { fetchRequests } from "../request/index.js";
 import { remoteUpload } from "../upload/remote-upload.js";
+import type { SessionResume } from "../upload/resumable-store.js";
 import { resumeOf } from "../upload/resume-of.js";
 import { startUpload } from "../upload/run-upload.js";
 import type { StoredSessionSummary } from "../upload/stored-sessions.js";
@@ -50,8 +51,9 @@ export function uploadOnlyClient<TInput>(
   options: UploadClientOptions,
   resolveInput: InputResolver,
   requestNotSent?: (error: unknown) => boolean,
+  resume?: SessionResume,
 ): TroveUploadClient<TInput> {
-  return uploadClientOf(uploadOnlyContext(options, resolveInput, requestNotSent));
+  return uploadClientOf(uploadOnlyContext(options, resolveInput, requestNotSent, resume));
 }
 
 /** The context of an upload-only client: plain fetch and structural response checks, no zod. */
@@ -59,11 +61,14 @@ export function uploadOnlyContext(
   options: UploadClientOptions,
   resolveInput: InputResolver,
   requestNotSent?: (error: unknown) => boolean,
+  // Node's upload client has the resume code (size does not matter there): any store resumes.
+  resume?: SessionResume,
 ): ClientContext {
   return buildContext(options, {
     requests: fetchRequests,
     schemas: uploadResponseChecks,
     resolveInput,
     requestNotSent,
+    resume,
   });
 }

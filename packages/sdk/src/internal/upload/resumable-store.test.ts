@@ -5,6 +5,7 @@ import { HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
 import { fakeMultipart, memorySessionStore, patternBytes } from "../../../test/support/fake-multipart.js";
 import { testOptions, useMswServer } from "../../../test/support/msw-server.js";
+import * as nodeEntry from "../../node.js";
 import { createUploadClient } from "../client/create-upload-client.js";
 import { ValidationError } from "../errors.js";
 import { localStorageSessionStore } from "./local-storage-session-store.js";
@@ -88,6 +89,29 @@ describe("resuming with createUploadClient", () => {
     // Without a store nothing is kept and the upload goes through.
     await uploadClient().upload(file);
     expect(storage.starts).toHaveLength(1);
+  });
+
+  it("Node's createUploadClient resumes from a plain store (fileSessionStore), as createClient does", async () => {
+    const plain = memorySessionStore();
+    const nodeClient = () =>
+      nodeEntry.createUploadClient({
+        ...testOptions({ multipartThreshold: 1000 }),
+        apiKey: "trove_pk_test",
+        sessionStore: plain,
+      });
+    fakeMultipart(server, {
+      size: SIZE,
+      partSize: PART,
+      onPart: (index) =>
+        index >= 2 ? HttpResponse.json({ success: false, error: "nope" }, { status: 400 }) : undefined,
+    });
+    await expect(nodeClient().upload(file, { concurrency: 1 })).rejects.toBeInstanceOf(ValidationError);
+    server.resetHandlers();
+    expect(plain.entries.size).toBe(1);
+    const second = fakeMultipart(server, { size: SIZE, partSize: PART });
+    await nodeClient().upload(file, { concurrency: 1 });
+    expect(second.starts).toEqual([]);
+    expect(second.puts).toEqual([2, 3, 4]);
   });
 
   it("calls a class-based store through, keeping its `this`", async () => {
