@@ -5,7 +5,9 @@
 // delivery that failed (the receiver, on loopback, answers 500 first) redelivered with the same
 // webhook-id, and named transforms checked by the shared grammar. axe (no serious or critical
 // violation, light and dark) and a screenshot per view under e2e/.artifacts/console-admin/.
-// Every page error fails the test. Runs with TROVE_BROWSER_TESTS=1.
+// Every page error fails the test. Runs with TROVE_BROWSER_TESTS=1, on a PostgreSQL database of
+// its own when TROVE_TEST_DATABASE_URL names a server (as in CI's browser stage; the other console
+// suites run on the embedded PGlite, so the console is driven on both).
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rm } from "node:fs/promises";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
@@ -20,6 +22,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { axeViolations } from "./support/axe.js";
 import { gradientPng } from "./support/png.js";
+import { createTestDatabase, type TestDatabase } from "./support/test-database.js";
 
 const CONSOLE_APP = fileURLToPath(new URL("../apps/console", import.meta.url));
 const ARTIFACTS = fileURLToPath(new URL("./.artifacts/console-admin", import.meta.url));
@@ -35,6 +38,7 @@ interface Received {
 
 describe("the console's admin view in Chromium", () => {
   let server: ServerProcess;
+  let database: TestDatabase | undefined;
   let consoleDir: string;
   let admin: TroveAdminClient;
   let receiver: Server;
@@ -55,7 +59,10 @@ describe("the console's admin view in Chromium", () => {
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
 
     consoleDir = await viteBuild(CONSOLE_APP, {});
+    const postgres = process.env.TROVE_TEST_DATABASE_URL;
+    database = postgres ? createTestDatabase(postgres, "console_admin") : undefined;
     server = await startServerProcess({
+      ...(database ? { DATABASE_URL: database.url } : {}),
       TROVE_CONSOLE_DIR: consoleDir,
       TROVE_ADMIN_TOKEN: ADMIN_TOKEN,
       // Loopback is private: only this test's server may deliver webhooks to its receiver there.
@@ -69,6 +76,7 @@ describe("the console's admin view in Chromium", () => {
   }, 300_000);
   afterAll(async () => {
     await server?.stop();
+    database?.drop();
     await new Promise((resolve) => receiver?.close(resolve));
     if (consoleDir) await rm(consoleDir, { recursive: true, force: true });
   });
