@@ -1,6 +1,6 @@
-import { useMemo, useRef } from "react";
 import { createAdminSessionClient } from "../api/admin-session-client.js";
 import type { ConsoleSession } from "../api/session-api.js";
+import { useSessionClient } from "../api/use-session-client.js";
 import "./admin.css";
 import { useAdminRoute } from "./use-hash-route.js";
 import { WorkspaceView } from "./workspace-view.js";
@@ -14,11 +14,7 @@ export function AdminPage({
   session: ConsoleSession;
   onSessionEnded: () => void;
 }) {
-  // The app passes a new callback on each render; the client is made once per session, so the
-  // views' effects (which depend on it) do not fetch again on every render.
-  const ended = useRef(onSessionEnded);
-  ended.current = onSessionEnded;
-  const api = useMemo(() => createAdminSessionClient(session, () => ended.current()), [session]);
+  const api = useSessionClient(session, onSessionEnded, createAdminSessionClient);
   const route = useAdminRoute();
   return (
     <main className="admin">

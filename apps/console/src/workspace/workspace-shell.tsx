@@ -1,6 +1,7 @@
-import { lazy, Suspense, useEffect, useMemo, useRef } from "react";
+import { lazy, Suspense, useEffect } from "react";
 import type { ConsoleSession } from "../api/session-api.js";
 import { createSessionClient } from "../api/session-client.js";
+import { useSessionClient } from "../api/use-session-client.js";
 import { ROUTE_HASHES, useWorkspaceRoute, type WorkspaceRoute } from "./workspace-route.js";
 
 // Each view is its own chunk: the library's grid and uploader are not loaded to read usage, nor
@@ -33,10 +34,7 @@ export function WorkspaceShell({
   session: ConsoleSession;
   onSessionEnded: () => void;
 }) {
-  // Read through a ref: the client lives as long as the session, whatever the parent re-renders.
-  const ended = useRef(onSessionEnded);
-  ended.current = onSessionEnded;
-  const client = useMemo(() => createSessionClient(session, () => ended.current()), [session]);
+  const client = useSessionClient(session, onSessionEnded, createSessionClient);
   const route = useWorkspaceRoute();
   const inSettings = route.startsWith("settings/");
   useEffect(() => {
