@@ -5,7 +5,8 @@ import type {
 } from "@trove/schema/zod-free";
 import type { ClientContext } from "../client/client-context.js";
 import { completeMultipart, startMultipart } from "./multipart-api.js";
-import { type PartBody, sendPart } from "./send-part.js";
+import type { PartBody } from "./part.js";
+import { sendPart } from "./send-part.js";
 
 /**
  * The multipart endpoints one by one, for callers who run their own part scheduling.

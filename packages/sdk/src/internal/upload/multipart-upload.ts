@@ -9,7 +9,8 @@ import {
 } from "../errors.js";
 import { abortErrorFrom, linkSignals } from "../request/index.js";
 import { abandonMultipart, completeMultipart, startMultipart } from "./multipart-api.js";
-import { type Part, type PartFeed, partFeed } from "./part-feed.js";
+import type { Part, PartFeed } from "./part.js";
+import { partFeed } from "./part-feed.js";
 import type { ProgressTracker } from "./progress-tracker.js";
 import type { SessionResume } from "./resumable-store.js";
 import { sendPart } from "./send-part.js";

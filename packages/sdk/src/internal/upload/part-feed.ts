@@ -1,20 +1,6 @@
 import type { ClientContext } from "../client/client-context.js";
-import type { PartBody } from "./send-part.js";
-import type { StreamInputs } from "./stream-inputs.js";
+import type { PartBody, PartFeed } from "./part.js";
 import type { ResolvedInput } from "./upload-input.js";
-
-export interface Part {
-  index: number;
-  body: PartBody;
-  size: number;
-}
-
-/** Hands out the parts still to send, one at a time; undefined when none is left. */
-export interface PartFeed {
-  next(): Promise<Part | undefined>;
-  /** Releases the input (cancels a stream that was not read to its end). */
-  close(): Promise<void>;
-}
 
 export function partFeed(
   input: ResolvedInput,
@@ -26,7 +12,7 @@ export function partFeed(
 ): PartFeed {
   return input.kind === "stream"
     ? // runUpload refused a stream to a client without the stream code: `streams` is there.
-      (streams as StreamInputs).feed(input.stream, partSize, size, signal)
+      (streams as NonNullable<ClientContext["streams"]>).feed(input.stream, partSize, size, signal)
     : sliceFeed(input, partSize, size, skip);
 }
 

@@ -1,7 +1,6 @@
 import type { ClientContext } from "../client/client-context.js";
 import { retryRequestOf, sendAttempt, sendWithProgress, withRetry } from "../request/index.js";
-
-export type PartBody = Blob | Uint8Array<ArrayBuffer>;
+import type { PartBody } from "./part.js";
 
 export interface SendPartOptions {
   signal?: AbortSignal | undefined;

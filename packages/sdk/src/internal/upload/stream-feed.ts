@@ -1,6 +1,6 @@
 import { invalidArgument } from "../invalid-argument.js";
 import { chunkReader } from "./chunk-reader.js";
-import type { Part, PartFeed } from "./part-feed.js";
+import type { Part, PartFeed } from "./part.js";
 
 /**
  * Streams: read in order, one part_size buffer per part. The engine asks for a part only when a
