@@ -85,7 +85,13 @@ describe("insertFileRow", () => {
       placeholderColor: "#336699",
       placeholderDataUrl: "data:image/webp;base64,AAAA",
     };
-    await t.app.db.file.update({ where: { id: first.id }, data: { ...computed, placeholderAttempts: null } });
+    // The sweep writes every pending row of the content; a new copy then takes it from the first
+    // file with that hash, the row the duplicate check reads (a row found without one would leave
+    // the copy pending, for the sweep to copy from whichever row has one).
+    await t.app.db.file.updateMany({
+      where: { id: { in: [first.id, early.id] } },
+      data: { ...computed, placeholderAttempts: null },
+    });
     const later = { ...newRow("placeholder-later.png", "hash-placeholder"), placeholderPending: true };
     expect((await insertFileRow(t.app.db, later)).file).toMatchObject({
       ...computed,

@@ -14,6 +14,7 @@
 import type { RawQuery } from "../db/direct-sql.js";
 import { type File, Prisma } from "../generated/prisma/client.js";
 import { quotaErrorOf } from "../usage/quota.js";
+import { firstFileWithHash } from "./first-file-with-hash.js";
 
 /** A transaction, Prisma, or the direct path (`app.database.sql`) outside a transaction. */
 export type FileRowDb = RawQuery;
@@ -47,8 +48,9 @@ export interface NewFileRow {
   expiresIn?: number | null;
   /**
    * A raster image, which gets a placeholder (src/placeholders/). A placeholder depends only on
-   * the content, so when a file of the workspace with the same hash already has one, this same
-   * statement copies it into the new row; otherwise it marks the row for the sweep to compute.
+   * the content, so when the file the duplicate check finds (the first of the workspace with the
+   * same hash, ./first-file-with-hash.ts) already has one, this same statement copies it into the
+   * new row; otherwise (that file's own is still being computed) it marks the row for the sweep.
    * Either way placeholders add no round trip to an upload, and a re-upload of known content
    * leaves the sweep nothing to write (an update of a `files` row touches every one of its indexes).
    */
@@ -94,16 +96,17 @@ export async function insertFileRow(
   const [result] = await db.$queryRaw<InsertedRow[]>`
     WITH skip_insert AS (
       SELECT ${unless} AS skip
+    ), same_content AS (${firstFileWithHash(
+      row.workspaceId,
+      row.hash,
+      Prisma.sql`placeholder_thumbhash, placeholder_color, placeholder_data_url`,
+    )}
     ), duplicate AS (
-      SELECT EXISTS (
-        SELECT 1 FROM files WHERE workspace_id = ${row.workspaceId}::uuid AND hash = ${row.hash}
-      ) AS is_duplicate
+      SELECT EXISTS (SELECT 1 FROM same_content) AS is_duplicate
     ), known_placeholder AS (
-      SELECT placeholder_thumbhash, placeholder_color, placeholder_data_url FROM files
+      SELECT placeholder_thumbhash, placeholder_color, placeholder_data_url FROM same_content
        WHERE ${row.placeholderPending === true}::boolean
-         AND workspace_id = ${row.workspaceId}::uuid AND hash = ${row.hash}
          AND placeholder_thumbhash IS NOT NULL AND placeholder_data_url IS NOT NULL
-       LIMIT 1
     ), inserted AS (
       INSERT INTO files (
         id, workspace_id, folder_id, name, path, storage_key, size, mime_type, format, extension,
