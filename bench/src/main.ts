@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import { stopAllChildren } from "@trove/test-support/children";
 import { benchBundleSize } from "./benches/bundle-size.js";
 import { benchConsoleFirstLoad } from "./benches/console-first-load.js";
+import { benchDominantContentUploads } from "./benches/dominant-content-uploads.js";
 import { benchFreshRenders } from "./benches/fresh-renders.js";
 import { benchHeicRender } from "./benches/heic-render.js";
 import { benchImages } from "./benches/images.js";
@@ -146,6 +147,14 @@ const BENCHES: Bench[] = [
     run: benchDistinctSmallUploads,
     failedRows: [
       ["4d", "small uploads whose bytes all differ, with and without the ingest features", "— (reported)"],
+    ],
+  },
+  {
+    number: "4e",
+    title: "small uploads into a workspace one content dominates",
+    run: benchDominantContentUploads,
+    failedRows: [
+      ["4e", "small uploads of distinct bytes into a workspace one content dominates, req/s", "≥ 0.95×"],
     ],
   },
   {

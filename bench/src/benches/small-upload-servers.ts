@@ -1,5 +1,5 @@
 /**
- * What the small-upload benches (4: one image replayed; 4d: every upload distinct) share: the
+ * What the small-upload benches (4: one image replayed; 4d, 4e: every upload distinct) share: the
  * phone-like JPEG, the form POST load, and the trove-server with metadata stripping and
  * placeholders off that each compares the default server with.
  */
@@ -90,4 +90,26 @@ export async function startPlainServer(
       throw new Error(`PATCH workspace ${workspace_no}: ${patched.status} ${await patched.text()}`);
   }
   return server;
+}
+
+/**
+ * A body per request, each with content of its own: the last two entries of the JPEG's first
+ * quantization table (the finest detail, which a photo's compressed data barely uses) hold a
+ * counter, so every upload's hash differs, it still decodes, and stripping keeps the table.
+ */
+export function distinctBodies(body: Buffer): () => Buffer {
+  const dqt = body.indexOf(Buffer.from([0xff, 0xdb]));
+  if (dqt < 0) throw new Error("the bench JPEG has no quantization table");
+  // FF DB, length (2 bytes), precision and table id (1), then 64 one-byte entries (8-bit tables).
+  if ((body[dqt + 4] ?? 0) >> 4 !== 0) throw new Error("the bench JPEG's first table is not 8-bit");
+  const last = dqt + 5 + 62;
+  let counter = 0;
+  return () => {
+    const copy = Buffer.from(body);
+    counter += 1;
+    // Entries are 1..255: never 0, which the format does not allow.
+    copy[last] = 1 + (counter % 255);
+    copy[last + 1] = 1 + (Math.floor(counter / 255) % 255);
+    return copy;
+  };
 }

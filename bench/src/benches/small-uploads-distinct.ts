@@ -13,7 +13,7 @@ import { withPendingPlaceholders } from "../support/pending-placeholders.js";
 import { type BenchResult, fmt, ratioText, verdict } from "../support/report.js";
 import { median } from "../support/stats.js";
 import { startTroveServer } from "../support/trove-server.js";
-import { phoneUpload, postForm, startPlainServer } from "./small-upload-servers.js";
+import { distinctBodies, phoneUpload, postForm, startPlainServer } from "./small-upload-servers.js";
 
 export async function benchDistinctSmallUploads(ctx: BenchContext): Promise<BenchResult> {
   const { form } = await phoneUpload();
@@ -106,25 +106,3 @@ export async function benchDistinctSmallUploads(ctx: BenchContext): Promise<Benc
 
 const cpuSeconds = (measured: Record<string, number>, postgres: number) =>
   (measured.server ?? Number.NaN) + postgres;
-
-/**
- * A body per request, each with content of its own: the last two entries of the JPEG's first
- * quantization table (the finest detail, which a photo's compressed data barely uses) hold a
- * counter, so every upload's hash differs, it still decodes, and stripping keeps the table.
- */
-function distinctBodies(body: Buffer): () => Buffer {
-  const dqt = body.indexOf(Buffer.from([0xff, 0xdb]));
-  if (dqt < 0) throw new Error("the bench JPEG has no quantization table");
-  // FF DB, length (2 bytes), precision and table id (1), then 64 one-byte entries (8-bit tables).
-  if ((body[dqt + 4] ?? 0) >> 4 !== 0) throw new Error("the bench JPEG's first table is not 8-bit");
-  const last = dqt + 5 + 62;
-  let counter = 0;
-  return () => {
-    const copy = Buffer.from(body);
-    counter += 1;
-    // Entries are 1..255: never 0, which the format does not allow.
-    copy[last] = 1 + (counter % 255);
-    copy[last + 1] = 1 + (Math.floor(counter / 255) % 255);
-    return copy;
-  };
-}
