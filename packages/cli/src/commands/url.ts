@@ -11,7 +11,7 @@ interface UrlOptions {
 /**
  * `trove url <fileNo> [transform]`: a file's delivery URL, built by the SDK's client.url (so the
  * same checks and spelling as an app's), with an image or a video transform; `--streaming` the
- * HLS playlist of a video (issue #33; the server renders streams from a later release).
+ * HLS master playlist of a video (the server packages it on the first request: 202 until ready).
  */
 export function registerUrlCommand(program: Command, runtime: Runtime): void {
   program
@@ -25,7 +25,7 @@ export function registerUrlCommand(program: Command, runtime: Runtime): void {
     )
     .option(
       "--streaming <heights>",
-      "the HLS playlist URL of a video with these rendition heights, e.g. 240,360,720 (served from a later release)",
+      "the HLS playlist URL of a video with these rendition heights, e.g. 240,360,720 (202 until the server has packaged it)",
       streamingHeights,
     )
     .action(async (fileNo: string, transform: string | undefined, options: UrlOptions) => {

@@ -80,7 +80,7 @@ export function deliveryUrl(
 /**
  * `{assetsUrl}/{workspace_no}/st_{h}_{h}/{path}/ar-master.m3u8`: the HLS ladder of a stored video
  * with these rendition heights (144..2160, ascending; @trove/schema's parseStreamingLadder). The
- * server does not serve streaming yet (issue #33 parses the form; a later release renders it).
+ * server packages the renditions on the first request (202 with Retry-After until they are ready).
  */
 export function streamingUrl(
   target: DeliveryTarget,
