@@ -9,9 +9,8 @@
 // its own when TROVE_TEST_DATABASE_URL names a server (as in CI's browser stage; the other console
 // suites run on the embedded PGlite, so the console is driven on both).
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rm } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { createAdminClient, createClient, type TroveAdminClient } from "@trove/sdk";
@@ -20,13 +19,12 @@ import { viteBuild } from "@trove/test-support/browser/vite-build";
 import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { axeViolations } from "./support/axe.js";
+import { expectNoSeriousAxe, screenshots } from "./support/console-page-checks.js";
 import { gradientPng } from "./support/png.js";
 import { createTestDatabase, type TestDatabase } from "./support/test-database.js";
 
 const CONSOLE_APP = fileURLToPath(new URL("../apps/console", import.meta.url));
 const ARTIFACTS = fileURLToPath(new URL("./.artifacts/console-admin", import.meta.url));
-const require = createRequire(import.meta.url);
 const ADMIN_TOKEN = randomBytes(32).toString("hex");
 const MARKUP_NAME = "<img src=x onerror=alert(1)> & studio";
 
@@ -141,7 +139,7 @@ describe("the console's admin view in Chromium", () => {
     expect(await page.locator('img[src="x"]').count()).toBe(0);
     expect(await page.getByRole("link", { name: MARKUP_NAME, exact: true }).textContent()).toBe(MARKUP_NAME);
     await expectNoSeriousAxe(page);
-    await screenshots(page, "workspaces");
+    await screenshots(page, ARTIFACTS, "workspaces");
 
     // Into the workspace: its keys, a deep link.
     await page.getByRole("link", { name: MARKUP_NAME, exact: true }).click();
@@ -167,7 +165,7 @@ describe("the console's admin view in Chromium", () => {
     await page.getByText("Copied").waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
     await expectNoSeriousAxe(page);
-    await screenshots(page, "key-created");
+    await screenshots(page, ARTIFACTS, "key-created");
 
     // The key works against the API.
     const client = createClient({ apiKey: key, baseUrl: server.baseUrl });
@@ -213,7 +211,7 @@ describe("the console's admin view in Chromium", () => {
     const saved = await admin.workspaces.get(workspaceNo);
     expect([saved.max_files, saved.max_storage_bytes]).toEqual([1, 2 * 1024 * 1024]);
     await expectNoSeriousAxe(page);
-    await screenshots(page, "settings");
+    await screenshots(page, ARTIFACTS, "settings");
 
     await client.upload(gradientPng(8, 8), { fileName: "first.png" });
     const refused = await client.upload(gradientPng(8, 9), { fileName: "second.png" }).then(
@@ -262,7 +260,7 @@ describe("the console's admin view in Chromium", () => {
     const failed = deliveries.first();
     expect(await failed.locator("td").nth(2).textContent()).toBe("500");
     await expectNoSeriousAxe(page);
-    await screenshots(page, "webhooks");
+    await screenshots(page, ARTIFACTS, "webhooks");
 
     await failed.getByRole("button", { name: /^Redeliver/ }).click();
     await expect.poll(() => received.length, { timeout: 30_000 }).toBe(2);
@@ -341,7 +339,7 @@ describe("the console's admin view in Chromium", () => {
     await page.getByRole("rowheader", { name: "t_thumb" }).waitFor();
     expect((await admin.transforms.list(workspaceNo)).map((named) => named.name)).toEqual(["thumb"]);
     await expectNoSeriousAxe(page);
-    await screenshots(page, "transforms");
+    await screenshots(page, ARTIFACTS, "transforms");
 
     await page.getByRole("button", { name: "Edit t_thumb" }).click();
     await transform.fill("w_40");
@@ -428,27 +426,4 @@ async function tabUntil(page: Page, name: string): Promise<void> {
     if (focused === name) return;
   }
   throw new Error(`Tab never reached ${name}`);
-}
-
-/**
- * axe with no serious or critical violation, in light and in dark. It is injected by CDP
- * evaluation, not a <script> tag: the console's CSP (script-src 'self') refuses inline scripts.
- */
-async function expectNoSeriousAxe(page: Page): Promise<void> {
-  const source = await readFile(require.resolve("axe-core/axe.min.js"), "utf8");
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(source);
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    expect(await axeViolations(page, { impacts: ["serious", "critical"] }), scheme).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-}
-
-/** `<name>-light.png` and `<name>-dark.png`, by prefers-color-scheme. */
-async function screenshots(page: Page, name: string): Promise<void> {
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: `${ARTIFACTS}/${name}-${scheme}.png`, fullPage: true });
-  }
-  await page.emulateMedia({ colorScheme: "light" });
 }

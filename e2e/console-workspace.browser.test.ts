@@ -7,9 +7,8 @@
 // origin reads only because this test's origins are on loopback. Screenshots go to
 // e2e/.artifacts/console-workspace/. Runs with TROVE_BROWSER_TESTS=1.
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rm } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import type { TroveClient } from "@trove/sdk";
@@ -20,10 +19,9 @@ import { type ServerProcess, startServerProcess } from "@trove/test-support/serv
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { adminClient } from "./support/admin-client.js";
-import { axeViolations } from "./support/axe.js";
+import { expectNoSeriousAxe, screenshots } from "./support/console-page-checks.js";
 import { gradientPng } from "./support/png.js";
 
-const require = createRequire(import.meta.url);
 const CONSOLE_APP = fileURLToPath(new URL("../apps/console", import.meta.url));
 const ARTIFACTS = fileURLToPath(new URL("./.artifacts/console-workspace", import.meta.url));
 const EXPECTED_401 =
@@ -210,7 +208,7 @@ describe("the console's workspace views in Chromium", () => {
     expect(served.status).toBe(200);
     expect(Buffer.from(await served.arrayBuffer()).equals(ORIGIN_PNG)).toBe(true);
 
-    await screenshots(page, "sources");
+    await screenshots(page, ARTIFACTS, "sources");
     await expectNoSeriousAxe(page);
   });
 
@@ -307,7 +305,7 @@ describe("the console's workspace views in Chromium", () => {
     await picker.getByRole("button", { name: "archive", exact: true }).click();
     await picker.getByRole("button", { name: "2026", exact: true }).click();
     await picker.getByRole("heading", { name: "Move 2 files to: archive/2026" }).waitFor();
-    await screenshots(page, "library-move");
+    await screenshots(page, ARTIFACTS, "library-move");
     await expectNoSeriousAxe(page);
     await picker.getByRole("button", { name: "Move here (archive/2026)" }).click();
     await picker.waitFor({ state: "hidden" });
@@ -359,7 +357,7 @@ describe("the console's workspace views in Chromium", () => {
     await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.baseUrl });
     await shown.getByRole("button", { name: "Copy the upload token" }).click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
-    await screenshots(page, "upload-token");
+    await screenshots(page, ARTIFACTS, "upload-token");
     await expectNoSeriousAxe(page);
     // Nowhere the page keeps things, and gone after a reload.
     expect(await page.evaluate(() => [localStorage.length, sessionStorage.length])).toEqual([0, 0]);
@@ -427,7 +425,7 @@ describe("the console's workspace views in Chromium", () => {
     ).toBe(usage.days.length);
     await page.getByLabel("Days").selectOption("7");
     await expect.poll(() => table.locator("tbody tr").count()).toBe(7);
-    await screenshots(page, "usage");
+    await screenshots(page, ARTIFACTS, "usage");
     await expectNoSeriousAxe(page);
   });
 
@@ -447,7 +445,7 @@ describe("the console's workspace views in Chromium", () => {
     await page.getByLabel("Search by path").fill("catalogue/hats");
     await expect.poll(() => page.locator(".toolbar__count").textContent()).toBe("1 file");
     await grid.getByRole("button", { name: /^red-hat\.png/ }).waitFor();
-    await screenshots(page, "library-search");
+    await screenshots(page, ARTIFACTS, "library-search");
     await expectNoSeriousAxe(page);
   });
 
@@ -496,24 +494,4 @@ async function tabUntil(
     if (matches(focused)) return;
   }
   throw new Error("the keyboard never reached the element");
-}
-
-/** axe injected by CDP evaluation (the console's CSP refuses inline scripts), light and dark. */
-async function expectNoSeriousAxe(page: Page): Promise<void> {
-  const source = await readFile(require.resolve("axe-core/axe.min.js"), "utf8");
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(source);
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    expect(await axeViolations(page, { impacts: ["serious", "critical"] }), scheme).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-}
-
-/** `<name>-light.png` and `<name>-dark.png`, by prefers-color-scheme. */
-async function screenshots(page: Page, name: string): Promise<void> {
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: `${ARTIFACTS}/${name}-${scheme}.png`, fullPage: true });
-  }
-  await page.emulateMedia({ colorScheme: "light" });
 }

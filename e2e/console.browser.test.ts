@@ -6,8 +6,7 @@
 // (light and dark) under e2e/.artifacts/console/. Every page error, CSP violations included (they
 // are console errors), fails the test. Runs with TROVE_BROWSER_TESTS=1.
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rm } from "node:fs/promises";
-import { createRequire } from "node:module";
+import { mkdir, rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import type { TroveClient } from "@trove/sdk";
 import { useChromium } from "@trove/test-support/browser/browser-per-file";
@@ -16,7 +15,7 @@ import { type ServerProcess, startServerProcess } from "@trove/test-support/serv
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { adminClient } from "./support/admin-client.js";
-import { axeViolations } from "./support/axe.js";
+import { expectNoSeriousAxe, screenshots } from "./support/console-page-checks.js";
 import { gradientPng } from "./support/png.js";
 
 const CONSOLE_APP = fileURLToPath(new URL("../apps/console", import.meta.url));
@@ -27,7 +26,6 @@ const BULK_FILES = 205;
 const HUGE = 100_000;
 /** How long the page may take to show a list after a change: requests in series (CI runs loaded). */
 const SETTLE = { timeout: 15_000 };
-const require = createRequire(import.meta.url);
 const ADMIN_TOKEN = randomBytes(32).toString("hex");
 const EXPECTED_401 =
   "console.error: Failed to load resource: the server responded with a status of 401 (Unauthorized)";
@@ -93,7 +91,7 @@ describe("the console in Chromium", () => {
     const { page } = chrome.tab;
     await page.getByRole("heading", { name: "Sign in" }).waitFor();
     await expectNoSeriousAxe(page);
-    await screenshots(page, "sign-in");
+    await screenshots(page, ARTIFACTS, "sign-in");
 
     await signIn(page, server.keys.private);
     const grid = page.getByRole("list", { name: "Files" });
@@ -138,7 +136,7 @@ describe("the console in Chromium", () => {
       (img) => img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0,
       await harbour.locator("img").elementHandle(),
     );
-    await screenshots(page, "library");
+    await screenshots(page, ARTIFACTS, "library");
     await expectNoSeriousAxe(page);
 
     // Details and the transform playground: a bad transform shows the grammar's message, a good
@@ -169,7 +167,7 @@ describe("the console in Chromium", () => {
     await details.getByRole("button", { name: "Copy the transformed URL" }).click();
     await details.getByText("Copied").waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await preview.getAttribute("src"));
-    await screenshots(page, "details");
+    await screenshots(page, ARTIFACTS, "details");
     // Escape closes the panel and gives focus back to the file's tile.
     await transform.press("Escape");
     await details.waitFor({ state: "hidden" });
@@ -312,29 +310,6 @@ async function signIn(page: Page, secret: string): Promise<void> {
   expect(await field.getAttribute("autocomplete")).toBe("off");
   await field.fill(secret);
   await page.getByRole("button", { name: "Sign in" }).click();
-}
-
-/**
- * axe injected by CDP evaluation, not a <script> tag: the console's CSP (script-src 'self')
- * refuses inline scripts, which is what it is for. With `axe` on window, axeViolations runs it.
- */
-async function expectNoSeriousAxe(page: Page): Promise<void> {
-  const source = await readFile(require.resolve("axe-core/axe.min.js"), "utf8");
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(source);
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    expect(await axeViolations(page, { impacts: ["serious", "critical"] }), scheme).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-}
-
-/** `<name>-light.png` and `<name>-dark.png`, by prefers-color-scheme. */
-async function screenshots(page: Page, name: string): Promise<void> {
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: `${ARTIFACTS}/${name}-${scheme}.png`, fullPage: true });
-  }
-  await page.emulateMedia({ colorScheme: "light" });
 }
 
 /** One page of the list endpoint for a workspace of `total` files named file-000000.png…. */
