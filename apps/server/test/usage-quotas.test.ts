@@ -114,6 +114,33 @@ describe("workspace usage", () => {
     });
     expect(await currentUsage()).toMatchObject({ files: before.files, storage_bytes: before.storage_bytes });
   });
+  it("counts variants written and evicted many to a statement, and not a recorded use", async () => {
+    const file = uploaded(await directUpload(t, { file_name: "batch.bin" }, { content: randomBytes(10) }));
+    const start = (await currentUsage()).storage_bytes;
+    const keys = ["a", "b", "c", "d"].map((k) => `variants/batch/${k}`);
+    // One statement, as the variant store's batches: 100 + 200 + 300 + a row without a size.
+    await t.app.db.$executeRaw`
+      INSERT INTO file_variants (cache_key, file_id, last_used_at, size)
+      SELECT k, ${file.id}::uuid, now(), s
+        FROM unnest(${keys}::text[], ARRAY[100, 200, 300, NULL]::bigint[]) AS v(k, s)`;
+    expect((await currentUsage()).storage_bytes).toBe(start + 600);
+
+    // A recorded use (the store's upsert with the size the row had) counts nothing; a new size
+    // counts its difference, in the same statement.
+    await t.app.db.$executeRaw`
+      INSERT INTO file_variants (cache_key, file_id, last_used_at, size)
+      SELECT k, ${file.id}::uuid, now(), s
+        FROM unnest(${keys.slice(0, 2)}::text[], ARRAY[100, 250]::bigint[]) AS v(k, s)
+      ON CONFLICT (cache_key) DO UPDATE SET last_used_at = EXCLUDED.last_used_at, size = EXCLUDED.size`;
+    expect((await currentUsage()).storage_bytes).toBe(start + 650);
+
+    // An eviction removes several rows in one statement.
+    await t.app.db.$executeRaw`DELETE FROM file_variants WHERE cache_key = ANY(${keys.slice(1)}::text[])`;
+    expect((await currentUsage()).storage_bytes).toBe(start + 100);
+    await t.app.db.$executeRaw`DELETE FROM file_variants WHERE cache_key = ${keys[0]}`;
+    expect((await currentUsage()).storage_bytes).toBe(start);
+  });
+
   it("counts cached origin copies and their variants, and drops them with their source", async () => {
     const before = await currentUsage();
     const source = await t.app.db.source.create({
