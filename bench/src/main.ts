@@ -140,7 +140,10 @@ const BENCHES: Bench[] = [
     number: "4",
     title: "small direct uploads",
     run: benchSmallUploads,
-    failedRows: [["4", "small direct uploads, req/s", "≥ 0.5×"]],
+    failedRows: [
+      ["4", "small direct uploads, req/s", "—"],
+      ["4b", "the same uploads against a baseline that also stores the row, req/s", "≥ 0.7×"],
+    ],
   },
   {
     number: "4",
