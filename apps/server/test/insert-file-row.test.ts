@@ -3,6 +3,7 @@
 // the row out while a webhook endpoint wants it.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureFolderPath } from "../src/folders/ensure-folder-path.js";
 import { createWorkspace } from "../src/keys/workspaces.js";
 import { insertFileRow, type NewFileRow } from "../src/uploads/insert-file-row.js";
 import { uuidV7 } from "../src/uploads/uuid-v7.js";
@@ -63,7 +64,12 @@ describe("insertFileRow", () => {
   it("inserts nothing at a taken path, and flags a duplicate hash of another file", async () => {
     await insertFileRow(t.app.db, newRow("taken.png", "hash-shared"));
     const again = newRow("taken.png", "hash-other");
-    expect(await insertFileRow(t.app.db, again)).toEqual({ file: null, isDuplicate: false, skipped: false });
+    expect(await insertFileRow(t.app.db, again)).toEqual({
+      file: null,
+      isDuplicate: false,
+      skipped: false,
+      folder: null,
+    });
     expect(await t.app.db.file.findUnique({ where: { id: again.id } })).toBeNull();
     const copy = await insertFileRow(t.app.db, newRow("copy.png", "hash-shared"));
     expect(copy.isDuplicate).toBe(true);
@@ -132,12 +138,41 @@ describe("insertFileRow", () => {
         file: null,
         isDuplicate: false,
         skipped: true,
+        folder: null,
       });
       expect(await t.app.db.file.findUnique({ where: { id: during.id } })).toBeNull();
       // Without the condition the same row goes in.
       expect((await insertFileRow(t.app.database.sql, during)).file?.id).toBe(during.id);
     } finally {
       await t.app.db.webhookEndpoint.delete({ where: { id: endpoint.id } });
+    }
+  });
+
+  it("with `inFolder`, files the row in the deepest level of an existing chain and returns that folder", async () => {
+    const deepest = await ensureFolderPath(t.app.db, t.workspace.id, "chain/b/c", null);
+    const row = { ...newRow("chain/b/c/in.png", "hash-in-folder"), name: "in.png" };
+    const inserted = await insertFileRow(t.app.database.sql, row, { inFolder: ["chain", "b", "c"] });
+    expect(inserted).toMatchObject({ skipped: false, folder: deepest });
+    expect(inserted.file).toMatchObject({ folderId: deepest?.id, path: "chain/b/c/in.png" });
+    expect(await t.app.db.file.findUniqueOrThrow({ where: { id: row.id } })).toEqual(inserted.file);
+  });
+
+  it("with `inFolder`, inserts nothing when a level is missing (even the deepest alone existing)", async () => {
+    await ensureFolderPath(t.app.db, t.workspace.id, "gap/b/c", null);
+    // A middle level moved away (as a rename half seen would leave it): the deepest path alone is not enough.
+    await t.app.db.folder.updateMany({
+      where: { workspaceId: t.workspace.id, path: "gap/b" },
+      data: { path: "gap/moved", name: "moved" },
+    });
+    for (const segments of [["gap", "b", "c"], ["nowhere"]]) {
+      const row = { ...newRow(`${segments.join("/")}/x.png`, "hash-gap"), name: "x.png" };
+      expect(await insertFileRow(t.app.database.sql, row, { inFolder: segments })).toEqual({
+        file: null,
+        isDuplicate: false,
+        skipped: true,
+        folder: null,
+      });
+      expect(await t.app.db.file.findUnique({ where: { id: row.id } })).toBeNull();
     }
   });
 });

@@ -2,25 +2,18 @@
 // streaming matters: chunked bodies without Content-Length, answers sent while a refused body is
 // still arriving, and a 200 MiB upload streamed end to end with bounded memory.
 import { createHash } from "node:crypto";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BlockHasher, combineBlockDigests, hashStream } from "../src/content-hash/index.js";
 import { complete, fetchPut, MiB, sha256, start, testBytes } from "./multipart-helpers.js";
-import { createTestApp, type TestApp } from "./support/index.js";
+import { closeListeningTestApp, listeningTestApp, type TestApp } from "./support/index.js";
 
 let t: TestApp;
 let origin: string;
 beforeAll(async () => {
-  t = await createTestApp();
-  await t.app.listen({ port: 0, host: "127.0.0.1" });
-  origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  ({ t, origin } = await listeningTestApp());
 });
 afterAll(async () => {
-  // Every request has finished; drop the client's keep-alive sockets now rather than when the
-  // server's keep-alive timeout ends them (a socket whose response finished just after the
-  // client read its last byte is not idle yet when close() looks).
-  t?.app.server.closeAllConnections();
-  await t?.close();
+  await closeListeningTestApp(t);
 });
 
 /** A ReadableStream of `data` in `chunk`-byte pieces (sent chunked: no Content-Length). */

@@ -25,6 +25,9 @@
  *   first makes the lookup miss, and the requested path is created afresh.
  * - No storage I/O happens here; keep it that way inside the caller's transaction (PGlite runs one
  *   transaction at a time).
+ * - An upload into a folder that already exists does not come here: its insert finds and locks the
+ *   levels the same way in one statement (src/uploads/insert-file-row.ts, `inFolder`), and falls
+ *   back to this when a level is missing. A change to the locking here belongs there too.
  */
 import type { Folder } from "../generated/prisma/client.js";
 import { folderEventData } from "../webhooks/event-data.js";

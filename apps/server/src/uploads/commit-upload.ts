@@ -4,16 +4,19 @@
  * workspace's `file.uploaded` event. Storage I/O is done before this, so the transaction holds only
  * database work (PGlite runs one transaction at a time).
  *
- * A file in the root, with no more work to commit with it, is one statement and no transaction,
- * unless a webhook endpoint wants the upload: then the statement inserts nothing (it decides in
- * its own snapshot) and the file is inserted with its deliveries in the transaction.
+ * A file with no more work to commit with it, in the root or in a folder whose every level
+ * exists, is one statement and no transaction, unless a webhook endpoint wants the upload: then
+ * the statement inserts nothing (it decides in its own snapshot) and the file is inserted with its
+ * deliveries in the transaction. So does a folder upload whose statement finds a level missing:
+ * creating folders emits `folder.created` events, which the transaction path (ensureFolderPath)
+ * owns.
  */
 import { ensureFolderPath } from "../folders/ensure-folder-path.js";
-import { splitFolderPath } from "../folders/folder-path.js";
+import { assertFolderPathFits, splitFolderPath } from "../folders/folder-path.js";
 import { spendUploadToken } from "../keys/upload-tokens.js";
 import { enqueueWebhook, FILE_UPLOADED, fileUploadedEvent } from "../webhooks/delivery.js";
 import { emitWorkspaceEvent, subscribedSql } from "../webhooks/workspace-events.js";
-import { placeFileRow, type UnplacedFileRow } from "./place-file-row.js";
+import { type PlacedFileRow, placeFileRow, type UnplacedFileRow } from "./place-file-row.js";
 import type { RegisteredFile, RegisterFileInput } from "./register-file-input.js";
 import type { DescribedFile } from "./sniff-upload.js";
 import type { UploadDeps } from "./upload-deps.js";
@@ -58,29 +61,33 @@ export async function commitUpload(
   // The uploader's answer, which webhooks of this upload carry too; metrics count the real one.
   const credential = input.credential ?? "private";
 
-  const inRoot = splitFolderPath(input.folder ?? "").length === 0;
-  const alone = inRoot && !input.inTransaction && !input.webhookUrl && !input.uploadTokenId;
+  const segments = splitFolderPath(input.folder ?? "");
+  const alone = !input.inTransaction && !input.webhookUrl && !input.uploadTokenId;
   if (alone) {
+    // The checks ensureFolderPath makes before it creates anything, made here too: a refused
+    // path is refused before any statement, whichever path the upload takes.
+    if (segments.length > 0) assertFolderPathFits(segments.join("/"));
     const placed = await placeFileRow(deps.db, deps.sql ?? deps.db, row, baseName, null, {
       unless: subscribedSql(input.workspaceId, FILE_UPLOADED),
+      ...(segments.length > 0 ? { inFolder: segments } : {}),
     });
     if (placed) {
       const response = toUploadResponse(
         deps,
         input.workspaceNo,
         placed.file,
-        null,
+        placed.folder,
         placed.isDuplicate,
         credential,
       );
-      return { ...placed, folder: null, response, webhook: null };
+      return { ...placed, response, webhook: null };
     }
   }
 
   return deps.db.$transaction(async (tx) => {
     const folder = await ensureFolderPath(tx, input.workspaceId, input.folder ?? "", input.createdBy);
     // Without `unless`, placeFileRow finds a name or throws: never null.
-    const { file, isDuplicate } = (await placeFileRow(tx, tx, row, baseName, folder))!;
+    const { file, isDuplicate } = (await placeFileRow(tx, tx, row, baseName, folder)) as PlacedFileRow;
     // Counted with the row: a refusal here rolls the row back, and the caller removes the objects.
     if (input.uploadTokenId) await spendUploadToken(tx, input.uploadTokenId);
     if (input.inTransaction) await input.inTransaction(tx, file);

@@ -52,8 +52,9 @@
  * name; then, in one transaction, ensure the folder path, check for another file with the same
  * hash (`is_duplicate`) and insert the row (one statement, ./insert-file-row.ts), and enqueue
  * the webhook and the `file.uploaded` deliveries of the workspace's endpoints
- * (src/webhooks/workspace-events.ts). A file in the root with no webhook, no `inTransaction` and
- * no endpoint subscribed to `file.uploaded` needs no transaction: its one statement is the whole
+ * (src/webhooks/workspace-events.ts). A file in the root, or in a folder whose every level
+ * exists (the statement finds and locks them itself), with no webhook, no `inTransaction` and no
+ * endpoint subscribed to `file.uploaded` needs no transaction: its one statement is the whole
  * database work.
  *
  * ## Decisions

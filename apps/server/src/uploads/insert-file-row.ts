@@ -6,13 +6,20 @@
  * With `unless` (whether a webhook endpoint wants the upload), that question is answered in the
  * same statement, and nothing is inserted when the answer is yes.
  *
+ * With `inFolder` (a folder path's segments), the same statement finds the folder chain, locks
+ * every level `FOR SHARE` as `ensureFolderPath` does (src/folders/ensure-folder-path.ts: a
+ * concurrent rename or delete of one of them waits for this insert's commit), and files the row
+ * in the deepest level; when any level is missing it inserts nothing (`skipped`), and the caller
+ * creates the chain in a transaction. An upload into an existing folder then costs what a root
+ * upload costs: one round trip, no transaction (issue #37, bench row 4f).
+ *
  * `ON CONFLICT DO NOTHING` (as `createManyAndReturn({ skipDuplicates: true })` would write it): a
  * taken path must not abort a surrounding transaction. The duplicate check reads the snapshot
  * the insert runs in, so it never sees the new row itself. Raw SQL rather than two Prisma
  * calls: on this path Prisma's query compiler and result mapping cost more CPU than the query.
  */
 import type { RawQuery } from "../db/direct-sql.js";
-import { type File, Prisma } from "../generated/prisma/client.js";
+import { type File, type Folder, Prisma } from "../generated/prisma/client.js";
 import { quotaErrorOf } from "../usage/quota.js";
 import { firstFileWithHash } from "./first-file-with-hash.js";
 
@@ -61,10 +68,8 @@ export interface NewFileRow {
   audioCodec?: string | null;
 }
 
-type InsertedRow = { isDuplicate: boolean; skip: boolean } & (
-  | { [K in keyof File]: File[K] }
-  | { [K in keyof File]: null }
-);
+/** The file's columns (null when nothing was inserted), then the folder's, prefixed `folder.`. */
+type InsertedRow = { isDuplicate: boolean; skip: boolean } & Record<string, unknown>;
 
 const NEVER = Prisma.sql`false`;
 
@@ -75,14 +80,48 @@ export interface InsertFileRowOptions {
    * upload that needs no transaction costs one round trip.
    */
   unless?: Prisma.Sql;
+  /**
+   * The segments of an existing folder path (cleaned and checked: src/folders/folder-path.ts): the
+   * row goes into the deepest folder, whatever `folderId` says, and nothing is inserted when a
+   * level is missing. `path` must already start with the joined segments and a slash.
+   */
+  inFolder?: string[];
 }
 
 export interface InsertedFileRow {
   /** Null when the path was taken, or when `unless` held. */
   file: File | null;
   isDuplicate: boolean;
-  /** Whether `unless` held (nothing was inserted); false without `unless`. */
+  /** Whether `unless` held or a level of `inFolder` was missing (nothing was inserted). */
   skipped: boolean;
+  /** The folder `inFolder` named, found (and locked) by the statement; null without it or if missing. */
+  folder: Folder | null;
+}
+
+/** The folder's columns are prefixed so they do not clash with the file's in the one result row. */
+const FOLDER_PREFIX = "folder.";
+
+const FOLDER_COLUMNS = Prisma.sql`fo.id AS "folder.id", fo.folder_no AS "folder.folderNo",
+  fo.workspace_id AS "folder.workspaceId", fo.parent_id AS "folder.parentId", fo.name AS "folder.name",
+  fo.path AS "folder.path", fo.created_by AS "folder.createdBy", fo.is_active AS "folder.isActive",
+  fo.is_delete AS "folder.isDelete", fo.created_at AS "folder.createdAt", fo.updated_at AS "folder.updatedAt"`;
+
+/**
+ * The CTEs that find and lock the chain of `segments` (every level, like ensureFolderPath), and
+ * `target`, its deepest level when the whole chain exists. The lock re-reads a row a concurrent
+ * rename changed, which then no longer matches its path: the chain is incomplete, and the caller
+ * falls back to the transaction that creates the requested path afresh.
+ */
+function folderChainSql(workspaceId: string, segments: string[]): Prisma.Sql {
+  const levels = segments.map((_, depth) => segments.slice(0, depth + 1).join("/"));
+  return Prisma.sql`chain AS (
+      SELECT * FROM folders
+       WHERE workspace_id = ${workspaceId}::uuid AND path = ANY(${levels}::text[])
+       FOR SHARE
+    ), target AS (
+      SELECT * FROM chain
+       WHERE path = ${levels[levels.length - 1]} AND (SELECT count(*) FROM chain) = ${levels.length}::int
+    ), `;
 }
 
 export async function insertFileRow(
@@ -91,11 +130,17 @@ export async function insertFileRow(
   options: InsertFileRowOptions = {},
 ): Promise<InsertedFileRow> {
   const unless = options.unless ?? NEVER;
+  const inFolder = options.inFolder;
+  const chain = inFolder ? folderChainSql(row.workspaceId, inFolder) : Prisma.empty;
+  const skipWhen = inFolder ? Prisma.sql`(${unless}) OR NOT EXISTS (SELECT 1 FROM target)` : unless;
+  const folderId = inFolder ? Prisma.sql`(SELECT id FROM target)` : Prisma.sql`${row.folderId}::uuid`;
+  const folderColumns = inFolder ? Prisma.sql`, ${FOLDER_COLUMNS}` : Prisma.empty;
+  const folderJoin = inFolder ? Prisma.sql`LEFT JOIN target fo ON true` : Prisma.empty;
   // A quota the insert would pass fails the statement in its trigger (src/usage/quota.ts): a 403
   // that rolls back a surrounding transaction, and tells registerFile to remove the bytes.
   const [result] = await db.$queryRaw<InsertedRow[]>`
-    WITH skip_insert AS (
-      SELECT ${unless} AS skip
+    WITH ${chain}skip_insert AS (
+      SELECT ${skipWhen} AS skip
     ), same_content AS (${firstFileWithHash(
       row.workspaceId,
       row.hash,
@@ -116,7 +161,7 @@ export async function insertFileRow(
         duration, video_codec, audio_codec
       )
       SELECT
-        ${row.id}::uuid, ${row.workspaceId}::uuid, ${row.folderId}::uuid, ${row.name}, ${row.path},
+        ${row.id}::uuid, ${row.workspaceId}::uuid, ${folderId}, ${row.name}, ${row.path},
         ${row.storageKey}, ${row.size}::bigint, ${row.mimeType}, ${row.format}, ${row.extension},
         ${row.width}::int, ${row.height}::int, ${row.orientation}, ${row.hash}, ${row.tags}::text[],
         ${JSON.stringify(row.metadata)}::jsonb, ${row.customId}, ${row.uploadSource},
@@ -140,11 +185,24 @@ export async function insertFileRow(
         placeholder_data_url AS "placeholderDataUrl", placeholder_attempts AS "placeholderAttempts",
         duration, video_codec AS "videoCodec", audio_codec AS "audioCodec"
     )
-    SELECT s.skip, d.is_duplicate AS "isDuplicate", i.*
-    FROM skip_insert s CROSS JOIN duplicate d LEFT JOIN inserted i ON true`.catch((error: unknown) => {
-    throw quotaErrorOf(error) ?? error;
-  });
+    SELECT s.skip, d.is_duplicate AS "isDuplicate", i.*${folderColumns}
+    FROM skip_insert s CROSS JOIN duplicate d LEFT JOIN inserted i ON true ${folderJoin}`.catch(
+    (error: unknown) => {
+      throw quotaErrorOf(error) ?? error;
+    },
+  );
   if (!result) throw new Error("insertFileRow: no result row");
-  const { isDuplicate, skip, ...file } = result;
-  return { file: file.id === null ? null : file, isDuplicate, skipped: skip === true };
+  const { isDuplicate, skip, ...columns } = result;
+  const file: Record<string, unknown> = {};
+  const folder: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(columns)) {
+    if (key.startsWith(FOLDER_PREFIX)) folder[key.slice(FOLDER_PREFIX.length)] = value;
+    else file[key] = value;
+  }
+  return {
+    file: file.id == null ? null : (file as unknown as File),
+    isDuplicate,
+    skipped: skip === true,
+    folder: folder.id == null ? null : (folder as unknown as Folder),
+  };
 }

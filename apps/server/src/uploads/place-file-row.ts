@@ -2,6 +2,8 @@
  * A file row inserted under the first free name of its folder: `cat.jpg`, else the next
  * `cat-n.jpg` above the highest one taken. Never overwrites, never fails on a taken name, and is
  * race-free: the insert skips a taken path (./insert-file-row.ts) and the next candidate is tried.
+ * The folder is one the caller has (in its transaction), or, with `inFolder`, one the insert finds
+ * by path itself (outside a transaction).
  */
 import type { RawQuery } from "../db/direct-sql.js";
 import { badRequest, HttpError } from "../errors/index.js";
@@ -21,10 +23,16 @@ const MAX_COLLISION_SCAN = 10_000;
 /** The row without its place: the folder, the name and the path are chosen here. */
 export type UnplacedFileRow = Omit<NewFileRow, "folderId" | "name" | "path">;
 
+export interface PlacedFileRow {
+  file: File;
+  isDuplicate: boolean;
+  folder: Folder | null;
+}
+
 /**
  * Inserts under the first free name in the folder; `db` is the transaction, if there is one,
  * and `insertDb` what runs the insert (the transaction, or the direct path outside one).
- * Null when `unless` held: nothing was inserted.
+ * Null when `unless` held or a level of `inFolder` was missing: nothing was inserted.
  */
 export async function placeFileRow(
   db: PrismaClient | Tx,
@@ -33,8 +41,9 @@ export async function placeFileRow(
   baseName: string,
   folder: Folder | null,
   options: InsertFileRowOptions = {},
-): Promise<{ file: File; isDuplicate: boolean } | null> {
-  const prefix = folder ? `${folder.path}/` : "";
+): Promise<PlacedFileRow | null> {
+  const folderPath = options.inFolder ? options.inFolder.join("/") : folder?.path;
+  const prefix = folderPath ? `${folderPath}/` : "";
   let name = baseName;
   for (let attempt = 0; attempt < MAX_NAME_ATTEMPTS; attempt++) {
     const path = `${prefix}${name}`;
@@ -45,7 +54,9 @@ export async function placeFileRow(
       options,
     );
     if (inserted.skipped) return null;
-    if (inserted.file) return { file: inserted.file, isDuplicate: inserted.isDuplicate };
+    if (inserted.file) {
+      return { file: inserted.file, isDuplicate: inserted.isDuplicate, folder: inserted.folder ?? folder };
+    }
     name = await nextFreeName(db, row.workspaceId, prefix, baseName);
   }
   throw new HttpError(409, `Could not find a free name for "${baseName}" in this folder`);
