@@ -10,6 +10,8 @@
  * (children/bare-whole-put.ts), its server plain JavaScript without the tsx loader, and before
  * each upload, on both sides, the disk is settled (sync: no earlier upload's dirty pages are
  * written back during the next) with the source file read into the page cache once before.
+ * The SDK runs from a process of its own too (children/sdk-default-upload.ts), as a user's
+ * program would, rather than in the bench process.
  */
 import { createReadStream } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -30,7 +32,7 @@ export async function benchUploadFsWhole(ctx: BenchContext): Promise<BenchResult
   const size = GiB;
   const path = await ctx.scratch.bytesFile(size);
   const server = await ctx.fsServer();
-  const { client, partSize, completeMs } = troveClient(server);
+  const { client } = troveClient(server);
   const bareDir = await mkdtemp(join(tmpdir(), "trove-bench-whole-"));
   const bare = await startPlainListeningScript("baselines/bare-put-server.ts", [bareDir], bareDir);
   /** One PUT from the client's own process; its time is measured there, process start excluded. */
@@ -40,6 +42,17 @@ export async function benchUploadFsWhole(ctx: BenchContext): Promise<BenchResult
       source,
       String(bytes),
     ]);
+  /** The SDK's default upload from a process of its own, timed there like the baseline. */
+  const troveUpload = (source: string) =>
+    runJsonScript<{
+      ms: number;
+      size: number;
+      fileNo: string;
+      cpuSeconds: number;
+      partSize: number | null;
+      completeMs: number | null;
+    }>("children/sdk-default-upload.ts", [server.baseUrl, server.keys.private, server.assetsUrl, source]);
+  let part: number | null = null;
   const trove: number[] = [];
   const baseline: number[] = [];
   const troveCpu: Array<Record<string, number>> = [];
@@ -48,8 +61,7 @@ export async function benchUploadFsWhole(ctx: BenchContext): Promise<BenchResult
   try {
     // One small unmeasured upload each (JIT, lazy imports).
     const warmPath = await ctx.scratch.bytesFile(32 * MiB);
-    const warm = await client.upload(warmPath, { fileName: "warm.bin" });
-    await client.files.delete(warm.file_no);
+    await client.files.delete((await troveUpload(warmPath)).fileNo);
     await bareDelete(bare.baseUrl, (await bareUpload(warmPath, 32 * MiB)).id);
     // The same page-cache state for both sides: the source cached and clean, nothing dirty.
     await pipeline(
@@ -62,13 +74,14 @@ export async function benchUploadFsWhole(ctx: BenchContext): Promise<BenchResult
     for (let run = 0; run < ctx.runs; run += 1) {
       await settleDisk();
       let meter = cpuMeter({ server: server.pid });
-      const started = performance.now();
-      const file = await client.upload(path, { fileName: `whole-${run}.bin` });
-      trove.push(performance.now() - started);
-      troveCpu.push(meter.stop());
+      const file = await troveUpload(path);
+      trove.push(file.ms);
+      // The client is the child, not this process.
+      troveCpu.push({ ...meter.stop(), client: file.cpuSeconds });
       if (file.size !== size) throw new Error(`Trove stored ${file.size} bytes, expected ${size}`);
-      await client.files.delete(file.file_no);
-      completes.push(completeMs() ?? Number.NaN);
+      await client.files.delete(file.fileNo);
+      completes.push(file.completeMs ?? Number.NaN);
+      part = file.partSize;
 
       await settleDisk();
       meter = cpuMeter({ server: bare.child.pid });
@@ -89,7 +102,6 @@ export async function benchUploadFsWhole(ctx: BenchContext): Promise<BenchResult
       median(samples.map((s) => (s[name] ?? Number.NaN) / (size / GiB)));
     const cpuLine = (samples: Array<Record<string, number>>) =>
       `client ${fmt(perGiB(samples, "client"), 2)} CPU-s/GiB, server ${fmt(perGiB(samples, "server"), 2)} CPU-s/GiB`;
-    const part = partSize();
     return {
       rows: [
         {
@@ -105,8 +117,8 @@ export async function benchUploadFsWhole(ctx: BenchContext): Promise<BenchResult
       notes: [
         [
           `**1b. Large upload against one bare PUT.** ${size / MiB} MiB of incompressible bytes from a file in the ` +
-            `page cache. Trove: \`createClient(...).upload(path)\` with the SDK's defaults (the server chose parts of ` +
-            `${part === undefined ? "?" : fmt(part / MiB, 0)} MiB at start); baseline: one node:http PUT of the file ` +
+            `page cache. Trove: \`createClient(...).upload(path)\` with the SDK's defaults, from a client process of its own (the server chose parts of ` +
+            `${part === null ? "?" : fmt(part / MiB, 0)} MiB at start); baseline: one node:http PUT of the file ` +
             "(`pipeline` from `fs.createReadStream`) from a client process of its own, that a bare server (plain " +
             "JavaScript, no tsx) pipes into a new file and fsyncs. Before each upload the disk is settled (sync), " +
             `the source read into the page cache once before all. ${trove.length} pair(s), alternating.`,
