@@ -23,6 +23,7 @@ import { benchLayerRenders } from "./benches/layer-renders.js";
 import { benchListFiles } from "./benches/list-files.js";
 import { benchListScale } from "./benches/list-scale.js";
 import { benchMemory } from "./benches/memory.js";
+import { benchSignedUrlMint } from "./benches/signed-url-mint.js";
 import { benchSmallUploads } from "./benches/small-uploads.js";
 import { benchDistinctSmallUploads } from "./benches/small-uploads-distinct.js";
 import { benchFolderSmallUploads } from "./benches/small-uploads-folder.js";
@@ -200,6 +201,15 @@ const BENCHES: Bench[] = [
       ["9c", "list files page 1 at 1,000,000 files vs 10,000, p50 ms", "≤ 1.2×"],
       ["9d", "list root folders with totals, 8 clients, req/s", "≥ 0.8×"],
       ["9f", "list root folders with totals at 1,000,000 files vs 10,000, p50 ms", "≤ 1.2×"],
+    ],
+  },
+  {
+    number: "16",
+    title: "minting signed URLs",
+    run: benchSignedUrlMint,
+    failedRows: [
+      ["16a", "signed URLs minted for random files, 8 clients, mints/s", "≥ 0.8×"],
+      ["16b", "signed URLs minted for random files, 1 client, mints/s", "— (reported)"],
     ],
   },
 ];

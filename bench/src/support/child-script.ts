@@ -1,9 +1,13 @@
 /**
  * Runs one of bench/src's own scripts in a child process: `startListeningScript` for a server
- * (waits for "listening <port>"), `runJsonScript` for a client that prints one JSON line last.
+ * (waits for "listening <port>"; `startPlainListeningScript` without tsx), `runJsonScript` for a
+ * client that prints one JSON line last.
  */
+import { readFileSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Child, spawnChild } from "@trove/test-support/children";
+import { transform } from "esbuild";
 import { BENCH_DIR } from "./trove-server.js";
 
 export function benchScript(relative: string): string {
@@ -22,6 +26,35 @@ export async function startListeningScript(
       cwd: BENCH_DIR,
     },
   );
+  return listeningChild(child, relative);
+}
+
+/**
+ * The same for a baseline server run as plain JavaScript, without tsx: esbuild strips the types
+ * of the script (a single file importing only Node's modules) into a temporary `.mjs`, so no
+ * loader thread or source-map hook runs beside the server it measures.
+ */
+export async function startPlainListeningScript(
+  relative: string,
+  args: string[],
+  outDir: string,
+): Promise<{ child: Child; port: number; baseUrl: string }> {
+  const source = benchScript(relative);
+  const { code } = await transform(readFileSync(source, "utf8"), {
+    loader: "ts",
+    format: "esm",
+    platform: "node",
+    target: "node20",
+  });
+  const plain = join(outDir, `${basename(source, ".ts")}.mjs`);
+  writeFileSync(plain, code);
+  return listeningChild(spawnChild(process.execPath, [plain, ...args], { cwd: BENCH_DIR }), relative);
+}
+
+async function listeningChild(
+  child: Child,
+  relative: string,
+): Promise<{ child: Child; port: number; baseUrl: string }> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     const match = /listening (\d+)/.exec(child.output());

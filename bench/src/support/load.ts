@@ -17,6 +17,8 @@ export async function runLoad(options: {
   body?: Buffer;
   /** A body per request instead of `body` (e.g. each with content of its own). */
   nextBody?: () => Buffer;
+  /** A path (and query) per request instead of the URL's (e.g. a random file's). */
+  nextPath?: () => string;
   connections: number;
   durationSeconds: number;
 }): Promise<LoadResult> {
@@ -25,11 +27,15 @@ export async function runLoad(options: {
     method: options.method ?? "GET",
     headers: options.headers ?? {},
     ...(options.body ? { body: options.body } : {}),
-    ...(options.nextBody
+    ...(options.nextBody || options.nextPath
       ? {
           requests: [
             {
-              setupRequest: (request: autocannon.Request) => ({ ...request, body: options.nextBody?.() }),
+              setupRequest: (request: autocannon.Request) => ({
+                ...request,
+                ...(options.nextBody ? { body: options.nextBody() } : {}),
+                ...(options.nextPath ? { path: options.nextPath() } : {}),
+              }),
             },
           ],
         }

@@ -14,7 +14,7 @@ export interface ObservedClient {
 }
 
 export function troveClient(
-  server: TroveServer,
+  server: Pick<TroveServer, "baseUrl" | "assetsUrl" | "keys">,
   key: "private" | "public" = "private",
   { uploadTimeout = 180_000 }: { uploadTimeout?: number } = {},
 ): ObservedClient {

@@ -6,6 +6,7 @@ export * from "./file-counts.js";
 export * from "./file-name.js";
 export * from "./file-service.js";
 export * from "./file-urls.js";
+export * from "./find-file-to-sign.js";
 export * from "./list-files.js";
 export * from "./move-files.js";
 export * from "./serialize-file.js";

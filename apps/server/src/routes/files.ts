@@ -27,6 +27,7 @@ import { parseFileNo } from "../errors/params.js";
 import {
   deleteFile,
   findFileDetails,
+  findFileToSign,
   listFiles,
   moveFiles,
   renameFile,
@@ -128,7 +129,7 @@ export const fileRoutes: FastifyPluginAsync = async (app) => {
   registerEndpoint(app, "createSignedUrl", async (request) => {
     const { body } = request;
     const fileNo = parseFileNo(request.params.fileNo);
-    const file = await findFileDetails(app.db, request.auth.workspaceId, fileNo);
+    const file = await findFileToSign(app.database.sql, request.auth.workspaceId, fileNo);
     const expiresAt = new Date(Date.now() + (body.expires_in ?? DEFAULT_SIGNED_URL_EXPIRES_IN) * 1000);
     // Signed in canonical form: the delivery host checks the canonical transform of the URL. A
     // streaming ladder is signed as written and names the HLS master (src/video/stream-path.ts).
