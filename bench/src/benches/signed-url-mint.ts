@@ -15,7 +15,7 @@ import pg from "pg";
 import { startListeningScript } from "../support/child-script.js";
 import type { BenchContext } from "../support/context.js";
 import { cpuMeter } from "../support/cpu-time.js";
-import { databaseBackendsCpu } from "../support/database-backends-cpu.js";
+import { databaseCpuMeter } from "../support/database-cpu.js";
 import { type LoadResult, runLoad } from "../support/load.js";
 import { profileBaselineScript, profileTroveServer } from "../support/profile-server.js";
 import { type BenchResult, fmt, type Row, ratioText, verdict } from "../support/report.js";
@@ -58,6 +58,8 @@ export async function benchSignedUrlMint(ctx: BenchContext): Promise<BenchResult
   const db = new pg.Client({ connectionString: url });
   db.on("error", () => {});
   await db.connect();
+  const backends = await databaseCpuMeter(url);
+  if (!backends) throw new Error("bench 16 needs PostgreSQL");
   let bare: Awaited<ReturnType<typeof startListeningScript>> | undefined;
   try {
     // The workspace the dev seed made for the server's private key.
@@ -106,10 +108,10 @@ export async function benchSignedUrlMint(ctx: BenchContext): Promise<BenchResult
       for (let run = 0; run < ctx.runs; run += 1) {
         for (const side of sides) {
           const meter = cpuMeter({ server: side.pid });
-          const backends = await databaseBackendsCpu(db);
-          const load = await mint(side.baseUrl, connections, seconds);
+          const { result: load, seconds: postgres } = await backends.measure(() =>
+            mint(side.baseUrl, connections, seconds),
+          );
           const cpu = meter.stop();
-          const postgres = backends.stop();
           const key = `${side.label} ${connections}`;
           runs[key] = [
             ...(runs[key] ?? []),
@@ -200,6 +202,7 @@ export async function benchSignedUrlMint(ctx: BenchContext): Promise<BenchResult
   } finally {
     await bare?.child.stop().catch(() => {});
     await db.end().catch(() => {});
+    await backends.close().catch(() => {});
     await server.stop().catch(() => {});
   }
 }
