@@ -3,7 +3,7 @@
 // entry, with clients whose upload() also takes a file path (or file: URL) and a Node Readable,
 // and a SessionStore in a file; both clients send a POST again when the connection was refused,
 // send the parts of a file path without a copy held for redirects (file-part-fetch.ts), and stream
-// a direct upload's form body from its file, never held whole (direct-form-body.ts).
+// a direct upload's form body from its file, never held whole (send-direct-upload.ts).
 // Only this entry imports `node:*`, so browser bundles of the other entries never see it.
 // createAdminClient (the admin API, with the server's admin token) is here and only here: the
 // token is a server secret, so no browser entry carries the client that sends it.
@@ -16,7 +16,6 @@ import {
 import type { ClientOptions, UploadClientOptions } from "./internal/client/client-options.js";
 import { fullClient, type TroveClient } from "./internal/client/create-client.js";
 import { type TroveUploadClient, uploadOnlyClient } from "./internal/client/create-upload-client.js";
-import { directFormBody } from "./internal/node/direct-form-body.js";
 import { withFilePartBodies } from "./internal/node/file-part-fetch.js";
 import { resolveNodeInput } from "./internal/node/node-upload-input.js";
 import { requestNotSent } from "./internal/request/index.js";
@@ -61,7 +60,6 @@ export function createClient(options: ClientOptions): TroveClient<NodeUploadInpu
     { ...options, fetch: withFilePartBodies(options.fetch) },
     resolveNodeInput,
     requestNotSent,
-    directFormBody,
   );
 }
 
@@ -73,7 +71,6 @@ export function createUploadClient(options: UploadClientOptions): TroveUploadCli
     resolveNodeInput,
     requestNotSent,
     sessionResume,
-    directFormBody,
   );
 }
 

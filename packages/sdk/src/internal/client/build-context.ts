@@ -1,6 +1,5 @@
 import { invalidArgument } from "../invalid-argument.js";
 import type { ApiRequests, RequestSettings, UploadSchemas } from "../request/index.js";
-import type { DirectFormBody } from "../upload/direct-upload.js";
 import type { SessionResume } from "../upload/resumable-store.js";
 import type { StreamInputs } from "../upload/stream-inputs.js";
 import type { InputResolver } from "../upload/upload-input.js";
@@ -30,8 +29,6 @@ export interface ClientParts {
   resume?: SessionResume | undefined;
   /** createClient's: it reads ReadableStreams (and Node Readables) without being asked. */
   streams?: StreamInputs | undefined;
-  /** Node's clients': the direct upload's body streamed from the file (node/direct-form-body.ts). */
-  directFormBody?: DirectFormBody | undefined;
 }
 
 /**
@@ -76,7 +73,6 @@ export function buildContext(options: UploadClientOptions, parts: ClientParts): 
     sessionStore: options.sessionStore,
     resume: parts.resume,
     streams: options.streams ?? parts.streams,
-    directFormBody: parts.directFormBody,
   };
 }
 

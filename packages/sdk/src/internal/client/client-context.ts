@@ -1,5 +1,4 @@
 import type { ApiClient, RequestSettings, UploadSchemas } from "../request/index.js";
-import type { DirectFormBody } from "../upload/direct-upload.js";
 import type { SessionResume } from "../upload/resumable-store.js";
 import type { SessionStore } from "../upload/session-store.js";
 import type { StreamInputs } from "../upload/stream-inputs.js";
@@ -18,6 +17,4 @@ export interface ClientContext extends RequestSettings, ApiClient {
   readonly streams: StreamInputs | undefined;
   readonly schemas: UploadSchemas;
   readonly resolveInput: InputResolver;
-  /** Node's: direct uploads stream their form body from the file; elsewhere fetch encodes a FormData. */
-  readonly directFormBody: DirectFormBody | undefined;
 }

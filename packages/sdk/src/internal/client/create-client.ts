@@ -21,7 +21,6 @@ import { type FoldersResource, foldersResource } from "../resources/folders.js";
 import { type SourcesResource, sourcesResource } from "../resources/sources.js";
 import { type UploadTokensResource, uploadTokensResource } from "../resources/upload-tokens.js";
 import { type UsageResource, usageResource } from "../resources/usage.js";
-import type { DirectFormBody } from "../upload/direct-upload.js";
 import { type MultipartResource, multipartResource } from "../upload/multipart-resource.js";
 import { sessionResume } from "../upload/resumable-store.js";
 import { streamInputs } from "../upload/stream-inputs.js";
@@ -107,7 +106,6 @@ export function fullClient<TInput>(
   options: ClientOptions,
   resolveInput: InputResolver,
   requestNotSent?: (error: unknown) => boolean,
-  directFormBody?: DirectFormBody,
 ): TroveClient<TInput> {
   const engine: KyRequestsOptions = { newRequestId: requestIdMaker() };
   return clientOf(
@@ -118,7 +116,6 @@ export function fullClient<TInput>(
       requestNotSent,
       resume: sessionResume,
       streams: streamInputs,
-      directFormBody,
     }),
     { assetsUrl: options.assetsUrl, workspaceNo: options.workspaceNo },
   );

@@ -1,5 +1,4 @@
 import { fetchRequests } from "../request/index.js";
-import type { DirectFormBody } from "../upload/direct-upload.js";
 import { remoteUpload } from "../upload/remote-upload.js";
 import type { SessionResume } from "../upload/resumable-store.js";
 import { resumeOf } from "../upload/resume-of.js";
@@ -53,9 +52,8 @@ export function uploadOnlyClient<TInput>(
   resolveInput: InputResolver,
   requestNotSent?: (error: unknown) => boolean,
   resume?: SessionResume,
-  directFormBody?: DirectFormBody,
 ): TroveUploadClient<TInput> {
-  return uploadClientOf(uploadOnlyContext(options, resolveInput, requestNotSent, resume, directFormBody));
+  return uploadClientOf(uploadOnlyContext(options, resolveInput, requestNotSent, resume));
 }
 
 /** The context of an upload-only client: plain fetch and structural response checks, no zod. */
@@ -65,7 +63,6 @@ export function uploadOnlyContext(
   requestNotSent?: (error: unknown) => boolean,
   // Node's upload client has the resume code (size does not matter there): any store resumes.
   resume?: SessionResume,
-  directFormBody?: DirectFormBody,
 ): ClientContext {
   return buildContext(options, {
     requests: fetchRequests,
@@ -73,6 +70,5 @@ export function uploadOnlyContext(
     resolveInput,
     requestNotSent,
     resume,
-    directFormBody,
   });
 }

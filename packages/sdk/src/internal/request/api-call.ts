@@ -1,7 +1,6 @@
 import { InvalidResponseError, type TroveError } from "../errors.js";
 import type { HttpAnswer } from "./http-answer.js";
 import type { RetryPolicy } from "./retry-policy.js";
-import type { StreamedBody } from "./streamed-body.js";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 export type QueryValue = string | number | boolean | undefined;
@@ -13,8 +12,6 @@ export interface ApiCall {
   query?: Record<string, QueryValue> | undefined;
   json?: unknown;
   form?: FormData | undefined;
-  /** A body streamed from its source (Node's direct upload) instead of `form`: see streamed-body.ts. */
-  stream?: StreamedBody | undefined;
   signal?: AbortSignal | undefined;
   /** Per attempt, in ms; defaults to the client's `timeout`. */
   timeout?: number | undefined;

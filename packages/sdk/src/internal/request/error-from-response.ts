@@ -19,12 +19,7 @@ import { parseRetryAfter } from "./retry-after.js";
 type ErrorClass = new (message: string, init: TroveErrorInit) => TroveError;
 
 // Short because every byte counts in the upload bundle; the code and the README say the rest.
-const REDIRECT_REFUSED = "The API key is never sent after a redirect";
-
-/** A redirect the key did not follow; `status` undefined where fetch refused it without an answer. */
-export function redirectRefused(status: number | undefined): TroveError {
-  return new TroveError(REDIRECT_REFUSED, { code: "REDIRECT_REFUSED", status });
-}
+export const REDIRECT_REFUSED = "The API key is never sent after a redirect";
 
 /**
  * Turns any non-2xx response into the TroveError subclass for its status (a redirect into
@@ -39,7 +34,7 @@ export async function errorFromResponse(response: HttpAnswer): Promise<TroveErro
   const text = await response.text().catch(() => "");
   // Not ok and below 400: a 3xx, or a browser's opaque redirect (status 0), which the transports
   // do not follow (both send the key). Not retried: the next attempt would be redirected too.
-  if (status < 400) return redirectRefused(status);
+  if (status < 400) return new TroveError(REDIRECT_REFUSED, { code: "REDIRECT_REFUSED", status });
   const body = parseJsonOrText(text);
   const envelope = isRecord(body) ? body : {};
   const ErrorFor = CLASS_BY_STATUS[status] ?? (status >= 500 ? ServerError : TroveError);

@@ -2,7 +2,6 @@ import type { ApiCall, ApiRequests, RequestSettings } from "./api-call.js";
 import { readSuccess } from "./api-call.js";
 import { retryRequestOf } from "./retry-policy.js";
 import { sendAttempt } from "./send-attempt.js";
-import { sendStreamed } from "./streamed-body.js";
 import { withRetry } from "./with-retry.js";
 
 /**
@@ -12,23 +11,19 @@ import { withRetry } from "./with-retry.js";
  */
 export function fetchRequests(settings: RequestSettings): ApiRequests {
   return (call, key) =>
-    call.stream
-      ? sendStreamed(settings, { ...call, stream: call.stream }, apiUrl(settings.baseUrl, call), {
-          "x-api-key": key,
-        })
-      : withRetry(
-          () =>
-            sendAttempt(
-              settings,
-              call.signal,
-              call.timeout ?? settings.timeout,
-              (signal) => send(settings, call, key, signal),
-              readSuccess,
-            ),
-          retryRequestOf(call.method),
-          settings.retry,
+    withRetry(
+      () =>
+        sendAttempt(
+          settings,
           call.signal,
-        );
+          call.timeout ?? settings.timeout,
+          (signal) => send(settings, call, key, signal),
+          readSuccess,
+        ),
+      retryRequestOf(call.method),
+      settings.retry,
+      call.signal,
+    );
 }
 
 function send(settings: RequestSettings, call: ApiCall, key: string, signal: AbortSignal): Promise<Response> {
@@ -44,7 +39,7 @@ function send(settings: RequestSettings, call: ApiCall, key: string, signal: Abo
 }
 
 /** `baseUrl` + the call's path + its query string, undefined values left out. */
-export function apiUrl(baseUrl: string, call: Pick<ApiCall, "path" | "query">): string {
+function apiUrl(baseUrl: string, call: Pick<ApiCall, "path" | "query">): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(call.query ?? {}))
     if (value !== undefined) params.set(key, String(value));

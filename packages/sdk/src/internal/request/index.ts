@@ -9,8 +9,6 @@
  * - fetch-requests.ts: createUploadClient's minimal transport, plain fetch with send-attempt.ts
  *   and with-retry.ts, kept apart so the upload entry ships no ky; parts use the same two, with
  *   XMLHttpRequest (xhr-transport.ts) for byte progress.
- * - streamed-body.ts: a call whose body is streamed from its source and read again per attempt
- *   (Node's direct upload), sent by either engine without a Request clone holding the body.
  * - retry-policy.ts: the one retry rule and the one backoff; ky's retry and with-retry.ts both
  *   only ask it.
  * - error-from-response.ts: any non-2xx as its TroveError; error-from-failure.ts: anything an
@@ -36,6 +34,5 @@ export { parseResponse, type ResponseSchema, type UploadSchemas } from "./respon
 export { type RetryPolicy, retryRequestOf } from "./retry-policy.js";
 export { sendAttempt } from "./send-attempt.js";
 export { abortErrorFrom, linkSignals } from "./signals.js";
-export type { StreamedBody } from "./streamed-body.js";
 export { withRetry } from "./with-retry.js";
 export { sendWithProgress } from "./xhr-transport.js";

@@ -4,9 +4,7 @@ import type { ApiRequests, RequestSettings } from "./api-call.js";
 import { readSuccess } from "./api-call.js";
 import { errorFromFailure } from "./error-from-failure.js";
 import { errorFromResponse } from "./error-from-response.js";
-import { apiUrl } from "./fetch-requests.js";
 import { type RetryPolicy, type RetryRequest, retryDelay, retryRequestOf } from "./retry-policy.js";
-import { sendStreamed } from "./streamed-body.js";
 
 export interface KyRequestsOptions {
   /**
@@ -41,8 +39,6 @@ interface CallContext {
  * - `retry` is driven by retry-policy.ts alone (kyRetry below): which failures are sent again,
  *   how often, and the wait, the server's (`retryAfterSeconds`, `Retry-After`) or the backoff.
  * - `redirect: "manual"`: the key never follows a redirect; a 3xx is REDIRECT_REFUSED.
- * - A call with a streamed body (Node's direct upload) goes by streamed-body.ts instead, with the
- *   same headers, retry policy and errors.
  */
 export function kyRequests(settings: RequestSettings, options: KyRequestsOptions = {}): ApiRequests {
   const bearer = options.keyHeader === "bearer";
@@ -71,13 +67,6 @@ export function kyRequests(settings: RequestSettings, options: KyRequestsOptions
     const asTroveError = (error: unknown): TroveError =>
       errorFromFailure(settings, error, call.signal, error instanceof KyTimeoutError, timeout);
     const context: CallContext = { key, requestId: options.newRequestId?.() };
-    // Not through ky: it would clone the Request, and with it the body, for its retries.
-    if (call.stream) {
-      return sendStreamed(settings, { ...call, stream: call.stream }, apiUrl(settings.baseUrl, call), {
-        ...(bearer ? { authorization: `Bearer ${key}` } : { "x-api-key": key }),
-        ...(context.requestId && { "x-request-id": context.requestId }),
-      });
-    }
     try {
       const response = await http(call.path.replace(/^\//, ""), {
         method: call.method,

@@ -1,6 +1,6 @@
 import { UPLOAD_PATHS } from "@trove/schema/zod-free";
 import type { ClientContext } from "../client/client-context.js";
-import { callApi, parseResponse, type StreamedBody } from "../request/index.js";
+import { type ApiCall, type ApiResponse, callApi, parseResponse } from "../request/index.js";
 import type { ProgressTracker } from "./progress-tracker.js";
 import { type UploadResult, uploadResultFrom } from "./upload-result.js";
 import type { UploadControl } from "./upload-task.js";
@@ -10,13 +10,18 @@ export interface DirectUploadJob {
   fileName: string;
   fields: Record<string, string>;
   progress: ProgressTracker;
+  /** The input's own sending of the call (ResolvedInput.sendDirect); else callApi. */
+  send?: DirectUploadSender | undefined;
 }
 
 /**
- * The body of a direct upload streamed from its file (Node's, node/direct-form-body.ts): the same
- * fields in the same order as the FormData below, never held in memory whole.
+ * Node's sending of a direct upload (node/send-direct-upload.ts): the call's FormData encoded as
+ * a stream read from the file, never held whole; through callApi's key handling all the same.
  */
-export type DirectFormBody = (fields: Record<string, string>, file: Blob, fileName: string) => StreamedBody;
+export type DirectUploadSender = (
+  ctx: ClientContext,
+  call: ApiCall & { form: FormData },
+) => Promise<ApiResponse>;
 
 /**
  * POST /api/v1/uploads as multipart/form-data. The file goes last so that a streaming parser has
@@ -30,25 +35,19 @@ export async function directUpload(
   job: DirectUploadJob,
   control: UploadControl,
 ): Promise<UploadResult> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(job.fields)) form.append(name, value);
+  form.append("file", job.file, job.fileName);
+
   await control.wait();
-  const response = await callApi(ctx, {
+  const response = await (job.send ?? callApi)(ctx, {
     method: "POST",
     path: UPLOAD_PATHS.direct,
-    ...(ctx.directFormBody
-      ? { stream: ctx.directFormBody(job.fields, job.file, job.fileName) }
-      : { form: formOf(job) }),
+    form,
     signal: control.signal,
     timeout: ctx.uploadTimeout,
   });
   const result = uploadResultFrom(parseResponse(ctx.schemas.upload, response, "upload"));
   job.progress.confirm(0, job.file.size);
   return result;
-}
-
-/** Where request bodies cannot be streamed (browsers over HTTP/1.1), fetch encodes a FormData. */
-function formOf(job: DirectUploadJob): FormData {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(job.fields)) form.append(name, value);
-  form.append("file", job.file, job.fileName);
-  return form;
 }
