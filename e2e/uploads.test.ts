@@ -1,6 +1,6 @@
 // The SDK uploads to the real server over HTTP, with each storage driver, and every file is read
 // back byte-exact through the delivery host.
-import { createWriteStream } from "node:fs";
+import { createReadStream, createWriteStream } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,7 +8,13 @@ import { pipeline } from "node:stream/promises";
 import { createClient } from "@trove/sdk/node";
 import { type ServerProcess, startServerProcess } from "@trove/test-support/server-process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { downloadDigest, patternBytes, patternDigest, patternStream } from "./support/content.js";
+import {
+  contentHash,
+  downloadDigest,
+  patternBytes,
+  patternDigest,
+  patternStream,
+} from "./support/content.js";
 import { byProfile } from "./support/reliability-profile.js";
 import { STORAGE_DRIVERS, type StorageBackend, startStorage } from "./support/storage-matrix.js";
 
@@ -50,6 +56,19 @@ describe.each(STORAGE_DRIVERS)("uploads through the SDK, %s driver", (driver) =>
     expect(parts.size).toBe(size);
     expect(await downloadDigest(parts.url)).toBe(expected);
     expect(parts.url).not.toBe(direct.url);
+  });
+
+  it("a file path sent in one direct POST (its form body streamed from the file) is stored byte-exact, with its hash", async () => {
+    // Not a multiple of the 1 MiB hash block, and above the default threshold, which is lifted.
+    const size = 12 * MIB + 3;
+    const path = join(workDir, "direct.bin");
+    await pipeline(patternStream("direct", size), createWriteStream(path));
+    const result = await client().upload(path, { multipartThreshold: 2 ** 40 });
+    expect(result.size).toBe(size);
+    // The delivery's ETag is the stored file's content hash.
+    const head = await fetch(result.url, { method: "HEAD" });
+    expect(head.headers.get("etag")).toBe(`"${await contentHash(createReadStream(path))}"`);
+    expect(await downloadDigest(result.url)).toBe(await patternDigest("direct", size));
   });
 
   it(

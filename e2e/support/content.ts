@@ -60,3 +60,30 @@ export async function downloadDigest(url: string): Promise<string> {
   if (!response.ok || !response.body) throw new Error(`GET ${url} answered ${response.status}`);
   return sha256OfStream(response.body as unknown as AsyncIterable<Uint8Array>);
 }
+
+/**
+ * The API's `hash` of content, by its published definition (the "b1" block tree): SHA-256 over
+ * the concatenated SHA-256 digests of its 1 MiB blocks, in order. Computed here, not imported
+ * from the server, so a test compares the server's answer with the definition.
+ */
+export async function contentHash(stream: AsyncIterable<Uint8Array>): Promise<string> {
+  const blockSize = 1024 * 1024;
+  const tree = createHash("sha256");
+  let current = createHash("sha256");
+  let filled = 0;
+  for await (const chunk of stream) {
+    for (let offset = 0; offset < chunk.length; ) {
+      const take = Math.min(blockSize - filled, chunk.length - offset);
+      current.update(chunk.subarray(offset, offset + take));
+      offset += take;
+      filled += take;
+      if (filled === blockSize) {
+        tree.update(current.digest());
+        current = createHash("sha256");
+        filled = 0;
+      }
+    }
+  }
+  if (filled > 0) tree.update(current.digest());
+  return tree.digest("hex");
+}

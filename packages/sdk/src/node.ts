@@ -2,7 +2,8 @@
 // `node` export condition), and `@trove/sdk/node` for code that names it. Everything of the main
 // entry, with clients whose upload() also takes a file path (or file: URL) and a Node Readable,
 // and a SessionStore in a file; both clients send a POST again when the connection was refused,
-// and send the parts of a file path without a copy held for redirects (file-part-fetch.ts).
+// send the parts of a file path without a copy held for redirects (file-part-fetch.ts), and stream
+// a direct upload's form body from its file, never held whole (send-direct-upload.ts).
 // Only this entry imports `node:*`, so browser bundles of the other entries never see it.
 // createAdminClient (the admin API, with the server's admin token) is here and only here: the
 // token is a server secret, so no browser entry carries the client that sends it.

@@ -1,3 +1,4 @@
+import { isRedirectRefusal } from "../request/redirect-refusal.js";
 import { FileRangeBlob } from "./file-range-blob.js";
 
 /**
@@ -20,11 +21,4 @@ export function withFilePartBodies(custom: typeof fetch | undefined): typeof fet
       return fetchFn(input, init);
     }
   };
-}
-
-/** undici's answer to a redirect under `redirect: "error"`: TypeError, cause "unexpected redirect". */
-function isRedirectRefusal(error: unknown): boolean {
-  return (
-    error instanceof TypeError && (error.cause as { message?: unknown })?.message === "unexpected redirect"
-  );
 }

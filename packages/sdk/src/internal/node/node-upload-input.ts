@@ -7,6 +7,7 @@ import { invalidArgument } from "../invalid-argument.js";
 import { type InputResolver, resolveWebInput } from "../upload/upload-input.js";
 import { FileRangeBlob } from "./file-range-blob.js";
 import { guessMimeType } from "./guess-mime-type.js";
+import { sendDirectUpload } from "./send-direct-upload.js";
 
 /**
  * The inputs of Node's `upload()`: a file path (or file: URL), a Node Readable, and the web
@@ -17,6 +18,12 @@ import { guessMimeType } from "./guess-mime-type.js";
  * inode.
  */
 export const resolveNodeInput: InputResolver = async (input) => {
+  const resolved = await resolveInput(input);
+  // Direct uploads stream their form body from the input (send-direct-upload.ts).
+  return resolved && { ...resolved, sendDirect: sendDirectUpload };
+};
+
+const resolveInput: InputResolver = async (input) => {
   if (typeof input === "string" || (input instanceof URL && input.protocol === "file:")) {
     const path = resolve(typeof input === "string" ? input : fileURLToPath(input));
     const name = basename(path);

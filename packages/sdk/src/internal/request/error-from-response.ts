@@ -19,7 +19,7 @@ import { parseRetryAfter } from "./retry-after.js";
 type ErrorClass = new (message: string, init: TroveErrorInit) => TroveError;
 
 // Short because every byte counts in the upload bundle; the code and the README say the rest.
-const REDIRECT_REFUSED = "The API key is never sent after a redirect";
+export const REDIRECT_REFUSED = "The API key is never sent after a redirect";
 
 /**
  * Turns any non-2xx response into the TroveError subclass for its status (a redirect into

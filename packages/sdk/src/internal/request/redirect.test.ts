@@ -62,7 +62,7 @@ function secretsIn(arrivals: Arrival[]): string[] {
   );
 }
 
-async function refused(call: PromiseLike<unknown>, status: number): Promise<void> {
+async function refused(call: PromiseLike<unknown>, status: number | undefined): Promise<void> {
   const error = await call.then(
     () => undefined,
     (caught: unknown) => caught,
@@ -104,23 +104,32 @@ describe.each(STATUSES)("HTTP %i to another origin", (status) => {
     expect(other.arrivals[0]?.headers["x-api-key"]).toBe(KEY);
   });
 
-  it.each(Object.entries(UPLOAD_CLIENTS))("%s: every upload request is refused, once", async (_, create) => {
-    const client = create(redirector.url, { multipartThreshold: 4 });
-    await refused(client.upload(new Blob(["abc"]), { fileName: "a.txt" }), status);
-    // With progress asked for and XMLHttpRequest present, as in a browser: still fetch.
-    vi.stubGlobal("XMLHttpRequest", FakeXhr);
-    await refused(client.upload(new Blob(["abc"]), { fileName: "a.txt", onProgress: () => {} }), status);
-    await refused(client.upload(new Blob(["abcdefgh"]), { fileName: "big.bin" }), status);
-    await refused(client.uploadFromUrl("https://example.com/a.png"), status);
-    await refused(client.multipart.start({ file_name: "a.bin", size: 10, format: "bin" }), status);
-    await refused(client.multipart.complete("sess_1"), status);
+  it.each(Object.entries(UPLOAD_CLIENTS))(
+    "%s: every upload request is refused, once",
+    async (name, create) => {
+      const client = create(redirector.url, { multipartThreshold: 4 });
+      // Node's direct upload streams its body under `redirect: "error"` (node/send-streamed.ts): fetch
+      // refuses the redirect without handing over its status.
+      const directStatus = name.startsWith("node") ? undefined : status;
+      await refused(client.upload(new Blob(["abc"]), { fileName: "a.txt" }), directStatus);
+      // With progress asked for and XMLHttpRequest present, as in a browser: still fetch.
+      vi.stubGlobal("XMLHttpRequest", FakeXhr);
+      await refused(
+        client.upload(new Blob(["abc"]), { fileName: "a.txt", onProgress: () => {} }),
+        directStatus,
+      );
+      await refused(client.upload(new Blob(["abcdefgh"]), { fileName: "big.bin" }), status);
+      await refused(client.uploadFromUrl("https://example.com/a.png"), status);
+      await refused(client.multipart.start({ file_name: "a.bin", size: 10, format: "bin" }), status);
+      await refused(client.multipart.complete("sess_1"), status);
 
-    expect(FakeXhr.instances).toEqual([]);
-    // One attempt each: a redirect is not retried, not even by GET-style idempotent calls.
-    expect(redirector.arrivals.map((arrival) => arrival.method)).toEqual(Array(6).fill("POST"));
-    expect(redirector.arrivals.every((arrival) => arrival.headers["x-api-key"] === KEY)).toBe(true);
-    expect(other.arrivals).toEqual([]);
-  });
+      expect(FakeXhr.instances).toEqual([]);
+      // One attempt each: a redirect is not retried, not even by GET-style idempotent calls.
+      expect(redirector.arrivals.map((arrival) => arrival.method)).toEqual(Array(6).fill("POST"));
+      expect(redirector.arrivals.every((arrival) => arrival.headers["x-api-key"] === KEY)).toBe(true);
+      expect(other.arrivals).toEqual([]);
+    },
+  );
 
   it("createClient: management calls are refused too", async () => {
     const client = createClient(options(redirector.url, { maxRetries: 3 }));
@@ -136,7 +145,7 @@ describe.each(STATUSES)("HTTP %i to another origin", (status) => {
 describe("a browser's opaque redirect (status 0, no Location)", () => {
   it.each(Object.entries(UPLOAD_CLIENTS))(
     "%s: asks fetch not to follow, and refuses the answer",
-    async (_, create) => {
+    async (name, create) => {
       const modes: string[] = [];
       const opaque: typeof fetch = async (input, init) => {
         modes.push(init?.redirect ?? (input instanceof Request ? input.redirect : "follow"));
@@ -149,7 +158,8 @@ describe("a browser's opaque redirect (status 0, no Location)", () => {
       const client = create("https://api.trove.test", { fetch: opaque });
       await refused(client.uploadFromUrl("https://example.com/a.png"), 0);
       await refused(client.upload(new Blob(["abc"]), { fileName: "a.txt" }), 0);
-      expect(modes).toEqual(["manual", "manual"]);
+      // Node's direct upload: "error", the mode in which fetch does not hold the body (node/send-streamed.ts).
+      expect(modes).toEqual(["manual", name.startsWith("node") ? "error" : "manual"]);
     },
   );
 });

@@ -1,6 +1,6 @@
 import { UPLOAD_PATHS } from "@trove/schema/zod-free";
 import type { ClientContext } from "../client/client-context.js";
-import { callApi, parseResponse } from "../request/index.js";
+import { type ApiCall, type ApiResponse, callApi, parseResponse } from "../request/index.js";
 import type { ProgressTracker } from "./progress-tracker.js";
 import { type UploadResult, uploadResultFrom } from "./upload-result.js";
 import type { UploadControl } from "./upload-task.js";
@@ -10,7 +10,18 @@ export interface DirectUploadJob {
   fileName: string;
   fields: Record<string, string>;
   progress: ProgressTracker;
+  /** The input's own sending of the call (ResolvedInput.sendDirect); else callApi. */
+  send?: DirectUploadSender | undefined;
 }
+
+/**
+ * Node's sending of a direct upload (node/send-direct-upload.ts): the call's FormData encoded as
+ * a stream read from the file, never held whole; through callApi's key handling all the same.
+ */
+export type DirectUploadSender = (
+  ctx: ClientContext,
+  call: ApiCall & { form: FormData },
+) => Promise<ApiResponse>;
 
 /**
  * POST /api/v1/uploads as multipart/form-data. The file goes last so that a streaming parser has
@@ -29,7 +40,7 @@ export async function directUpload(
   form.append("file", job.file, job.fileName);
 
   await control.wait();
-  const response = await callApi(ctx, {
+  const response = await (job.send ?? callApi)(ctx, {
     method: "POST",
     path: UPLOAD_PATHS.direct,
     form,

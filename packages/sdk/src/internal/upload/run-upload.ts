@@ -110,7 +110,7 @@ async function runUpload(
   if (file.size === 0) throw emptyFile();
   const progress = progressTracker(file.size, options.onProgress);
   const fields = storeFields(options, fileName);
-  return directUpload(ctx, { file, fileName, fields, progress }, control);
+  return directUpload(ctx, { file, fileName, fields, progress, send: resolved.sendDirect }, control);
 }
 
 function emptyFile(): ValidationError {

@@ -1,3 +1,5 @@
+import type { DirectUploadSender } from "./direct-upload.js";
+
 /** What `upload()` takes in every runtime. In Node, `@trove/sdk` also takes file paths and Node Readables. */
 export type UploadInput = Blob | ArrayBuffer | ArrayBufferView | ReadableStream<Uint8Array>;
 
@@ -19,6 +21,11 @@ export type ResolvedInput = (
    * resumed into an old session.
    */
   identity?: string | undefined;
+  /**
+   * How a direct upload of it is sent, where not as a FormData through the client's engine:
+   * Node's resolver sets it (node/send-direct-upload.ts streams the body from the source).
+   */
+  sendDirect?: DirectUploadSender | undefined;
 };
 
 /** Turns what a caller passed to `upload()` into a ResolvedInput; undefined when it cannot. */
