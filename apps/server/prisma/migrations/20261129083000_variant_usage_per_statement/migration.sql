@@ -15,18 +15,28 @@
 DROP TRIGGER file_variants_usage ON file_variants;
 DROP FUNCTION trove_file_variants_usage();
 
--- The sums are taken per owner first, so a statement over many variants of one file looks its
--- workspace up once; workspaces are updated in id order, so two statements never wait on each
--- other's usage rows in opposite orders.
+-- Adds to each workspace the bytes of (file_id[i], origin_object_id[i], bytes[i]). The sums are
+-- taken per owner first, so a statement over many variants of one file looks its workspace up
+-- once; workspaces are updated in id order, so two statements never wait on each other's usage
+-- rows in opposite orders.
+CREATE FUNCTION trove_add_variant_bytes(file_ids uuid[], origin_ids uuid[], bytes bigint[]) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM trove_add_usage(ws, 0, total)
+     FROM (SELECT trove_derived_workspace(file_id, origin_id) AS ws, sum(owner_total)::bigint AS total
+             FROM (SELECT file_id, origin_id, sum(b) AS owner_total
+                     FROM unnest(file_ids, origin_ids, bytes) AS r(file_id, origin_id, b)
+                    GROUP BY file_id, origin_id) owners
+            GROUP BY 1 ORDER BY 1) d
+    WHERE ws IS NOT NULL AND total <> 0;
+END
+$$;
+
 CREATE FUNCTION trove_file_variants_usage_inserted() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM trove_add_usage(ws, 0, bytes)
-     FROM (SELECT trove_derived_workspace(file_id, origin_object_id) AS ws, sum(bytes)::bigint AS bytes
-             FROM (SELECT file_id, origin_object_id, sum(coalesce(size, 0)) AS bytes
-                     FROM added GROUP BY file_id, origin_object_id) owners
-            GROUP BY 1 ORDER BY 1) d
-    WHERE ws IS NOT NULL AND bytes <> 0;
+  PERFORM trove_add_variant_bytes(array_agg(file_id), array_agg(origin_object_id), array_agg(coalesce(size, 0)))
+     FROM added;
   RETURN NULL;
 END
 $$;
@@ -34,33 +44,25 @@ $$;
 CREATE FUNCTION trove_file_variants_usage_deleted() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM trove_add_usage(ws, 0, -bytes)
-     FROM (SELECT trove_derived_workspace(file_id, origin_object_id) AS ws, sum(bytes)::bigint AS bytes
-             FROM (SELECT file_id, origin_object_id, sum(coalesce(size, 0)) AS bytes
-                     FROM removed GROUP BY file_id, origin_object_id) owners
-            GROUP BY 1 ORDER BY 1) d
-    WHERE ws IS NOT NULL AND bytes <> 0;
+  PERFORM trove_add_variant_bytes(array_agg(file_id), array_agg(origin_object_id), array_agg(-coalesce(size, 0)))
+     FROM removed;
   RETURN NULL;
 END
 $$;
 
--- Each changed row subtracts its old size from its old owner's workspace and adds its new size
--- to its new one's.
+-- A changed row takes its old size from its old owner's workspace and adds its new size to its
+-- new owner's; a recorded use changes neither and adds nothing.
 CREATE FUNCTION trove_file_variants_usage_updated() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM trove_add_usage(ws, 0, bytes)
-     FROM (SELECT trove_derived_workspace(file_id, origin_object_id) AS ws, sum(bytes)::bigint AS bytes
-             FROM (SELECT o.file_id, o.origin_object_id, -coalesce(o.size, 0) AS bytes
-                     FROM before_update o JOIN after_update n USING (cache_key)
-                    WHERE (o.size, o.file_id, o.origin_object_id) IS DISTINCT FROM (n.size, n.file_id, n.origin_object_id)
-                   UNION ALL
-                   SELECT n.file_id, n.origin_object_id, coalesce(n.size, 0)
-                     FROM before_update o JOIN after_update n USING (cache_key)
-                    WHERE (o.size, o.file_id, o.origin_object_id) IS DISTINCT FROM (n.size, n.file_id, n.origin_object_id)
-                  ) changed
-            GROUP BY 1 ORDER BY 1) d
-    WHERE ws IS NOT NULL AND bytes <> 0;
+  PERFORM trove_add_variant_bytes(array_agg(file_id), array_agg(origin_object_id), array_agg(bytes))
+     FROM (SELECT side.*
+             FROM before_update o JOIN after_update n USING (cache_key)
+            CROSS JOIN LATERAL (VALUES (o.file_id, o.origin_object_id, -coalesce(o.size, 0)),
+                                       (n.file_id, n.origin_object_id, coalesce(n.size, 0)))
+                  AS side(file_id, origin_object_id, bytes)
+            WHERE (o.size, o.file_id, o.origin_object_id) IS DISTINCT FROM (n.size, n.file_id, n.origin_object_id)
+          ) changed;
   RETURN NULL;
 END
 $$;
