@@ -10,7 +10,7 @@ import type { BenchContext } from "../support/context.js";
 import { commandCpuSeconds, cpuMeter } from "../support/cpu-time.js";
 import type { LoadResult } from "../support/load.js";
 import { withPendingPlaceholders } from "../support/pending-placeholders.js";
-import { type BenchResult, fmt, ratioText, verdict } from "../support/report.js";
+import { type BenchResult, fmt, ratioText } from "../support/report.js";
 import { median } from "../support/stats.js";
 import { startTroveServer } from "../support/trove-server.js";
 import { distinctBodies, phoneUpload, postForm, startPlainServer } from "./small-upload-servers.js";
