@@ -1,6 +1,6 @@
 /**
  * Baseline for bench 16: a bare Fastify handler that mints a signed delivery URL the way
- * trove-server does (src/signing/delivery-signature.ts in apps/server: HMAC-SHA256 of
+ * trove-server does (apps/server/src/signing/delivery-signature.ts in apps/server: HMAC-SHA256 of
  * "v2\n{workspace_no}\n{file id}\n{path}\n{transform}\n{exp}", base64url, named by the key's id),
  * with nothing around it: the key is one header compared with a string, the file is one named
  * prepared statement on `pg` by workspace and file_no, the body is parsed but not validated

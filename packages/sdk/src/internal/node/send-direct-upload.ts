@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { FormDataEncoder } from "form-data-encoder";
 import { callApi } from "../request/index.js";
-import type { DirectUploadSender } from "../upload/direct-upload.js";
+import type { DirectUploadSender } from "../upload/direct-upload-sender.js";
 import { sendStreamed } from "./send-streamed.js";
 
 /**

@@ -108,7 +108,7 @@ describe.each(STATUSES)("HTTP %i to another origin", (status) => {
     "%s: every upload request is refused, once",
     async (name, create) => {
       const client = create(redirector.url, { multipartThreshold: 4 });
-      // Node's direct upload streams its body under `redirect: "error"` (node/send-streamed.ts): fetch
+      // Node's direct upload streams its body under `redirect: "error"` (../node/send-streamed.ts): fetch
       // refuses the redirect without handing over its status.
       const directStatus = name.startsWith("node") ? undefined : status;
       await refused(client.upload(new Blob(["abc"]), { fileName: "a.txt" }), directStatus);
@@ -158,7 +158,7 @@ describe("a browser's opaque redirect (status 0, no Location)", () => {
       const client = create("https://api.trove.test", { fetch: opaque });
       await refused(client.uploadFromUrl("https://example.com/a.png"), 0);
       await refused(client.upload(new Blob(["abc"]), { fileName: "a.txt" }), 0);
-      // Node's direct upload: "error", the mode in which fetch does not hold the body (node/send-streamed.ts).
+      // Node's direct upload: "error", the mode in which fetch does not hold the body (../node/send-streamed.ts).
       expect(modes).toEqual(["manual", name.startsWith("node") ? "error" : "manual"]);
     },
   );

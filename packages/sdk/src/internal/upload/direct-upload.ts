@@ -1,6 +1,7 @@
 import { UPLOAD_PATHS } from "@trove/schema/zod-free";
 import type { ClientContext } from "../client/client-context.js";
-import { type ApiCall, type ApiResponse, callApi, parseResponse } from "../request/index.js";
+import { callApi, parseResponse } from "../request/index.js";
+import type { DirectUploadSender } from "./direct-upload-sender.js";
 import type { ProgressTracker } from "./progress-tracker.js";
 import { type UploadResult, uploadResultFrom } from "./upload-result.js";
 import type { UploadControl } from "./upload-task.js";
@@ -13,15 +14,6 @@ export interface DirectUploadJob {
   /** The input's own sending of the call (ResolvedInput.sendDirect); else callApi. */
   send?: DirectUploadSender | undefined;
 }
-
-/**
- * Node's sending of a direct upload (node/send-direct-upload.ts): the call's FormData encoded as
- * a stream read from the file, never held whole; through callApi's key handling all the same.
- */
-export type DirectUploadSender = (
-  ctx: ClientContext,
-  call: ApiCall & { form: FormData },
-) => Promise<ApiResponse>;
 
 /**
  * POST /api/v1/uploads as multipart/form-data. The file goes last so that a streaming parser has

@@ -1,4 +1,4 @@
-import type { DirectUploadSender } from "./direct-upload.js";
+import type { DirectUploadSender } from "./direct-upload-sender.js";
 
 /** What `upload()` takes in every runtime. In Node, `@trove/sdk` also takes file paths and Node Readables. */
 export type UploadInput = Blob | ArrayBuffer | ArrayBufferView | ReadableStream<Uint8Array>;
@@ -23,7 +23,7 @@ export type ResolvedInput = (
   identity?: string | undefined;
   /**
    * How a direct upload of it is sent, where not as a FormData through the client's engine:
-   * Node's resolver sets it (node/send-direct-upload.ts streams the body from the source).
+   * Node's resolver sets it (../node/send-direct-upload.ts streams the body from the source).
    */
   sendDirect?: DirectUploadSender | undefined;
 };
