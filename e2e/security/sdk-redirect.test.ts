@@ -71,23 +71,27 @@ describe.each(STATUSES)("every request answered %i to another loopback origin", 
     const full = createClient({ apiKey: KEY, baseUrl: redirector.url, maxRetryDelay: 0 });
     const upload = createUploadClient({ apiKey: KEY, baseUrl: redirector.url, maxRetryDelay: 0 });
     const multipart = createMultipartClient({ apiKey: KEY, baseUrl: redirector.url, maxRetryDelay: 0 });
-    const calls: Array<() => PromiseLike<unknown>> = [
-      () => full.files.list(),
-      () => full.folders.create({ name: "docs" }),
-      () => full.files.delete("1001"),
-      () => full.upload(new Blob(["hello"]), { fileName: "a.txt" }),
-      () => full.upload(new Blob(["hello"]), { fileName: "b.bin", multipartThreshold: 1 }),
-      () => upload.upload(new Blob(["hello"]), { fileName: "c.txt" }),
-      () => upload.uploadFromUrl("https://example.com/cat.png"),
-      () => multipart.start({ file_name: "d.bin", size: 5, format: "bin" }),
+    // A direct upload from Node streams its form body under `redirect: "error"` (fetch copies the
+    // body for any other mode): fetch refuses the redirect itself and hands over no status.
+    const direct = undefined;
+    const calls: Array<[() => PromiseLike<unknown>, number | undefined]> = [
+      [() => full.files.list(), status],
+      [() => full.folders.create({ name: "docs" }), status],
+      [() => full.files.delete("1001"), status],
+      [() => full.upload(new Blob(["hello"]), { fileName: "a.txt" }), direct],
+      [() => full.upload(new Blob(["hello"]), { fileName: "b.bin", multipartThreshold: 1 }), status],
+      [() => upload.upload(new Blob(["hello"]), { fileName: "c.txt" }), direct],
+      [() => upload.uploadFromUrl("https://example.com/cat.png"), status],
+      [() => multipart.start({ file_name: "d.bin", size: 5, format: "bin" }), status],
     ];
-    for (const call of calls) {
+    for (const [call, expected] of calls) {
       const error = await call().then(
         () => undefined,
         (caught: unknown) => caught,
       );
       expect(error).toBeInstanceOf(TroveError);
-      expect(error).toMatchObject({ code: "REDIRECT_REFUSED", status });
+      expect(error).toMatchObject({ code: "REDIRECT_REFUSED" });
+      expect((error as TroveError).status).toBe(expected);
     }
     // The key reached the host it was meant for, once per call (a redirect is not retried)...
     expect(redirector.seen.map((headers) => headers["x-api-key"])).toEqual(calls.map(() => KEY));
