@@ -218,10 +218,12 @@ describe("<TroveUploader> sources, previews, modal and accessibility in Chromium
 
   it("uploads by keyboard alone: Enter on the drop zone opens the picker, Space pauses, Enter resumes; axe: paused", async () => {
     const page = await mount();
+    // Playwright turns file-chooser interception on with a message it does not wait for; under
+    // load the Enter below outran it once. Listening this early puts round trips in between.
+    const chooser = page.waitForEvent("filechooser", { timeout: 60_000 });
     await throttleUploads(page, 2 * MIB);
     await page.keyboard.press("Tab"); // the first stop on the page is the drop zone's input
     expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).type)).toBe("file");
-    const chooser = page.waitForEvent("filechooser");
     await page.keyboard.press("Enter");
     const bytes = randomBytes(12 * MIB);
     await (await chooser).setFiles({ name: "keys.bin", mimeType: "application/octet-stream", buffer: bytes });
