@@ -6,6 +6,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FACE_FIXTURE_PATH, FIXTURE_FACE, FIXTURE_GREY, facesIn } from "./support/face-images.js";
 import { createTestApp, type TestApp } from "./support/index.js";
+import { shapes } from "./support/test-images.js";
 import { directUpload, uploaded } from "./uploads-helpers.js";
 
 let t: TestApp;
@@ -31,10 +32,11 @@ beforeAll(async () => {
     .toBuffer();
   await upload("pair.jpg", pair);
   // No face: coloured shapes on a gradient-free background.
-  const shapes = Buffer.from(
-    '<svg xmlns="http://www.w3.org/2000/svg" width="800" height="400"><rect width="800" height="400" fill="#3a6ea5"/><rect x="560" y="60" width="200" height="140" fill="#e0c040"/><circle cx="140" cy="260" r="90" fill="#204020"/></svg>',
-  );
-  await upload("shapes.png", await sharp(shapes).png().toBuffer());
+  const drawn = shapes(800, 400, "#3a6ea5", [
+    { rect: { left: 560, top: 60, width: 200, height: 140 }, colour: "#e0c040" },
+    { circle: { cx: 140, cy: 260, r: 90 }, colour: "#204020" },
+  ]);
+  await upload("shapes.png", await drawn.png().toBuffer());
 });
 afterAll(async () => {
   await t?.close();

@@ -30,6 +30,38 @@ export function halves(width: number, height: number, split: "vertical" | "horiz
     .toBuffer();
 }
 
+type Shape =
+  | { rect: { left: number; top: number; width: number; height: number }; colour: string }
+  | { circle: { cx: number; cy: number; r: number }; colour: string };
+
+/**
+ * Flat shapes on a background, drawn into raw pixels. Not SVG: the server's process blocks
+ * libvips' SVG loader once any test has opened an image, and files share a process.
+ */
+export function shapes(width: number, height: number, background: string, drawn: Shape[]) {
+  const rgb = (hex: string) => [1, 3, 5].map((at) => Number.parseInt(hex.slice(at, at + 2), 16));
+  const data = Buffer.alloc(width * height * 3);
+  const paint = (x: number, y: number, colour: number[]) => data.set(colour, (y * width + x) * 3);
+  const fill = rgb(background);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) paint(x, y, fill);
+  for (const shape of drawn) {
+    const colour = rgb(shape.colour);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const inside =
+          "rect" in shape
+            ? x >= shape.rect.left &&
+              x < shape.rect.left + shape.rect.width &&
+              y >= shape.rect.top &&
+              y < shape.rect.top + shape.rect.height
+            : (x + 0.5 - shape.circle.cx) ** 2 + (y + 0.5 - shape.circle.cy) ** 2 <= shape.circle.r ** 2;
+        if (inside) paint(x, y, colour);
+      }
+    }
+  }
+  return sharp(data, { raw: { width, height, channels: 3 } });
+}
+
 /** A colourful, detailed image: a gradient with a checkerboard, for effects and smart crops. */
 export function pattern(width: number, height: number) {
   const data = Buffer.alloc(width * height * 3);

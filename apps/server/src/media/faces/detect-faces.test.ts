@@ -1,6 +1,7 @@
 import sharp, { type Sharp } from "sharp";
 import { describe, expect, it } from "vitest";
 import { FACE_FIXTURE_PATH, FIXTURE_FACE } from "../../../test/support/face-images.js";
+import { shapes } from "../../../test/support/test-images.js";
 import { MediaError } from "../media-error.js";
 import { detectFaces } from "./detect-faces.js";
 
@@ -26,12 +27,9 @@ describe("detectFaces", () => {
     expect(Math.abs((face?.width ?? 0) - FIXTURE_FACE.width * SCALE)).toBeLessThan(slack);
 
     const noFace = await rgb(
-      sharp({ create: { width: 640, height: 400, channels: 3, background: "#3a6ea5" } }).composite([
-        {
-          input: Buffer.from(
-            '<svg xmlns="http://www.w3.org/2000/svg" width="640" height="400"><rect x="80" y="60" width="200" height="140" fill="#e0c040"/><circle cx="460" cy="260" r="90" fill="#204020"/></svg>',
-          ),
-        },
+      shapes(640, 400, "#3a6ea5", [
+        { rect: { left: 80, top: 60, width: 200, height: 140 }, colour: "#e0c040" },
+        { circle: { cx: 460, cy: 260, r: 90 }, colour: "#204020" },
       ]),
     );
     expect(await detectFaces(noFace, 30_000)).toEqual([]);

@@ -1,6 +1,7 @@
 import type { TransformStep } from "@trove/schema";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { shapes } from "../../../test/support/test-images.js";
 import type { Size } from "../frame.js";
 import type { Box } from "./box.js";
 import { type FaceFocus, turnFaceFocus } from "./face-focus.js";
@@ -10,8 +11,11 @@ import { planFocusedResize } from "./plan-focused-resize.js";
 const INPUT: Size = { width: 1000, height: 500 };
 const RED: Box = { left: 100, top: 50, width: 100, height: 100 };
 const GREEN: Box = { left: 800, top: 300, width: 50, height: 50 };
-const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="500"><rect width="1000" height="500" fill="#0000ff"/><rect x="100" y="50" width="100" height="100" fill="#ff0000"/><rect x="800" y="300" width="50" height="50" fill="#00ff00"/></svg>`;
-const source = () => sharp(Buffer.from(svg)).removeAlpha();
+const source = () =>
+  shapes(INPUT.width, INPUT.height, "#0000ff", [
+    { rect: RED, colour: "#ff0000" },
+    { rect: GREEN, colour: "#00ff00" },
+  ]);
 
 const focusOn = (main: Box, ...others: Box[]): FaceFocus => {
   const boxes = [main, ...others];
