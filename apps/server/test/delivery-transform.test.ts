@@ -13,7 +13,7 @@ import { createTestApp, type TestApp } from "./support/index.js";
 import { solid } from "./support/test-images.js";
 import { directUpload, listObjects, PDF, uploaded } from "./uploads-helpers.js";
 
-/** An fs driver that counts puts under variants/ (each is one render) and reads of them. */
+/** An fs driver that counts puts under variants/ (each is one render) and reads (get, open) of them. */
 class CountingStorage extends FsStorageDriver {
   variantPuts = 0;
   variantGets = 0;
@@ -24,6 +24,10 @@ class CountingStorage extends FsStorageDriver {
   override async get(key: string, options?: { range?: ByteRange }) {
     if (key.startsWith("variants/")) this.variantGets++;
     return super.get(key, options);
+  }
+  override async open(key: string) {
+    if (key.startsWith("variants/")) this.variantGets++;
+    return super.open(key);
   }
 }
 

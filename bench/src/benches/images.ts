@@ -22,6 +22,8 @@ import { troveClient } from "../support/trove-client.js";
 import type { TroveServer } from "../support/trove-server.js";
 
 const DELIVERY_CONNECTIONS = 8;
+/** Row 6b: a cached variant at most this much slower than a stored file of the same bytes (issue #37). */
+const DELIVERY_TARGET = 1.1;
 
 /** What children/store-transform-pairs.ts prints: each side's upload times, ms. */
 interface StorePairs {
@@ -134,7 +136,7 @@ export async function benchImages(ctx: BenchContext): Promise<BenchResult> {
   const bigOriginal = await load(original.url);
   const meanLatency = (results: LoadResult[]) => median(results.map((r) => r.latencyMean));
   const deliveryRatio = meanLatency(variant) / meanLatency(plain);
-  if (deliveryRatio > 1.2 && ctx.profile) {
+  if (deliveryRatio > DELIVERY_TARGET && ctx.profile) {
     const prepare = async (profiled: TroveServer) => {
       const { client: c } = troveClient(profiled);
       const stored = await c.upload(bytes, uploadOptions);
@@ -187,8 +189,8 @@ export async function benchImages(ctx: BenchContext): Promise<BenchResult> {
         trove: fmt(meanLatency(variant), 2),
         baseline: `${fmt(meanLatency(plain), 2)} (stored original, same bytes)`,
         ratio: ratioText(deliveryRatio),
-        target: "≤ 1.2×",
-        met: verdict(deliveryRatio <= 1.2),
+        target: `≤ ${DELIVERY_TARGET}×`,
+        met: verdict(deliveryRatio <= DELIVERY_TARGET),
       },
     ],
     notes: [

@@ -222,7 +222,11 @@ export function variantDelivery(app: DeliveryDeps, videos?: VideoDelivery): Vari
     reply.header("etag", etag);
     if (etagMatches(request.headers["if-none-match"], etag)) return reply.status(304).send();
 
-    const cached = await app.storage.stat(cacheKey);
+    // A GET finds and opens the cached object in one call (the body is then held, so an eviction
+    // cannot take it from under the response); a HEAD only asks its size.
+    const cached =
+      request.method === "HEAD" ? await app.storage.stat(cacheKey) : await app.storage.open(cacheKey);
+    const body = cached && "body" in cached ? cached.body : undefined;
     if (cached && cached.size > 0) {
       try {
         const format = variantOutputFormat(file.format, canonical, autoFormat);
@@ -231,12 +235,15 @@ export function variantDelivery(app: DeliveryDeps, videos?: VideoDelivery): Vari
           : (await sniffContent(await readObjectHead(app.storage, cacheKey, SNIFF_HEAD_BYTES))).mimeType;
         reply.header("x-cache", "HIT");
         if (cacheKey !== file.thumbnailKey) variants.used(owner, cacheKey);
-        return await sendObject(request, reply, cacheKey, cached.size, mimeType);
+        reply.type(mimeType).header("content-length", String(cached.size));
+        return reply.send(body);
       } catch (error) {
-        // Removed between stat and read: render it again.
+        body?.destroy();
+        // Removed before its head was read: render it again.
         if (!(error instanceof ObjectNotFoundError)) throw error;
       }
     }
+    body?.destroy(); // an empty object is rendered again
 
     let rendered: RenderedVariant;
     try {

@@ -28,6 +28,7 @@ function otherDriver(capabilities: Pick<StorageDriver, "multipart" | "localPath"
     kind: "other",
     put: (key, body, options) => fs.put(key, body, options),
     get: (key, options) => fs.get(key, options),
+    open: (key) => fs.open(key),
     stat: (key) => fs.stat(key),
     exists: (key) => fs.exists(key),
     delete: (key) => fs.delete(key),

@@ -43,6 +43,11 @@ export interface ObjectStat {
   modifiedAt: Date;
 }
 
+export interface OpenedObject {
+  size: number;
+  body: Readable;
+}
+
 /** Inclusive byte range, as in HTTP `Range: bytes=start-end`. */
 export interface ByteRange {
   start: number;
@@ -58,6 +63,12 @@ export interface StorageDriver {
   put(key: string, body: Readable | Buffer, options?: PutOptions): Promise<PutResult>;
   /** A stream of the object (or of `range`); rejects with `ObjectNotFoundError` when missing. */
   get(key: string, options?: { range?: ByteRange }): Promise<Readable>;
+  /**
+   * The object's size and a stream of all of it, found and opened in one call (a file opened once,
+   * one S3 GET) instead of `stat` then `get`; null when missing. The caller reads or destroys
+   * `body`.
+   */
+  open(key: string): Promise<OpenedObject | null>;
   /** Size and modification time, or null when missing. */
   stat(key: string): Promise<ObjectStat | null>;
   exists(key: string): Promise<boolean>;

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -142,6 +143,42 @@ describe("FsStorageDriver", () => {
     expect(await driver.exists("d/x")).toBe(false);
   });
 
+  it("open finds and opens an object at once: its size and all its bytes, held against deletion", async () => {
+    await driver.put("ws/file/o.txt", Buffer.from("0123456789"));
+    const opened = await driver.open("ws/file/o.txt");
+    expect(opened?.size).toBe(10);
+    await driver.delete("ws/file/o.txt"); // the open descriptor still reads what it opened
+    expect(await text(opened?.body ?? Readable.from([]))).toBe("0123456789");
+    await driver.put("ws/file/empty", Buffer.alloc(0));
+    const empty = await driver.open("ws/file/empty");
+    expect(empty?.size).toBe(0);
+    expect(await text(empty?.body ?? Readable.from(["x"]))).toBe("");
+  });
+
+  it("open answers null for a missing key, a directory or a FIFO, and never waits on one", async () => {
+    expect(await driver.open("nope/x")).toBeNull();
+    await driver.put("ws/file/a.txt", Buffer.from("a"));
+    expect(await driver.open("ws/file")).toBeNull();
+    expect(await driver.open("ws/file/a.txt/below")).toBeNull();
+    // A FIFO planted under the root: a blocking open would hold a thread-pool thread until a
+    // writer came; this one returns at once.
+    execFileSync("mkfifo", [join(root, "ws", "file", "pipe")]);
+    expect(await driver.open("ws/file/pipe")).toBeNull();
+    await expect(driver.get("ws/file/pipe")).rejects.toBeInstanceOf(ObjectNotFoundError);
+  });
+
+  it("an opened body that is destroyed unread closes its descriptor", async () => {
+    await driver.put("ws/file/d.txt", Buffer.from("data"));
+    const descriptors = async () => (await readdir("/proc/self/fd")).length;
+    const before = await descriptors();
+    const opened = await driver.open("ws/file/d.txt");
+    expect(await descriptors()).toBe(before + 1);
+    const closed = new Promise((resolve) => opened?.body.once("close", resolve));
+    opened?.body.destroy();
+    await closed;
+    expect(await descriptors()).toBe(before);
+  });
+
   it("lists by key prefix", async () => {
     for (const key of ["w1/f1/a", "w1/f2/b", "w2/f3/c", "w10/f4/d"])
       await driver.put(key, Readable.from([Buffer.from(key)]));
@@ -197,6 +234,7 @@ describe("FsStorageDriver", () => {
       ).rejects.toBeInstanceOf(InvalidObjectKeyError);
       await expect(driver.get(key), JSON.stringify(key)).rejects.toBeInstanceOf(InvalidObjectKeyError);
       await expect(driver.stat(key)).rejects.toBeInstanceOf(InvalidObjectKeyError);
+      await expect(driver.open(key)).rejects.toBeInstanceOf(InvalidObjectKeyError);
       await expect(driver.delete(key)).rejects.toBeInstanceOf(InvalidObjectKeyError);
     }
     await expect(async () => {

@@ -6,7 +6,7 @@ import { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type S3rverHandle, startS3rver } from "../../test/support/s3rver.js";
 import {
   InvalidObjectKeyError,
@@ -106,6 +106,26 @@ describe("S3StorageDriver on s3rver", () => {
     expect(await driver.stat(key)).toBeNull();
     await driver.delete(key); // missing: fine
     await expect(driver.get(key)).rejects.toBeInstanceOf(ObjectNotFoundError);
+  });
+
+  it("open is one GET: the size from its Content-Length, the body its stream; null when missing", async () => {
+    const data = randomBytes(70_000);
+    const key = "ws1/f9/open.bin";
+    await driver.put(key, body(data));
+    const statObject = vi.spyOn(driver.s3.client, "statObject");
+    try {
+      const opened = await driver.open(key);
+      expect(opened?.size).toBe(data.length);
+      expect((await buffer(opened?.body ?? Readable.from([]))).equals(data)).toBe(true);
+      expect(await driver.open("ws1/f9/missing.bin")).toBeNull();
+      expect(statObject).not.toHaveBeenCalled();
+      // A response without Content-Length (a re-chunking proxy): the size is asked for instead.
+      vi.spyOn(driver, "get").mockResolvedValueOnce(Readable.from([data]));
+      expect((await driver.open(key))?.size).toBe(data.length);
+      expect(statObject).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.restoreAllMocks();
+    }
   });
 
   it("reads byte ranges", async () => {

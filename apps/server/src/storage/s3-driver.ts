@@ -18,6 +18,7 @@
  * A body that breaks `expectedSize`/`maxBytes` aborts the multipart upload: nothing is stored,
  * and an existing object under the key is untouched (S3 replaces objects atomically).
  */
+import { IncomingMessage } from "node:http";
 import { Readable } from "node:stream";
 import {
   assertValidKey,
@@ -25,6 +26,7 @@ import {
   ObjectNotFoundError,
   type ObjectStat,
   ObjectTooLargeError,
+  type OpenedObject,
   type PutOptions,
   type PutResult,
   SizeMismatchError,
@@ -265,6 +267,31 @@ export class S3StorageDriver implements StorageDriver {
       if (isNotFound(error)) throw new ObjectNotFoundError(key);
       throw error;
     }
+  }
+
+  /**
+   * One GET: the size is the response's Content-Length (minio hands back the HTTP response as the
+   * stream). Where it is missing (a proxy that re-chunks), the object is asked for its size.
+   */
+  async open(key: string): Promise<OpenedObject | null> {
+    let body: Readable;
+    try {
+      body = await this.get(key);
+    } catch (error) {
+      if (error instanceof ObjectNotFoundError) return null;
+      throw error;
+    }
+    const length = body instanceof IncomingMessage ? Number(body.headers["content-length"]) : Number.NaN;
+    if (Number.isSafeInteger(length) && length >= 0) return { size: length, body };
+    const info = await this.stat(key).catch((error: unknown) => {
+      body.destroy();
+      throw error;
+    });
+    if (!info) {
+      body.destroy();
+      return null;
+    }
+    return { size: info.size, body };
   }
 
   async stat(key: string): Promise<ObjectStat | null> {

@@ -1,12 +1,19 @@
 /**
  * `withStorageSpans(driver)`: the storage driver with a CLIENT span around each call (`storage put`,
- * `get`, `stat`, `exists`, `delete`), a child of whatever request or job made it. A `get` span
- * ends when the stream is open, not when it has been read. Used only while tracing is on.
+ * `get`, `open`, `stat`, `exists`, `delete`), a child of whatever request or job made it. A `get` or
+ * `open` span ends when the stream is open, not when it has been read. Used only while tracing is on.
  */
 
 import type { Readable } from "node:stream";
 import { SpanKind } from "@opentelemetry/api";
-import type { ByteRange, ObjectStat, PutOptions, PutResult, StorageDriver } from "../storage/driver.js";
+import type {
+  ByteRange,
+  ObjectStat,
+  OpenedObject,
+  PutOptions,
+  PutResult,
+  StorageDriver,
+} from "../storage/driver.js";
 import type { MultipartStore } from "../storage/multipart/types.js";
 import { inSpan } from "./in-span.js";
 
@@ -31,6 +38,10 @@ class TracedStorageDriver implements StorageDriver {
 
   get(key: string, options?: { range?: ByteRange }): Promise<Readable> {
     return this.#span("get", () => this.driver.get(key, options));
+  }
+
+  open(key: string): Promise<OpenedObject | null> {
+    return this.#span("open", () => this.driver.open(key));
   }
 
   stat(key: string): Promise<ObjectStat | null> {
