@@ -148,8 +148,8 @@ export async function benchImages(ctx: BenchContext): Promise<BenchResult> {
     profiles.push(
       "- **What limits it: the transform's CPU work, on loaded cores.** A cached variant now costs what a stored " +
         "file costs in I/O: the workspace lookup, one query for the path and the source files it may name (a " +
-        "folder may be named like a transform), one `stat` and one open of the cached object (its Content-Type " +
-        "follows from the canonical transform and the source's format, `variantOutputFormat`). On top: parsing and " +
+        "folder may be named like a transform), one open of the cached object that also gives its size (its " +
+        "Content-Type follows from the canonical transform and the source's format, `variantOutputFormat`). On top: parsing and " +
         "canonicalising the transform and two short SHA-256 digests for its cache key and ETag. The profile below " +
         "shows where the rest goes.",
     );
