@@ -115,7 +115,7 @@ describe("tracing with an OTLP receiver on loopback", () => {
     expect(request.parentSpanId ?? "").toBe("");
     expect(render.parentSpanId).toBe(request.spanId);
     const children = trace.filter((span) => span.parentSpanId === request.spanId).map((span) => span.name);
-    expect(children).toContain("storage stat");
+    expect(children).toContain("storage open"); // the cache looked up (and missed) in one call
     expect(children.some((name) => name.startsWith("db "))).toBe(true);
     // The render span holds the decode and the encode; storing the variant follows it as the
     // request's own work, because the render slot is released before the write.

@@ -53,6 +53,7 @@ import { negotiatesFormat, variantCacheKey, variantIdentity } from "../media/var
 import { variantOutputFormat } from "../media/variant-output-format.js";
 import { ObjectNotFoundError } from "../storage/driver.js";
 import { readObjectHead } from "../storage/object-keys.js";
+import { openObject } from "../storage/open-object.js";
 import { resolveTransform } from "../transforms/resolve-transform.js";
 import { isVideoFile } from "../video/is-video-file.js";
 import { parseStreamPath } from "../video/stream-path.js";
@@ -225,7 +226,7 @@ export function variantDelivery(app: DeliveryDeps, videos?: VideoDelivery): Vari
     // A GET finds and opens the cached object in one call (the body is then held, so an eviction
     // cannot take it from under the response); a HEAD only asks its size.
     const cached =
-      request.method === "HEAD" ? await app.storage.stat(cacheKey) : await app.storage.open(cacheKey);
+      request.method === "HEAD" ? await app.storage.stat(cacheKey) : await openObject(app.storage, cacheKey);
     const body = cached && "body" in cached ? cached.body : undefined;
     if (cached && cached.size > 0) {
       try {

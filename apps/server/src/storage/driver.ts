@@ -4,8 +4,9 @@
  * object in memory.
  *
  * Optional capabilities are declared by the driver, never inferred from its class, so a new
- * driver gains them by implementing them: `multipart` (uploads in parts, ./multipart/) and
- * `localPath` (objects are files on this machine, which libvips may open itself).
+ * driver gains them by implementing them: `multipart` (uploads in parts, ./multipart/),
+ * `localPath` (objects are files on this machine, which libvips may open itself) and `open` (an
+ * object's size and bytes in one call).
  *
  * Object keys are driver-neutral strings built by the server, never taken from user paths alone:
  * `objectKey(workspaceId, fileId, name)` -> `<workspaceId>/<fileId>/<safe name>`. Every driver must
@@ -66,9 +67,10 @@ export interface StorageDriver {
   /**
    * The object's size and a stream of all of it, found and opened in one call (a file opened once,
    * one S3 GET) instead of `stat` then `get`; null when missing. The caller reads or destroys
-   * `body`.
+   * `body`. Optional, so drivers written before it still work: read through `openObject`
+   * (./open-object.ts), which falls back to `stat` then `get`.
    */
-  open(key: string): Promise<OpenedObject | null>;
+  open?(key: string): Promise<OpenedObject | null>;
   /** Size and modification time, or null when missing. */
   stat(key: string): Promise<ObjectStat | null>;
   exists(key: string): Promise<boolean>;

@@ -15,6 +15,7 @@ import {
   fstatSync,
   mkdir as mkdirCallback,
   open as openCallback,
+  type WriteStream,
   writeFile as writeFileCallback,
 } from "node:fs";
 import { mkdir, readdir, rename, rm, stat, unlink } from "node:fs/promises";
@@ -87,6 +88,7 @@ export class FsStorageDriver implements StorageDriver {
     if (newKey) await makeDirectory(dirname(target), { recursive: true });
     else await this.makeTmpDir();
     let size = 0;
+    let writer: WriteStream | undefined;
     try {
       if (Buffer.isBuffer(body)) {
         await writeBytes(path, body, { flag: "wx", ...(options.signal ? { signal: options.signal } : {}) });
@@ -102,7 +104,8 @@ export class FsStorageDriver implements StorageDriver {
             callback(null, chunk);
           },
         });
-        await pipeline(body, meter, createWriteStream(path, { flags: "wx" }), { signal: options.signal });
+        writer = createWriteStream(path, { flags: "wx" });
+        await pipeline(body, meter, writer, { signal: options.signal });
         if (expectedSize !== undefined && size !== expectedSize) {
           throw new SizeMismatchError(expectedSize, size);
         }
@@ -112,6 +115,10 @@ export class FsStorageDriver implements StorageDriver {
       const code = (error as NodeJS.ErrnoException).code;
       // The temporary directory was removed under us: make it again on the next put.
       if (code === "ENOENT" && !newKey) this.tmpDirMade = undefined;
+      // The pipeline can reject before the write stream's open has finished: that open still
+      // creates the file, so wait for the stream to close before removing what it made.
+      const opening = writer;
+      if (opening && !opening.closed) await new Promise<void>((done) => opening.once("close", () => done()));
       // "wx" refused a new key that exists: that object is someone else's, leave it.
       if (!(newKey && code === "EEXIST")) await rm(path, { force: true });
       throw error;

@@ -21,11 +21,14 @@ class TracedStorageDriver implements StorageDriver {
   readonly kind: string;
   readonly multipart?: MultipartStore;
   readonly localPath?: (key: string) => string;
+  readonly open?: (key: string) => Promise<OpenedObject | null>;
 
   constructor(private readonly driver: StorageDriver) {
     this.kind = driver.kind;
     if (driver.multipart) this.multipart = driver.multipart;
     if (driver.localPath) this.localPath = driver.localPath.bind(driver);
+    const open = driver.open?.bind(driver);
+    if (open) this.open = (key) => this.#span("open", () => open(key));
   }
 
   #span<T>(operation: string, fn: () => Promise<T>): Promise<T> {
@@ -38,10 +41,6 @@ class TracedStorageDriver implements StorageDriver {
 
   get(key: string, options?: { range?: ByteRange }): Promise<Readable> {
     return this.#span("get", () => this.driver.get(key, options));
-  }
-
-  open(key: string): Promise<OpenedObject | null> {
-    return this.#span("open", () => this.driver.open(key));
   }
 
   stat(key: string): Promise<ObjectStat | null> {
