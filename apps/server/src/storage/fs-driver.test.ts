@@ -189,12 +189,13 @@ describe("FsStorageDriver", () => {
   it("an opened body that is destroyed unread closes its descriptor", async () => {
     await driver.put("ws/file/d.txt", Buffer.from("data"));
     const opened = await driver.open("ws/file/d.txt");
-    const fd = (opened?.body as ReadStream & { fd: number }).fd;
+    if (!opened) throw new Error("ws/file/d.txt did not open");
+    const fd = (opened.body as ReadStream & { fd: number }).fd;
     // What the descriptor names, by number: other files' work may reuse the number afterwards.
     const names = async () => readlink(`/proc/self/fd/${fd}`).catch(() => null);
     expect(await names()).toBe(join(root, "ws", "file", "d.txt"));
-    const closed = new Promise((resolve) => opened?.body.once("close", resolve));
-    opened?.body.destroy();
+    const closed = new Promise((resolve) => opened.body.once("close", resolve));
+    opened.body.destroy();
     await closed;
     expect(await names()).not.toBe(join(root, "ws", "file", "d.txt"));
   });
