@@ -51,7 +51,7 @@ import { FORMAT_MIME_TYPES, isRasterFormat, RASTER_FORMATS } from "../media/rast
 import { SNIFF_HEAD_BYTES, sniffContent } from "../media/sniff-content.js";
 import { negotiatesFormat, variantCacheKey, variantIdentity } from "../media/variant-cache-key.js";
 import { variantOutputFormat } from "../media/variant-output-format.js";
-import { ObjectNotFoundError } from "../storage/driver.js";
+import { ObjectNotFoundError, type ObjectStat, type OpenedObject } from "../storage/driver.js";
 import { readObjectHead } from "../storage/object-keys.js";
 import { openObject } from "../storage/open-object.js";
 import { resolveTransform } from "../transforms/resolve-transform.js";
@@ -137,16 +137,24 @@ export function variantDelivery(app: DeliveryDeps, videos?: VideoDelivery): Vari
     return request.method === "HEAD" ? reply.send() : reply.send(body);
   };
 
+  /**
+   * Answers with the object at `key`, as `stat` or `openObject` found it: an opened body is sent
+   * as it is, a stat's object read now; a HEAD or an empty object sends no body.
+   */
   const sendObject = async (
     request: FastifyRequest,
     reply: FastifyReply,
     key: string,
-    size: number,
+    found: ObjectStat | OpenedObject,
     mimeType: string,
   ) => {
-    reply.type(mimeType).header("content-length", String(size));
-    if (request.method === "HEAD" || size === 0) return reply.send();
-    return reply.send(await app.storage.get(key));
+    reply.type(mimeType).header("content-length", String(found.size));
+    const opened = "body" in found ? found.body : undefined;
+    if (request.method === "HEAD" || found.size === 0) {
+      opened?.destroy();
+      return reply.send();
+    }
+    return reply.send(opened ?? (await app.storage.get(key)));
   };
 
   const serve = async (
@@ -194,13 +202,7 @@ export function variantDelivery(app: DeliveryDeps, videos?: VideoDelivery): Vari
       const etag = `"${file.hash}"`;
       reply.header("etag", etag);
       if (etagMatches(request.headers["if-none-match"], etag)) return reply.status(304).send();
-      return sendObject(
-        request,
-        reply,
-        file.storageKey,
-        stat.size,
-        file.mimeType || "application/octet-stream",
-      );
+      return sendObject(request, reply, file.storageKey, stat, file.mimeType || "application/octet-stream");
     }
 
     // w_auto: the width this request asks for, written out (./auto-width.ts); Vary names the
@@ -236,8 +238,7 @@ export function variantDelivery(app: DeliveryDeps, videos?: VideoDelivery): Vari
           : (await sniffContent(await readObjectHead(app.storage, cacheKey, SNIFF_HEAD_BYTES))).mimeType;
         reply.header("x-cache", "HIT");
         if (cacheKey !== file.thumbnailKey) variants.used(owner, cacheKey);
-        reply.type(mimeType).header("content-length", String(cached.size));
-        return reply.send(body);
+        return sendObject(request, reply, cacheKey, cached, mimeType);
       } catch (error) {
         body?.destroy();
         // Removed before its head was read: render it again.

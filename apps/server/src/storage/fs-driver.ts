@@ -15,6 +15,7 @@ import {
   fstatSync,
   mkdir as mkdirCallback,
   open as openCallback,
+  type Stats,
   type WriteStream,
   writeFile as writeFileCallback,
 } from "node:fs";
@@ -117,6 +118,7 @@ export class FsStorageDriver implements StorageDriver {
       if (code === "ENOENT" && !newKey) this.tmpDirMade = undefined;
       // The pipeline can reject before the write stream's open has finished: that open still
       // creates the file, so wait for the stream to close before removing what it made.
+      // (Not events.once: it would reject on the stream's own 'error', emitted after this point.)
       const opening = writer;
       if (opening && !opening.closed) await new Promise<void>((done) => opening.once("close", () => done()));
       // "wx" refused a new key that exists: that object is someone else's, leave it.
@@ -162,19 +164,20 @@ export class FsStorageDriver implements StorageDriver {
       if (code === "ENOENT" || code === "ENOTDIR") return null;
       throw error;
     }
-    let size: number;
+    let info: Stats;
     try {
-      const info = fstatSync(fd);
-      if (!info.isFile()) throw new ObjectNotFoundError(key);
-      size = info.size;
+      info = fstatSync(fd);
     } catch (error) {
       closeSync(fd);
-      if (error instanceof ObjectNotFoundError) return null;
       throw error;
+    }
+    if (!info.isFile()) {
+      closeSync(fd);
+      return null;
     }
     // The stream owns the descriptor from here: it closes it at the end, on error or destroy.
     const body = createReadStream(path, range ? { fd, start: range.start, end: range.end } : { fd });
-    return { size, body };
+    return { size: info.size, body };
   }
 
   async stat(key: string): Promise<ObjectStat | null> {
