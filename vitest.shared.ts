@@ -2,21 +2,23 @@ import { readFileSync } from "node:fs";
 import { configDefaults, defineProject, type UserWorkspaceConfig } from "vitest/config";
 
 /**
- * In .ci/run's reruns (TROVE_RERUN=1: the other Node majors, PostgreSQL), the media-heavy files
- * that `npm test` already ran once are left out (scripts/once-only-tests.json says which and why).
+ * The media-heavy test files (scripts/media-suites.json says which and why) run in a stage of
+ * their own: `npm test` and every other run leave them out, `TROVE_MEDIA_TESTS=1` runs them and
+ * nothing else. A file is in exactly one of the two, so no run reports one as skipped.
  */
-function rerunExcludes(): string[] {
-  if (process.env.TROVE_RERUN !== "1") return [];
-  const list = new URL("./scripts/once-only-tests.json", import.meta.url);
-  return (JSON.parse(readFileSync(list, "utf8")) as { exclude: string[] }).exclude;
-}
+const MEDIA_SUITES = (
+  JSON.parse(readFileSync(new URL("./scripts/media-suites.json", import.meta.url), "utf8")) as {
+    files: string[];
+  }
+).files;
+const mediaRun = process.env.TROVE_MEDIA_TESTS === "1";
 
 /** The settings every package's vitest project shares: source-first resolution. */
 export function troveProject(name: string, test: UserWorkspaceConfig["test"] = {}) {
-  const exclude = [...(test.exclude ?? configDefaults.exclude), ...rerunExcludes()];
+  const exclude = [...(test.exclude ?? configDefaults.exclude), ...(mediaRun ? [] : MEDIA_SUITES)];
   return defineProject({
     resolve: { conditions: ["dev-source"] },
     ssr: { resolve: { conditions: ["dev-source"], externalConditions: ["dev-source"] } },
-    test: { name, ...test, exclude },
+    test: { name, ...test, exclude, ...(mediaRun ? { include: MEDIA_SUITES } : {}) },
   });
 }

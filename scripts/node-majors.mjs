@@ -69,8 +69,6 @@ for (const { major, ci, suites } of majors) {
     ...process.env,
     PATH: `${bin}${delimiter}${process.env.PATH}`,
     TROVE_NODE_MAJOR: String(major),
-    // Leaves out the media-heavy files `npm test` ran once (scripts/once-only-tests.json).
-    TROVE_RERUN: "1",
   };
   if (resultsDir) env.TROVE_VITEST_JSON = join(resultsDir, `node${major}.json`);
   const vitest = join(root, "node_modules/vitest/vitest.mjs");

@@ -1,6 +1,6 @@
 /**
- * The real `trove-server`, started from source in a child process on 127.0.0.1 (an ephemeral
- * port) with a data directory of its own: the one launcher of the e2e suites, the CLI tests and
+ * The real `trove-server`, started from its current source (bundled once per test run:
+ * ./server-bundle.ts) in a child process on 127.0.0.1 (an ephemeral port) with a data directory of its own: the one launcher of the e2e suites, the CLI tests and
  * the bench. Tests talk to it over real HTTP, as users do.
  *
  * `launchServer` is the bare launcher (the bench adds its own settings on top);
@@ -17,12 +17,10 @@ import { promisify } from "node:util";
 import { type Child, spawnChild } from "./children.js";
 import { seedFromTemplate } from "./pgdata-template.js";
 import { freePort, waitForHttp } from "./ports.js";
+import { serverArgs } from "./server-bundle.js";
 
-const SERVER_CLI = fileURLToPath(new URL("../../../apps/server/src/cli.ts", import.meta.url));
-// `--import tsx` resolves from the working directory: this package has tsx as a dependency.
+// `--import tsx` resolves from the working directory (./server-bundle.ts).
 const PACKAGE_DIR = fileURLToPath(new URL("..", import.meta.url));
-/** Source first (the workspace packages' `dev-source` condition), TypeScript through tsx. */
-const NODE_ARGS = ["--conditions=dev-source", "--import", "tsx"];
 const execFileAsync = promisify(execFile);
 
 export interface ServerKeys {
@@ -92,15 +90,11 @@ export async function launchServer(options: LaunchOptions): Promise<LaunchedServ
   const removeDataDir = () => (options.dataDir ? undefined : rm(dataDir, { recursive: true, force: true }));
 
   const launch = async () => {
-    const started = spawnChild(
-      process.execPath,
-      [...NODE_ARGS, ...(options.nodeArgs ?? []), SERVER_CLI, "start"],
-      {
-        cwd: PACKAGE_DIR,
-        env,
-        keepOutput: options.keepOutput,
-      },
-    );
+    const started = spawnChild(process.execPath, [...serverArgs(options.nodeArgs), "start"], {
+      cwd: PACKAGE_DIR,
+      env,
+      keepOutput: options.keepOutput,
+    });
     child = started;
     try {
       await waitForHttp(`${baseUrl}/readyz`, {
@@ -193,7 +187,7 @@ export async function startServerProcess(
  * standard output; rejects with its output when it exits non-zero.
  */
 export async function runServerCommand(args: string[], env: Record<string, string>): Promise<string> {
-  const { stdout } = await execFileAsync(process.execPath, [...NODE_ARGS, SERVER_CLI, ...args], {
+  const { stdout } = await execFileAsync(process.execPath, [...serverArgs(), ...args], {
     env: { ...process.env, LOG_LEVEL: "warn", ...env },
     cwd: PACKAGE_DIR,
   });

@@ -12,8 +12,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { bundleSource } from "@trove/test-support/bundle-source";
 import setupServerSuites from "@trove/test-support/global-setup";
-import { build } from "esbuild";
 import type { TestProject } from "vitest/node";
 
 declare module "vitest" {
@@ -26,16 +26,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const removeTemplate = await setupServerSuites();
   const dir = await mkdtemp(join(tmpdir(), "trove-cli-bin-"));
   const outfile = join(dir, "trove.mjs");
-  await build({
-    entryPoints: [fileURLToPath(new URL("../../src/bin.ts", import.meta.url))],
-    outfile,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    conditions: ["dev-source"],
+  await bundleSource(fileURLToPath(new URL("../../src/bin.ts", import.meta.url)), outfile, {
     sourcemap: "inline",
-    logLevel: "warning",
     // CommonJS dependencies (cli-progress, cli-table3) call require() for Node built-ins.
     banner: {
       js: "import { createRequire as __troveRequire } from 'node:module'; const require = __troveRequire(import.meta.url);",
