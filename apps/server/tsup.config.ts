@@ -1,11 +1,12 @@
 import { defineConfig } from "tsup";
+import { DECLARATIONS } from "../../tsup.declarations";
 
 export default defineConfig([
   {
     // Library entry, dual ESM/CJS with types.
     entry: { index: "src/index.ts" },
     format: ["esm", "cjs"],
-    dts: true,
+    dts: DECLARATIONS,
     clean: true,
     sourcemap: true,
     target: "node20",

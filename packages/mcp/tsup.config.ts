@@ -1,4 +1,5 @@
 import { defineConfig } from "tsup";
+import { DECLARATIONS } from "../../tsup.declarations";
 
 // The command (bin.ts, shebang kept) and the library entries (index.ts, http.ts, with
 // declarations), ESM only: the MCP SDK is ESM-first and Node 20.19+ can require ESM anyway.
@@ -6,7 +7,7 @@ import { defineConfig } from "tsup";
 export default defineConfig({
   entry: ["src/bin.ts", "src/index.ts", "src/http.ts"],
   format: ["esm"],
-  dts: { entry: ["src/index.ts", "src/http.ts"] },
+  dts: { ...DECLARATIONS, entry: ["src/index.ts", "src/http.ts"] },
   splitting: true,
   clean: true,
   sourcemap: true,

@@ -1,5 +1,6 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { defineConfig } from "tsup";
+import { DECLARATIONS } from "../../tsup.declarations";
 
 const USE_CLIENT = '"use client";';
 
@@ -11,7 +12,7 @@ export default defineConfig({
   entry: ["src/index.ts", "src/image.ts", "src/video.ts"],
   format: ["esm", "cjs"],
   splitting: true,
-  dts: true,
+  dts: DECLARATIONS,
   clean: true,
   sourcemap: true,
   target: "es2022",

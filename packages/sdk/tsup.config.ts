@@ -1,4 +1,5 @@
 import { defineConfig } from "tsup";
+import { DECLARATIONS } from "../../tsup.declarations";
 
 export default defineConfig({
   // One build for all entries, split into shared chunks: TroveError & co. exist once per format,
@@ -19,7 +20,7 @@ export default defineConfig({
   ],
   format: ["esm", "cjs"],
   splitting: true,
-  dts: true,
+  dts: DECLARATIONS,
   clean: true,
   sourcemap: true,
   target: "es2022",

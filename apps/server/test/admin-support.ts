@@ -2,7 +2,7 @@
  * Test support for the admin API: a test app with an admin token, and `admin(t, method, url,
  * body?)` that sends it. Not shipped (outside src/).
  */
-import type { InjectOptions } from "fastify";
+import type { InjectOptions, LightMyRequestResponse } from "fastify";
 import { createTestApp, type TestApp, type TestAppOverrides } from "./support/index.js";
 
 export const ADMIN_TOKEN = "test-admin-token-0123456789abcdef0123456789";
@@ -18,7 +18,7 @@ export function admin(
   url: string,
   body?: unknown,
   token: string | null = ADMIN_TOKEN,
-) {
+): Promise<LightMyRequestResponse> {
   return t.app.inject({
     method,
     url,

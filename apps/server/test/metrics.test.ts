@@ -197,21 +197,20 @@ describe("metrics on the API port after a scripted workload", () => {
     await scrape(t);
     const job = t.app.db.job;
     const session = t.app.db.multipartSession;
-    const groupBy = job.groupBy.bind(job);
-    const count = session.count.bind(session);
     let reads = 0;
-    Object.assign(job, {
-      groupBy: (...args: Parameters<typeof groupBy>) => {
-        reads += 1;
-        return groupBy(...args);
-      },
-    });
-    Object.assign(session, {
-      count: (...args: Parameters<typeof count>) => {
-        reads += 1;
-        return count(...args);
-      },
-    });
+    // Counts each call and passes it on (Prisma's overloads do not survive a typed spread);
+    // returns what undoes it.
+    const counted = <T extends object>(target: T, method: keyof T & string): (() => void) => {
+      const original = target[method];
+      Object.assign(target, {
+        [method]: (...args: unknown[]) => {
+          reads += 1;
+          return Reflect.apply(original as (...args: unknown[]) => unknown, target, args);
+        },
+      });
+      return () => Object.assign(target, { [method]: original });
+    };
+    const restore = [counted(job, "groupBy"), counted(session, "count")];
     try {
       const scrapes = await Promise.all(
         Array.from({ length: 100 }, () => t.app.inject({ method: "GET", url: "/metrics" })),
@@ -221,8 +220,7 @@ describe("metrics on the API port after a scripted workload", () => {
       // reading expired in between.
       expect(reads).toBeLessThanOrEqual(2);
     } finally {
-      Object.assign(job, { groupBy });
-      Object.assign(session, { count });
+      for (const undo of restore) undo();
     }
   });
 });

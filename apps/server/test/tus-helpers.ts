@@ -1,5 +1,5 @@
 // Requests of the tus protocol against a TestApp (app.inject), for tus.test.ts and tus-s3.test.ts.
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { expect } from "vitest";
 import type { TestApp } from "./support/index.js";
 
@@ -27,7 +27,12 @@ export function tusClient(get: () => TestApp) {
   const t = new Proxy({} as TestApp, { get: (_target, name) => get()[name as keyof TestApp] });
   return { create, patch, head, storedFile, idOf };
 
-  async function create(length: number, fields: Record<string, string>, key = t.keys.private, extra = {}) {
+  async function create(
+    length: number,
+    fields: Record<string, string>,
+    key = t.keys.private,
+    extra = {},
+  ): Promise<LightMyRequestResponse> {
     return t.app.inject({
       method: "POST",
       url: TUS,
@@ -66,7 +71,11 @@ export function tusClient(get: () => TestApp) {
     });
   }
 
-  function head(id: string, key = t.keys.private, app: FastifyInstance = t.app) {
+  function head(
+    id: string,
+    key = t.keys.private,
+    app: FastifyInstance = t.app,
+  ): Promise<LightMyRequestResponse> {
     return app.inject({
       method: "HEAD",
       url: `${TUS}/${id}`,
