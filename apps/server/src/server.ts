@@ -83,7 +83,7 @@ export async function startServer(
   // media pipeline applies it too (for embedders and tests); here it is in force from the start.
   blockUnusedCodecs();
   // Before the app is built: its plugins install their span wrappers only while tracing is on.
-  const tracing = startTracing(config.tracing);
+  const tracing = await startTracing(config.tracing);
   let app: FastifyInstance;
   let address: string;
   try {

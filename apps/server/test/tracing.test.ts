@@ -37,7 +37,10 @@ beforeAll(async () => {
     }
     res.writeHead(204).end();
   });
-  tracing = startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.origin, OTEL_SERVICE_NAME: "trove-test" });
+  tracing = await startTracing({
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.origin,
+    OTEL_SERVICE_NAME: "trove-test",
+  });
   // Built after tracing started: the app installs its span wrappers only then.
   t = await createTestApp({
     config: { trustedRanges: "127.0.0.0/8", workers: true, jobPollIntervalMs: 50 },
