@@ -1,7 +1,8 @@
 /**
  * The real `trove-server`, started from its current source (bundled once per test run:
- * ./server-bundle.ts) in a child process on 127.0.0.1 (an ephemeral port) with a data directory of its own: the one launcher of the e2e suites, the CLI tests and
- * the bench. Tests talk to it over real HTTP, as users do.
+ * ./server-bundle.ts) in a child process on 127.0.0.1 (an ephemeral port) with a data directory
+ * of its own: the one launcher of the e2e suites, the CLI tests and the bench. Tests talk to it
+ * over real HTTP, as users do.
  *
  * `launchServer` is the bare launcher (the bench adds its own settings on top);
  * `startServerProcess` is what the test suites use: fresh random development keys, quiet logs and
