@@ -5,7 +5,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
+import type { LightMyRequestResponse } from "fastify";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { FIRST_REQUEST_TTL_MS } from "../src/delivery/variant-store.js";
 import { variantCachePrefix } from "../src/media/variant-cache-key.js";
 import type { PutOptions, PutResult } from "../src/storage/driver.js";
 import { FsStorageDriver } from "../src/storage/fs-driver.js";
@@ -135,20 +137,30 @@ describe("render gate", () => {
   });
 });
 
+/** The variants of the app's one file in storage, and `keyOf` to render one and name its object. */
+function storedVariants(
+  row: { id: string; storageKey: string },
+  get: (transform: string) => Promise<LightMyRequestResponse>,
+) {
+  const stored = async () =>
+    (await listObjects(root as string)).filter((key) => key.startsWith(variantCachePrefix(row.storageKey)));
+  const keyOf = async (transform: string) => {
+    const before = new Set(await stored());
+    expect((await get(transform)).headers["x-cache"]).toBe("MISS");
+    // The variant's row and the eviction run after the response.
+    await t?.app.delivery.settled();
+    const added = (await stored()).filter((key) => !before.has(key));
+    expect(added).toHaveLength(1);
+    return added[0] as string;
+  };
+  const rows = async () => t?.app.db.fileVariant.count({ where: { fileId: row.id } });
+  return { stored, keyOf, rows };
+}
+
 describe("stored variants per file", () => {
   it("keeps at most N, evicting the least recently used, and never the thumbnail", async () => {
     const { row, get } = await appWith({ maxVariantsPerFile: 2 });
-    const stored = async () =>
-      (await listObjects(root as string)).filter((key) => key.startsWith(variantCachePrefix(row.storageKey)));
-    const keyOf = async (transform: string) => {
-      const before = new Set(await stored());
-      expect((await get(transform)).headers["x-cache"]).toBe("MISS");
-      // The variant's row and the eviction run after the response.
-      await t?.app.delivery.settled();
-      const added = (await stored()).filter((key) => !before.has(key));
-      expect(added).toHaveLength(1);
-      return added[0] as string;
-    };
+    const { stored, keyOf } = storedVariants(row, get);
     const w10 = await keyOf("w_10");
     const w20 = await keyOf("w_20");
     // A minute later w_10 is used again, so w_20 is now the least recently used.
@@ -172,5 +184,55 @@ describe("stored variants per file", () => {
     expect(thumbnail.statusCode).toBe(200);
     await t?.app.delivery.settled();
     expect(await t?.app.db.fileVariant.count({ where: { fileId: row.id } })).toBe(2);
+  });
+
+  it("once a file is at its cap, keeps a new variant only at its second request: one-off transforms cannot flush it", async () => {
+    const { row, get } = await appWith({ maxVariantsPerFile: 2 });
+    const { stored, keyOf, rows } = storedVariants(row, get);
+    await keyOf("w_10");
+    const w20 = await keyOf("w_20");
+    const w30 = await keyOf("w_30"); // evicts w_10: the file is now known to be at its cap
+    expect((await stored()).sort()).toEqual([w20, w30].sort());
+
+    // Transforms asked for once are rendered and answered, and neither stored nor recorded.
+    for (const width of [41, 42, 43, 44, 45]) {
+      const response = await get(`w_${width}`);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers["x-cache"]).toBe("MISS");
+      expect(response.rawPayload.length).toBeGreaterThan(0);
+    }
+    await t?.app.delivery.settled();
+    expect((await stored()).sort()).toEqual([w20, w30].sort());
+    expect(await rows()).toBe(2);
+    expect((await get("w_20")).headers["x-cache"]).toBe("HIT");
+    expect((await get("w_30")).headers["x-cache"]).toBe("HIT");
+
+    // Asked for again, a variant is stored, and evicts the least recently used (w_20).
+    const w41 = await keyOf("w_41");
+    expect((await stored()).sort()).toEqual([w30, w41].sort());
+    expect((await get("w_41")).headers["x-cache"]).toBe("HIT");
+    expect(await rows()).toBe(2);
+
+    // A second request long after the first counts as a first one again.
+    expect((await get("w_50")).headers["x-cache"]).toBe("MISS");
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + FIRST_REQUEST_TTL_MS + 1000);
+    expect((await get("w_50")).headers["x-cache"]).toBe("MISS");
+    await t?.app.delivery.settled();
+    expect((await stored()).sort()).toEqual([w30, w41].sort());
+    // ...and the one after it is a second request.
+    expect((await get("w_50")).headers["x-cache"]).toBe("MISS");
+    await t?.app.delivery.settled();
+    expect(await stored()).toHaveLength(2);
+    expect((await get("w_50")).headers["x-cache"]).toBe("HIT");
+  });
+
+  it("stores every render of a file below its cap", async () => {
+    const { row, get } = await appWith({ maxVariantsPerFile: 3 });
+    const { stored, keyOf } = storedVariants(row, get);
+    const keys = [await keyOf("w_10"), await keyOf("w_20"), await keyOf("w_30")];
+    expect((await stored()).sort()).toEqual(keys.sort());
+    for (const transform of ["w_10", "w_20", "w_30"])
+      expect((await get(transform)).headers["x-cache"]).toBe("HIT");
   });
 });

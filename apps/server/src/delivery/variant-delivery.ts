@@ -33,9 +33,10 @@
  *   Range support on variants.
  * - Limits (./delivery-limits.ts): renders pass the app's RenderGate (at most N at
  *   once, a short queue, then 503 with Retry-After; src/delivery/render-gate.ts), and each file keeps at
- *   most N stored variants, least recently used evicted first (VariantStore). A fresh render is
- *   answered once its variant is written; the variant's row and the eviction run after the
- *   response (`settled()` waits for them).
+ *   most N stored variants, least recently used evicted first (VariantStore); once a file is
+ *   at its cap, a new variant is kept only at its second request. A fresh render is answered once
+ *   its variant is written; the variant's row and the eviction run after the response
+ *   (`settled()` waits for them).
  * - Variants of a deleted file are never served: delivery finds no row. Their bytes are removed
  *   with the file by `deleteFileObjects` (src/uploads/delete-file-objects.ts).
  */

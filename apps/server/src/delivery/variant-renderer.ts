@@ -7,7 +7,8 @@
  * in memory until written, as the response that sends them does. The answer waits for the write
  * (so the next request for it is a cache hit) but not for the bookkeeping: the variant's row and
  * eviction run after it (./variant-store.ts). A variant that cannot be cached is still answered:
- * the next request renders it again.
+ * the next request renders it again; so is one the store does not admit (a file at its cap keeps
+ * a new variant only at its second request).
  */
 import type { FastifyBaseLogger } from "fastify";
 import type { LayerSources } from "../media/layers/layer-sources.js";
@@ -85,14 +86,16 @@ export class VariantRenderer {
     const rendered = await this.deps.gate.run(() => this.#measured(variant));
     const { storage, variants, log } = this.deps;
     const { file, owner, cacheKey } = variant;
+    // The thumbnail is not one of the file's capped variants (./variant-store.ts).
+    const capped = cacheKey !== file.thumbnailKey;
+    if (capped && !variants.admits(owner, cacheKey)) return rendered;
     try {
       await putBuffer(storage, cacheKey, rendered.body, rendered.mimeType);
     } catch (error) {
       log.warn({ err: error, cacheKey }, "rendered variant not cached");
       return rendered;
     }
-    // The thumbnail is not one of the file's capped variants (./variant-store.ts).
-    if (cacheKey !== file.thumbnailKey) variants.stored(owner, cacheKey, rendered.body.length);
+    if (capped) variants.stored(owner, cacheKey, rendered.body.length);
     return rendered;
   }
 

@@ -18,6 +18,15 @@
  * deferred and resolves when all of it has finished (tests, app close, anything that reads the
  * rows right after a response).
  *
+ * Admission: once an owner has had variants evicted (it is at its cap), a variant it has not
+ * stored is stored only when it is asked for a second time (`admits`). Without that, anyone
+ * holding a public URL could flush a popular image's variants by asking for `maxPerFile` transforms
+ * nobody else wants (every legitimate request would then render again), and every such
+ * one-off transform would cost a write, a row and an eviction. The first request of a variant
+ * is still rendered and answered, only not kept. This process remembers up to REMEMBERED_FIRSTS
+ * variants asked for once, each for FIRST_REQUEST_TTL_MS; a flood beyond that makes a variant
+ * wait for one more request, nothing worse. An owner below its cap stores every render.
+ *
  * Use is recorded on every render and on cache hits at most once a minute per variant and
  * process, so a hot variant costs no write per request. Variants stored before rows existed have
  * none until their next hit; the thumbnail (the file's `thumbnailKey`) is never tracked or evicted.
@@ -27,6 +36,12 @@ import type { RawQuery } from "../db/direct-sql.js";
 import { Prisma } from "../generated/prisma/client.js";
 import type { StorageDriver } from "../storage/driver.js";
 
+/** How long a variant asked for once is remembered, for admission at its second request, ms. */
+export const FIRST_REQUEST_TTL_MS = 10 * 60_000;
+/** Variants asked for once that this process remembers; the memory is dropped beyond it. */
+const REMEMBERED_FIRSTS = 10_000;
+/** Owners this process remembers to be at their cap; the memory is dropped beyond it. */
+const REMEMBERED_FULL_OWNERS = 10_000;
 /** How stale a recorded use may be. */
 const USE_RESOLUTION_MS = 60_000;
 /** Variants whose last recorded use this process remembers; the memory is dropped beyond it. */
@@ -69,6 +84,10 @@ const ownerValue = (owner: VariantOwner) => ("fileId" in owner ? owner.fileId : 
 
 export class VariantStore {
   readonly #recordedUses = new Map<string, number>();
+  /** Owners whose last count evicted variants: at their cap. */
+  readonly #fullOwners = new Set<string>();
+  /** Variants of full owners asked for once and not stored, with when. */
+  readonly #firstRequests = new Map<string, number>();
   readonly #unchecked = new Map<string, Unchecked>();
   /** Bookkeeping under way (rows, counts, evictions), for `settled()`. */
   readonly #running = new Set<Promise<void>>();
@@ -80,6 +99,23 @@ export class VariantStore {
     private readonly maxPerFile: number,
     private readonly log: FastifyBaseLogger,
   ) {}
+
+  /**
+   * Whether a variant just rendered should be stored: always while its owner is below its cap,
+   * else only at its second request (see the header).
+   */
+  admits(owner: VariantOwner, cacheKey: string): boolean {
+    if (!this.#fullOwners.has(ownerId(owner))) return true;
+    const now = Date.now();
+    const first = this.#firstRequests.get(cacheKey);
+    if (first !== undefined && first > now - FIRST_REQUEST_TTL_MS) {
+      this.#firstRequests.delete(cacheKey);
+      return true;
+    }
+    if (this.#firstRequests.size >= REMEMBERED_FIRSTS) this.#firstRequests.clear();
+    this.#firstRequests.set(cacheKey, now);
+    return false;
+  }
 
   /**
    * A variant was just rendered and its object written: record its row, and evict beyond the cap
@@ -151,7 +187,18 @@ export class VariantStore {
               ORDER BY last_used_at DESC, cache_key ASC
              OFFSET ${this.maxPerFile})
       RETURNING cache_key AS "cacheKey"`;
+    this.#markFull(owner, evicted.length > 0);
     for (const { cacheKey } of evicted) await this.storage.delete(cacheKey);
+  }
+
+  #markFull(owner: VariantOwner, full: boolean): void {
+    const id = ownerId(owner);
+    if (!full) {
+      this.#fullOwners.delete(id);
+      return;
+    }
+    if (this.#fullOwners.size >= REMEMBERED_FULL_OWNERS) this.#fullOwners.clear();
+    this.#fullOwners.add(id);
   }
 
   #track(task: Promise<void>): Promise<void> {
