@@ -288,6 +288,7 @@ export function loadConfig(env: Environment = process.env): ServerConfig {
     placeholders: e.TROVE_PLACEHOLDERS,
     delivery: {
       renderConcurrency: e.TROVE_RENDER_CONCURRENCY,
+      renderThreads: e.TROVE_RENDER_THREADS,
       renderQueue: e.TROVE_RENDER_QUEUE,
       renderWaitMs: e.TROVE_RENDER_WAIT_MS,
       maxVariantsPerFile: e.TROVE_MAX_VARIANTS_PER_FILE,

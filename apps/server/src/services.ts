@@ -24,6 +24,7 @@ import type { JobRunner } from "./jobs/job-runner.js";
 import { createJobRunner } from "./jobs/start-workers.js";
 import { type ActiveKeyCache, createActiveKeyCache } from "./keys/active-key-cache.js";
 import { findActiveApiKey } from "./keys/api-keys.js";
+import { useLibvipsThreads } from "./media/libvips-threads.js";
 import { metricsSources } from "./metrics/metrics-sources.js";
 import { TroveMetrics } from "./metrics/trove-metrics.js";
 import { createMultipartDeps, type MultipartDeps } from "./multipart/multipart-deps.js";
@@ -79,6 +80,7 @@ export function createServices({ config, database, storage: given, log }: Servic
   try {
     const storage = tracing ? withStorageSpans(rawStorage) : rawStorage;
     const db = tracing ? withQuerySpans(database.prisma) : database.prisma;
+    useLibvipsThreads(config.delivery.renderThreads);
     const renderGate = new RenderGate({
       concurrency: config.delivery.renderConcurrency,
       queue: config.delivery.renderQueue,

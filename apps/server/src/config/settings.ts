@@ -402,6 +402,13 @@ export const SETTINGS = {
     defaultText: "one per CPU core",
     description: "Renders at once.",
   }),
+  TROVE_RENDER_THREADS: int({
+    group: "Delivery host",
+    min: 1,
+    defaultText: "CPU cores ÷ TROVE_RENDER_CONCURRENCY, at least 1",
+    description:
+      "libvips threads each image operation may use, process-wide (renders, transform uploads, placeholders).",
+  }),
   TROVE_RENDER_QUEUE: int({
     group: "Delivery host",
     min: 0,
