@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deleteUnreferencedObjects } from "../src/files/delete-objects-job.js";
 import { variantCachePrefix } from "../src/media/variant-cache-key.js";
 import { S3StorageDriver } from "../src/storage/s3-driver.js";
+import { setStrictTransforms } from "../src/transforms/named-transforms.js";
+import { STRICT_TRANSFORMS_MESSAGE } from "../src/transforms/resolve-transform.js";
 import { type AzuriteHandle, startAzurite } from "./support/azurite.js";
 import { type FakeGcs, startFakeGcs } from "./support/fake-gcs.js";
 import { createTestApp, type TestApp } from "./support/index.js";
@@ -270,6 +272,25 @@ describe("the source row decides, on the next request", () => {
     const res = await deliver("paused", "products/shoe.jpg");
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ error: "Source not found" });
+  });
+
+  it("the workspace's strict mode applies to a source's variants as to stored files'", async () => {
+    await createSource("strict-origin", "image_source", {
+      base_url: `http://origin.test:${web.port}/img`,
+    });
+    expect((await deliver("strict-origin", "w_40/products/shoe.jpg")).statusCode).toBe(200);
+    await setStrictTransforms(t.app.db, t.workspace.id, true);
+    try {
+      const refused = await deliver("strict-origin", "w_41/products/shoe.jpg");
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toEqual({ error: "Forbidden", message: STRICT_TRANSFORMS_MESSAGE });
+      // A variant rendered before is refused too, and the original is not a transform.
+      expect((await deliver("strict-origin", "w_40/products/shoe.jpg")).statusCode).toBe(403);
+      expect((await deliver("strict-origin", "products/shoe.jpg")).statusCode).toBe(200);
+    } finally {
+      await setStrictTransforms(t.app.db, t.workspace.id, false);
+    }
+    expect((await deliver("strict-origin", "w_41/products/shoe.jpg")).statusCode).toBe(200);
   });
 
   it("a deleted source is 404 and its copies are scheduled for deletion", async () => {

@@ -134,6 +134,7 @@ export function originDelivery(
           workspaceId: source.workspaceId,
           // Sources have no private objects, so no signed URLs: strict mode applies as written.
           signed: false,
+          strict: found.strictTransforms,
           cacheControl,
         });
       }

@@ -8,12 +8,14 @@
  *   found.kind === "renamed"  // a former name of an active source: redirect to `found.name`
  *   found.kind === "none"     // unknown, inactive, or the workspace is disabled: 404
  *
- * A live name is looked up first (one indexed query); only a miss reads the aliases.
+ * A live name is looked up first (one indexed query, which also reads the workspace's strict mode
+ * for the transform, saving the delivery of a variant a query of its own); only a miss reads the
+ * aliases.
  */
 import type { PrismaClient, Source } from "../generated/prisma/client.js";
 
 export type DeliverySource =
-  | { kind: "source"; source: Source }
+  | { kind: "source"; source: Source; strictTransforms: boolean }
   | { kind: "renamed"; name: string }
   | { kind: "none" };
 
@@ -23,8 +25,16 @@ export async function findDeliverySource(
   name: string,
 ): Promise<DeliverySource> {
   const workspace = { workspaceNo, disabledAt: null };
-  const source = await db.source.findFirst({ where: { name, workspace } });
-  if (source) return source.isActive ? { kind: "source", source } : { kind: "none" };
+  const found = await db.source.findFirst({
+    where: { name, workspace },
+    include: { workspace: { select: { strictTransforms: true } } },
+  });
+  if (found) {
+    const { workspace: owner, ...source } = found;
+    return source.isActive
+      ? { kind: "source", source, strictTransforms: owner.strictTransforms }
+      : { kind: "none" };
+  }
   const alias = await db.sourceAlias.findFirst({
     where: { name, source: { workspace } },
     select: { source: { select: { name: true, isActive: true } } },
