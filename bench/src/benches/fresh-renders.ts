@@ -12,8 +12,9 @@
  * box a few pixels under 512 is the work of 512. Two client loops, each request after the
  * previous one's body, for a fixed time after a few unmeasured seconds (both sides measured warm);
  * renders per second = completed / elapsed. Trove and the baseline alternate, same run, same
- * machine. Once a photo has TROVE_MAX_VARIANTS_PER_FILE variants, Trove stores no more of these
- * one-off transforms (src/delivery/variant-store.ts); the first JPEG run still stores many.
+ * machine. Once a photo has TROVE_MAX_VARIANTS_PER_FILE variants, Trove stores no more of
+ * these one-off transforms (apps/server/src/delivery/variant-store.ts); the first JPEG run still
+ * stores many.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
