@@ -84,7 +84,7 @@ function renamedLocation(
 }
 
 export function originDelivery(
-  app: Pick<DeliveryDeps, "db" | "storage" | "config" | "log">,
+  app: Pick<DeliveryDeps, "db" | "sql" | "storage" | "config" | "log">,
   variants: VariantDelivery,
 ): OriginDelivery {
   const settings = app.config.origins;
@@ -94,13 +94,13 @@ export function originDelivery(
     gcsApiEndpoint: settings.gcsApiEndpoint,
     ...(app.config.outbound ? { doubles: app.config.outbound } : {}),
   });
-  const cache = new OriginCache(app.db, app.storage, settings, app.log);
+  const cache = new OriginCache(app.db, app.sql, app.storage, settings, app.log);
   const cacheControl = `public, max-age=${Math.floor(settings.ttlMs / 1000)}`;
 
   return {
     close: () => readers.close(),
     async serve(request, reply, target) {
-      const found = await findDeliverySource(app.db, target.workspaceNo, target.origin);
+      const found = await findDeliverySource(app, target.workspaceNo, target.origin);
       if (found.kind === "renamed") {
         const location = renamedLocation(app.config, request.url, target.workspaceNo, found.name);
         return reply.code(301).header("location", location).header("cache-control", cacheControl).send();

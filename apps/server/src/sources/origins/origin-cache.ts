@@ -31,6 +31,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { Transform } from "node:stream";
 import type { FastifyBaseLogger } from "fastify";
 import { Prisma, type PrismaClient } from "../../db/database.js";
+import type { RawQuery } from "../../db/direct-sql.js";
 import { isUniqueViolation } from "../../db/prisma-errors.js";
 import { DELETE_OBJECTS_JOB_KIND, type DeleteObjectsPayload } from "../../files/delete-objects-job.js";
 import type { OriginObject as OriginObjectRow } from "../../generated/prisma/client.js";
@@ -70,6 +71,8 @@ export class OriginCache {
 
   constructor(
     private readonly db: PrismaClient,
+    /** The per-request lookup of a copy, on the direct path (src/db/direct-sql.ts). */
+    private readonly sql: RawQuery,
     private readonly storage: StorageDriver,
     private readonly settings: OriginCacheSettings,
     private readonly log: FastifyBaseLogger,
@@ -77,8 +80,13 @@ export class OriginCache {
 
   /** The stored copy of the object, read or revalidated from the origin when needed. */
   async original(lookup: OriginLookup): Promise<OriginObjectRow> {
-    const where = { sourceId: lookup.source.id, host: lookup.host, path: lookup.path };
-    const row = await this.db.originObject.findUnique({ where: { sourceId_host_path: where } });
+    const [row = null] = await this.sql.$queryRaw<OriginObjectRow[]>`
+      SELECT id::text AS id, source_id::text AS "sourceId", host, path, source_version AS "sourceVersion",
+             storage_key AS "storageKey", size, mime_type AS "mimeType", format, hash,
+             origin_etag AS "originEtag", origin_last_modified AS "originLastModified",
+             checked_at AS "checkedAt"
+        FROM origin_objects
+       WHERE source_id = ${lookup.source.id}::uuid AND host = ${lookup.host} AND path = ${lookup.path}`;
     const current = row && row.sourceVersion.getTime() === lookup.source.version.getTime() ? row : null;
     if (current && current.checkedAt.getTime() + this.settings.ttlMs > Date.now()) return current;
 
