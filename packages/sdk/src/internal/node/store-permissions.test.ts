@@ -17,12 +17,14 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+// One expiry for every session a test builds: two built across a second boundary would differ.
+const EXPIRES_AT = Math.floor(Date.now() / 1000) + 3600;
 const session = (): StoredUploadSession => ({
   version: 1,
   session_id: "s",
   part_size: 1,
   parts: ["https://storage.example/part-0"],
-  expires_at: Math.floor(Date.now() / 1000) + 3600,
+  expires_at: EXPIRES_AT,
   completed: [],
   size: 1,
   file_name: "f",
