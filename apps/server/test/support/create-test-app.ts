@@ -16,7 +16,8 @@
  *   }
  *
  * `createTestApp(overrides?)`:
- * - database: an in-memory PGlite cloned from a migrated template (about 0.5 s), or, when
+ * - database: an in-memory PGlite cloned from a migrated template, or an emptied one another app
+ *   returned (./pglite-pool.ts), or, when
  *   TROVE_TEST_DATABASE_URL is set (an admin connection to PostgreSQL), a new uniquely named
  *   database created for this app and dropped by `close()`;
  * - storage: an fs driver in a fresh temp directory (`storageDir`), removed by `close()`;
@@ -36,10 +37,11 @@ import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { type BuildAppOptions, buildApp } from "../../src/app.js";
 import { type ConfigInput, type DatabaseConfig, resolveConfig, type ServerConfig } from "../../src/config.js";
-import { openDatabase } from "../../src/db/database.js";
+import { type Database, openDatabase } from "../../src/db/database.js";
 import { readMigrations } from "../../src/db/migrator.js";
 import type { Workspace } from "../../src/generated/prisma/client.js";
 import { generateApiKey } from "../../src/keys/api-keys.js";
+import { returnPgliteDatabase, takePgliteDatabase } from "./pglite-pool.js";
 
 export interface TestAppOverrides {
   /** Config fields to override (rateLimit, assetsUrl, ...). */
@@ -138,6 +140,9 @@ export async function createTestApp(overrides: TestAppOverrides = {}): Promise<T
 
   try {
     let database: DatabaseConfig;
+    // On PGlite the app gets an emptied database from the pool (./pglite-pool.ts), returned once
+    // the app is closed; on PostgreSQL, a database of its own.
+    let pooled: Database | undefined;
     const adminUrl = process.env.TROVE_TEST_DATABASE_URL;
     if (adminUrl) {
       const created = await createPostgresDatabase(adminUrl);
@@ -145,6 +150,9 @@ export async function createTestApp(overrides: TestAppOverrides = {}): Promise<T
       database = { kind: "postgres", url: created.url };
     } else {
       database = { kind: "pglite", dataDir: null, loadDataDir: await pgliteTemplate() };
+      const taken = await takePgliteDatabase(pgliteTemplate);
+      pooled = taken;
+      cleanups.push(() => returnPgliteDatabase(taken));
     }
 
     const config = resolveConfig({
@@ -163,6 +171,7 @@ export async function createTestApp(overrides: TestAppOverrides = {}): Promise<T
 
     const app = await buildApp({
       config,
+      ...(pooled ? { database: pooled, closeDatabase: false } : {}),
       logger: overrides.logger ?? false,
       ...(overrides.routes ? { routes: overrides.routes } : {}),
       ...(overrides.storage ? { storage: overrides.storage } : {}),
