@@ -145,6 +145,15 @@ export interface ServerProcessOptions {
   keys?: ServerProcess["keys"];
 }
 
+/**
+ * V8 compiles WebAssembly with its baseline compiler only: the embedded database (PGlite, a
+ * PostgreSQL build in WebAssembly) otherwise has its hot functions recompiled by the optimizing
+ * tier on background threads, about 1.6 s of CPU per process start on a 2-core machine, which a
+ * suite's few hundred statements never earn back (the e2e and CLI projects: 653 -> 516 CPU-s).
+ * Only how fast the same code runs changes; the bench starts its servers without it.
+ */
+const TEST_NODE_ARGS = ["--liftoff-only"];
+
 // Every test sends all its traffic from 127.0.0.1, so the per-address rate limits (which would
 // count a whole suite as one client) are raised unless `env` sets them; per-key limits keep their
 // defaults. e2e/security/rate-limits.test.ts sets small ones to test them.
@@ -175,6 +184,7 @@ export async function startServerProcess(
     readyTimeoutMs: 100_000,
     // Tests assert on everything it printed.
     keepOutput: Number.POSITIVE_INFINITY,
+    nodeArgs: TEST_NODE_ARGS,
     // A test that stops the server waits for its graceful shutdown, however long.
     stopGraceMs: Number.POSITIVE_INFINITY,
   });
@@ -188,7 +198,7 @@ export async function startServerProcess(
  * standard output; rejects with its output when it exits non-zero.
  */
 export async function runServerCommand(args: string[], env: Record<string, string>): Promise<string> {
-  const { stdout } = await execFileAsync(process.execPath, [...serverArgs(), ...args], {
+  const { stdout } = await execFileAsync(process.execPath, [...serverArgs(TEST_NODE_ARGS), ...args], {
     env: { ...process.env, LOG_LEVEL: "warn", ...env },
     cwd: PACKAGE_DIR,
   });
