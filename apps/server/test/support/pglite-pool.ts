@@ -1,8 +1,8 @@
 /**
  * Embedded databases for test apps, reused across apps instead of booted afresh for each.
  *
- * Booting PGlite from the migrated template costs about 0.9 s of CPU, which was half of what a
- * test app costs and a fifth of the server project's time. A database an app is done with is
+ * Booting PGlite from the migrated template costs about 0.9 s of CPU, most of what a test app
+ * cost (1.25 s) and about a third of the server project's CPU. A database an app is done with is
  * emptied (every table truncated, identities restarted, session state discarded) and handed to
  * the next app, unless its schema differs in any way from the template's (a test altered a
  * table, disabled a trigger, replaced a function): that one is closed, never reused. The app
