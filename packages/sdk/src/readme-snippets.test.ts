@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import ts from "typescript";
+// TypeScript 5.9 under another name: TypeScript 7, this package's `tsc`, has no compiler API.
+import ts from "typescript-api";
 import { describe, expect, it } from "vitest";
 
 /**

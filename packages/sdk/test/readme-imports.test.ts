@@ -11,7 +11,8 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import ts from "typescript";
+// TypeScript 5.9 under another name: TypeScript 7, this package's `tsc`, has no compiler API.
+import ts from "typescript-api";
 import { afterAll, describe, expect, it } from "vitest";
 
 /**

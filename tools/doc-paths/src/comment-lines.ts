@@ -3,7 +3,8 @@
  * documentation. TypeScript's parser finds the comments (a `//` inside a string, a template or a
  * regular expression is not one); Prisma schema files have `//` and `///` comments only.
  */
-import ts from "typescript";
+// TypeScript 5.9 under another name: TypeScript 7, this package's `tsc`, has no compiler API.
+import ts from "typescript-api";
 
 export interface TextLine {
   /** 1-based. */

@@ -1,4 +1,5 @@
-import ts from "typescript";
+// TypeScript 5.9 under another name: TypeScript 7, this package's `tsc`, has no compiler API.
+import ts from "typescript-api";
 
 /** A regular expression whose pattern is known from the source alone. */
 export interface RegexLiteral {
