@@ -25,7 +25,8 @@
  *   object is there with the session's size, it was assembled already.
  */
 import { ERROR_MESSAGES, embeddedMetadataModeSchema } from "@trove/schema";
-import { combinePartBlockDigests, hashStream } from "../content-hash/index.js";
+import { hashStoredObject } from "../content-hash/hash-stored-object.js";
+import { combinePartBlockDigests } from "../content-hash/index.js";
 import { badRequest, HttpError, notFound } from "../errors/index.js";
 import { isUuid } from "../errors/params.js";
 import type { File, MultipartSession, Prisma } from "../generated/prisma/client.js";
@@ -194,10 +195,11 @@ async function finish(deps: MultipartDeps, auth: Completer, session: MultipartSe
 
   let hash: string;
   try {
-    // Gateway mode hashed every block as it streamed in; direct mode never saw the bytes.
+    // Gateway mode hashed every block as it streamed in; direct mode never saw the bytes, so it
+    // reads the assembled object back, a few ranges at once.
     hash =
       session.mode === "direct"
-        ? (await hashStream(await deps.storage.get(key))).hash
+        ? (await hashStoredObject(deps.storage, key)).hash
         : combinePartBlockDigests(
             parts.map((p) => ({ number: p.number, blockDigests: p.blockDigests ?? [] })),
           );

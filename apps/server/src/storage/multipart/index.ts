@@ -25,8 +25,8 @@
  *   const listed = await store.listParts!({ key, uploadId });   // all pages, sorted
  *   // check numbering 1..partCount and sizes against plannedPartSize(), then
  *   await store.complete({ key, uploadId, parts: listed });
- *   // Trove never saw the bytes, so the content hash needs one read of the stored object:
- *   // (await hashStream(await driver.get(key))).hash
+ *   // Trove never saw the bytes, so the content hash needs a read of the stored object:
+ *   // (await hashStoredObject(driver, key)).hash   (src/content-hash/, in block-aligned ranges)
  *
  * Abandoned sessions: `store.abort({ key, uploadId })` (idempotent). On fs, `listPending()`
  * also finds uploads the database never learnt about (a crash right after `begin`).
