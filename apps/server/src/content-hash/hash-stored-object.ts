@@ -19,7 +19,7 @@ import { type ByteRange, ObjectNotFoundError, type StorageDriver } from "../stor
 import { BLOCK_SIZE, BlockHasher, type BlockHashResult, combineBlockDigests } from "./block-hash.js";
 
 /** Ranges read at once: enough to fill a few connections, few enough to keep memory small. */
-export const HASH_READ_RANGES = 4;
+const HASH_READ_RANGES = 4;
 
 /** Contiguous ranges of whole blocks (the last may end short) covering `size` bytes. */
 export function blockAlignedRanges(size: number, count: number): ByteRange[] {

@@ -41,7 +41,9 @@ type ReaderFactory = (configuration: never, context: ReaderContext) => OriginRea
 /**
  * A vendor's reader, its module (and the vendor's client library) loaded by the first read: a
  * server without a source of that type never loads it (importing @azure/storage-blob alone took
- * about 0.4 s of CPU on a busy 2-core machine).
+ * about 0.4 s of CPU on a busy 2-core machine). The wrapper has no `scope`: that is asked
+ * synchronously, before any read could have loaded the module, so a reader that needs one (only
+ * image_source's, below) is not loaded this way.
  */
 function loadedOnFirstRead(load: () => Promise<ReaderFactory>): ReaderFactory {
   return (configuration, context) => {
