@@ -15,7 +15,7 @@ import type { LayerSources } from "../media/layers/layer-sources.js";
 import type { MediaLimits } from "../media/media-limits.js";
 import { renderVariant } from "../media/render-variant.js";
 import type { TroveMetrics } from "../metrics/trove-metrics.js";
-import type { StorageDriver } from "../storage/driver.js";
+import { ObjectNotFoundError, type StorageDriver } from "../storage/driver.js";
 import { putBuffer } from "../storage/object-keys.js";
 import { inSpan } from "../tracing/in-span.js";
 import type { DeliveryFile } from "./delivery-file.js";
@@ -103,13 +103,22 @@ export class VariantRenderer {
   async #render({ file, canonical, accept, layerSources }: VariantRequest): Promise<RenderedVariant> {
     const { storage, limits } = this.deps;
     const input = await readStoredOriginal(storage, file.storageKey, limits.maxInputBytes);
-    const variant = await renderVariant({
-      input,
-      transform: canonical,
-      limits,
-      ...(accept ? { accept } : {}),
-      ...(layerSources ? { layerSources } : {}),
-    });
-    return { body: variant.body, mimeType: variant.mimeType };
+    try {
+      const variant = await renderVariant({
+        input,
+        transform: canonical,
+        limits,
+        ...(accept ? { accept } : {}),
+        ...(layerSources ? { layerSources } : {}),
+      });
+      return { body: variant.body, mimeType: variant.mimeType };
+    } catch (error) {
+      // An original decoded from its path can be deleted while it renders: its decoder then
+      // fails on a file that is gone, which is the missing file (404), not a corrupt one (400).
+      if (!Buffer.isBuffer(input) && !(await storage.stat(file.storageKey))) {
+        throw new ObjectNotFoundError(file.storageKey);
+      }
+      throw error;
+    }
   }
 }

@@ -1,6 +1,6 @@
 import sharp, { type Sharp } from "sharp";
 import { blockUnusedCodecs } from "./block-unused-codecs.js";
-import type { ImageInput } from "./image-input.js";
+import { decoderInput, type ImageInput } from "./image-input.js";
 import type { MediaLimits } from "./media-limits.js";
 
 /**
@@ -14,7 +14,7 @@ import type { MediaLimits } from "./media-limits.js";
  */
 export function openImage(input: ImageInput, limits: MediaLimits): Sharp {
   blockUnusedCodecs();
-  return sharp(input, {
+  return sharp(decoderInput(input), {
     limitInputPixels: limits.maxInputPixels,
     failOn: "error",
     sequentialRead: true,

@@ -1,6 +1,6 @@
 import type { Metadata, Sharp } from "sharp";
 import { readHeifHeader } from "./heif/read-heif-header.js";
-import type { ImageInput } from "./image-input.js";
+import { type ImageInput, leadingBytes } from "./image-input.js";
 import { MediaError } from "./media-error.js";
 import type { MediaLimits } from "./media-limits.js";
 import { parseRasterHeader } from "./parse-raster-header.js";
@@ -27,8 +27,8 @@ export interface ImageHeader {
 
 /**
  * Reads the header of a sniffed raster image, `input`, never its pixels. The pixel limit is
- * enforced here too, so a bomb is refused before any decoding. An image in memory whose format
- * has a parser of our own (JPEG, PNG, WebP, GIF: parse-raster-header.ts) is read from its
+ * enforced here too, so a bomb is refused before any decoding. An image in memory (or a file
+ * whose head is: ImageFile) whose format has a parser of our own (JPEG, PNG, WebP, GIF: parse-raster-header.ts) is read from its
  * bytes, over 20 times faster than a libvips header read, which costs most of an upload's CPU
  * time; the parsers take only files libvips takes, with the same header. Anything else, and
  * whatever a parser does not vouch for, is read by libvips through `open()`.
@@ -44,7 +44,10 @@ export async function readImageHeader(
     const heif = await readHeifHeader(input, limits);
     return { ...headerOf(sniffed, heif), mimeType: heif.mimeType };
   }
-  const parsed = typeof input === "string" ? undefined : parseRasterHeader(input, sniffed);
+  // A file's head is parsed as a truncated file would be: a parser vouches only for a header
+  // that lies whole in the bytes it is given (JPEG's ends at its first scan, PNG's at IDAT).
+  const bytes = leadingBytes(input);
+  const parsed = bytes === undefined ? undefined : parseRasterHeader(bytes, sniffed);
   if (parsed === undefined) return readHeaderWithLibvips(open(), sniffed, limits);
   // libvips compares the pixels as stored, before orientation, and refuses only strictly more.
   if (parsed.width * parsed.height > limits.maxInputPixels) throw inputPixelLimitError(limits);

@@ -1,5 +1,5 @@
 import { readFile, stat } from "node:fs/promises";
-import type { ImageInput } from "../image-input.js";
+import { decoderInput, type ImageInput } from "../image-input.js";
 import { MediaError } from "../media-error.js";
 import type { MediaLimits } from "../media-limits.js";
 import { inputPixelLimitError } from "../sharp-error.js";
@@ -14,12 +14,13 @@ export const MAX_GRID_TILES = 1024;
 
 /** The bytes of a HEIF input, for the header parser and the decoder (which needs them all). */
 export async function readHeifBytes(input: ImageInput, limits: MediaLimits): Promise<Buffer> {
-  if (typeof input !== "string") return input;
-  const { size } = await stat(input);
+  if (Buffer.isBuffer(input)) return input;
+  const path = decoderInput(input);
+  const { size } = await stat(path);
   if (size > limits.maxInputBytes) {
     throw new MediaError("FILE_TOO_LARGE", `image is larger than the ${limits.maxInputBytes}-byte limit`);
   }
-  return readFile(input);
+  return readFile(path);
 }
 
 /**
