@@ -113,11 +113,14 @@ describe("VariantRenderer, an original decoded from its path", () => {
   /** A JPEG whose header is whole in the head and whose scan is cut short: libvips fails on it. */
   const truncatedName = "truncated.jpg";
 
-  const rendererOver = (exists: boolean) =>
+  const rendererOver = (exists: boolean | "unknown") =>
     new VariantRenderer({
       storage: {
         ...storage,
-        stat: async () => (exists ? { size: 1 } : null),
+        stat: async () => {
+          if (exists === "unknown") throw new Error("EACCES");
+          return exists ? { size: 1 } : null;
+        },
       } as never,
       gate: new RenderGate({ concurrency: 1, queue: 1, waitMs: 1000 }),
       limits: { maxInputBytes: 1 << 30 } as never,
@@ -125,7 +128,7 @@ describe("VariantRenderer, an original decoded from its path", () => {
       log: { warn: () => {} } as never,
     });
 
-  const render = (exists: boolean) =>
+  const render = (exists: boolean | "unknown") =>
     rendererOver(exists).render({
       file: { storageKey: truncatedName, thumbnailKey: null } as never,
       owner: { fileId: "f" },
@@ -142,7 +145,8 @@ describe("VariantRenderer, an original decoded from its path", () => {
     await expect(render(false)).rejects.toBeInstanceOf(ObjectNotFoundError);
   });
 
-  it("is the decoder's error when the file is still there", async () => {
+  it("is the decoder's error when the file is still there, or when asking whether it is fails", async () => {
     await expect(render(true)).rejects.toBeInstanceOf(MediaError);
+    await expect(render("unknown")).rejects.toBeInstanceOf(MediaError);
   });
 });

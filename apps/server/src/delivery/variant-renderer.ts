@@ -115,9 +115,10 @@ export class VariantRenderer {
     } catch (error) {
       // An original decoded from its path can be deleted while it renders: its decoder then
       // fails on a file that is gone, which is the missing file (404), not a corrupt one (400).
-      if (!Buffer.isBuffer(input) && !(await storage.stat(file.storageKey))) {
-        throw new ObjectNotFoundError(file.storageKey);
-      }
+      // Only a stat that says "no such object" changes the error; a failing stat keeps it.
+      const gone =
+        !Buffer.isBuffer(input) && (await storage.stat(file.storageKey).catch(() => undefined)) === null;
+      if (gone) throw new ObjectNotFoundError(file.storageKey);
       throw error;
     }
   }

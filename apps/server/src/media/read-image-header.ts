@@ -27,11 +27,12 @@ export interface ImageHeader {
 
 /**
  * Reads the header of a sniffed raster image, `input`, never its pixels. The pixel limit is
- * enforced here too, so a bomb is refused before any decoding. An image in memory (or a file
- * whose head is: ImageFile) whose format has a parser of our own (JPEG, PNG, WebP, GIF: parse-raster-header.ts) is read from its
- * bytes, over 20 times faster than a libvips header read, which costs most of an upload's CPU
- * time; the parsers take only files libvips takes, with the same header. Anything else, and
- * whatever a parser does not vouch for, is read by libvips through `open()`.
+ * enforced here too, so a bomb is refused before any decoding. An image in memory, or a file
+ * whose head is (ImageFile), whose format has a parser of our own (JPEG, PNG, WebP, GIF:
+ * parse-raster-header.ts) is read from those bytes, over 20 times faster than a libvips header
+ * read, which costs most of an upload's CPU time; the parsers take only files libvips takes,
+ * with the same header. Anything else, and whatever a parser does not vouch for, is read by
+ * libvips through `open()`.
  */
 export async function readImageHeader(
   input: ImageInput,
