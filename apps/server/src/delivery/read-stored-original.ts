@@ -37,7 +37,10 @@ export const HEAD_BYTES = 128 * 1024;
 /** Formats whose header precedes the pixels, so that a head of the file can hold it. */
 const HEADER_FIRST: readonly RasterFormat[] = ["jpeg", "png"];
 
-/** Whether `head` holds the whole header of a JPEG or PNG, as our parsers read it. */
+/**
+ * Whether `head` holds the whole header of a JPEG or PNG, as our parsers read it (the render
+ * parses it again from the head; a header parse is microseconds, carrying it would be new state).
+ */
 const holdsHeader = (head: Buffer) =>
   HEADER_FIRST.some((format) => parseRasterHeader(head, format) !== undefined);
 
@@ -53,29 +56,29 @@ export async function readStoredOriginal(
   });
   try {
     const { size } = await file.stat();
-    if (size <= HEAD_BYTES) return await readExactly(file, size, 0);
-    const head = await readExactly(file, HEAD_BYTES, 0);
+    if (size <= HEAD_BYTES) return await fill(file, Buffer.allocUnsafe(size), 0);
+    const head = await fill(file, Buffer.allocUnsafe(HEAD_BYTES), 0);
     const inMemory = size <= Math.min(IN_MEMORY_MAX_BYTES, maxBytes);
-    if (inMemory && !holdsHeader(head)) {
-      const rest = await readExactly(file, size - head.length, head.length);
-      return Buffer.concat([head, rest], head.length + rest.length);
-    }
-    return { path, head };
+    if (!inMemory || holdsHeader(head)) return { path, head };
+    // Read whole after all: the rest goes straight after a copy of the head, not through a concat.
+    const whole = Buffer.allocUnsafe(size);
+    head.copy(whole);
+    return await fill(file, whole, head.length);
   } finally {
     await file.close();
   }
 }
 
 /**
- * `size` bytes from `position`, in as few reads as the kernel allows (one, for a file in the
- * page cache): `FileHandle.readFile` would stat it again and read in chunks, each a thread-pool
- * round trip. A file that shrank since the stat is returned as far as it goes.
+ * `buffer` filled from the file, from offset `from` on (file and buffer offsets are the same), in
+ * as few reads as the kernel allows (one, for a file in the page cache): `FileHandle.readFile`
+ * would stat it again and read in chunks, each a thread-pool round trip. A file that shrank since
+ * the stat is returned as far as it goes.
  */
-async function readExactly(file: FileHandle, size: number, position: number): Promise<Buffer> {
-  const buffer = Buffer.allocUnsafe(size);
-  let filled = 0;
-  while (filled < size) {
-    const { bytesRead } = await file.read(buffer, filled, size - filled, position + filled);
+async function fill(file: FileHandle, buffer: Buffer, from: number): Promise<Buffer> {
+  let filled = from;
+  while (filled < buffer.length) {
+    const { bytesRead } = await file.read(buffer, filled, buffer.length - filled, filled);
     if (bytesRead === 0) return buffer.subarray(0, filled);
     filled += bytesRead;
   }

@@ -33,20 +33,15 @@ export function decoderInput(input: ImageInput): string | Buffer {
   return isImageFile(input) ? input.path : input;
 }
 
-/**
- * The image's bytes from its start that are in memory: all of them, a file's head, or none (a
- * bare path).
- */
-export function leadingBytes(input: ImageInput): Buffer | undefined {
-  if (typeof input === "string") return undefined;
+/** The image's bytes from its start that are in memory: all of them, or a file's head. */
+export function leadingBytes(input: Buffer | ImageFile): Buffer {
   return isImageFile(input) ? input.head : input;
 }
 
 /** The first SNIFF_HEAD_BYTES of an input, for sniffing before anything is handed to a decoder. */
 export async function readHead(input: ImageInput): Promise<Uint8Array> {
-  const leading = leadingBytes(input);
-  if (leading) return leading.subarray(0, SNIFF_HEAD_BYTES);
-  const file = await open(input as string, "r");
+  if (typeof input !== "string") return leadingBytes(input).subarray(0, SNIFF_HEAD_BYTES);
+  const file = await open(input, "r");
   try {
     const head = Buffer.alloc(SNIFF_HEAD_BYTES);
     const { bytesRead } = await file.read(head, 0, SNIFF_HEAD_BYTES, 0);

@@ -47,8 +47,7 @@ export async function readImageHeader(
   }
   // A file's head is parsed as a truncated file would be: a parser vouches only for a header
   // that lies whole in the bytes it is given (JPEG's ends at its first scan, PNG's at IDAT).
-  const bytes = leadingBytes(input);
-  const parsed = bytes === undefined ? undefined : parseRasterHeader(bytes, sniffed);
+  const parsed = typeof input === "string" ? undefined : parseRasterHeader(leadingBytes(input), sniffed);
   if (parsed === undefined) return readHeaderWithLibvips(open(), sniffed, limits);
   // libvips compares the pixels as stored, before orientation, and refuses only strictly more.
   if (parsed.width * parsed.height > limits.maxInputPixels) throw inputPixelLimitError(limits);
