@@ -161,6 +161,8 @@ describe("retry timing (fake timers)", () => {
 
   it("an abort during a backoff wait clears the timer and rejects with AbortError", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    // A jitter drawn near 0 would make the backoff a 0 ms timer, which the first advance fires.
+    vi.spyOn(Math, "random").mockReturnValue(0.5);
     let calls = 0;
     server.use(
       http.get(`${BASE_URL}/api/v1/files/:fileNo`, () => {
